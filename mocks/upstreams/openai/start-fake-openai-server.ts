@@ -1,0 +1,57 @@
+import { createIdSequence } from "../shared/create-id-sequence.js";
+import type { FakeUpstream } from "../shared/fake-upstream.js";
+import { sendJson } from "../shared/send-json.js";
+import { startFakeUpstreamServer } from "../shared/start-fake-upstream-server.js";
+import { checkOpenaiAuthorization } from "./check-openai-authorization.js";
+import { createOpenaiErrorBody } from "./create-openai-error-body.js";
+import { OpenaiRequestError } from "./openai-request-error.js";
+import type { ResponsesUsage } from "./plan-response-reply.js";
+import { renderOpenaiStatusError } from "./render-openai-status-error.js";
+import { routeOpenaiRequest } from "./route-openai-request.js";
+
+export type { FakeUpstream } from "../shared/fake-upstream.js";
+export type { FaultPlan } from "../shared/fault-plan.js";
+export type { RecordedRequest } from "../shared/recorded-request.js";
+
+export interface FakeOpenaiServerOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** When set, every request needs `Authorization: Bearer <apiKey>`, else OpenAI's 401. */
+  apiKey?: string;
+  /** Clock in epoch milliseconds; fixed in fixture recording so transcripts are byte-stable. */
+  now?: () => number;
+}
+
+/**
+ * A fake OpenAI-compatible upstream on 127.0.0.1 with deterministic replies (see README.md in this folder),
+ * request recording and fault injection.
+ */
+export async function startFakeOpenaiServer(options: FakeOpenaiServerOptions = {}): Promise<FakeUpstream> {
+  const state = { ids: createIdSequence(), storedResponses: new Map<string, ResponsesUsage>() };
+  // A separate counter, so object ids do not depend on how many requests came before.
+  const requestIds = createIdSequence();
+  return startFakeUpstreamServer({
+    port: options.port,
+    now: options.now,
+    renderErrorBody: renderOpenaiStatusError,
+    onReset() {
+      state.ids.reset();
+      requestIds.reset();
+      state.storedResponses.clear();
+    },
+    async handle(exchange) {
+      exchange.response.setHeader("x-request-id", requestIds.next("req_fake"));
+      try {
+        checkOpenaiAuthorization(exchange.request.headers, options.apiKey);
+        await routeOpenaiRequest(exchange, state);
+      } catch (error) {
+        if (!(error instanceof OpenaiRequestError) || exchange.response.headersSent) throw error;
+        await sendJson(
+          exchange,
+          error.status,
+          createOpenaiErrorBody(error.message, error.type, error.param, error.code),
+        );
+      }
+    },
+  });
+}

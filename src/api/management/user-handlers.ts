@@ -1,0 +1,27 @@
+import type { operations } from "../../../generated/types/management.js";
+import type { GatewayContext } from "../../gateway-context.js";
+import type { OperationHandler } from "../../http/operation-handler.js";
+import type { JsonRequestBody } from "../../http/operation-types.js";
+import { getAuthenticatedUser } from "../../users/authenticated-request.js";
+import { createUserAccount } from "../../users/create-user-account.js";
+import { loginUser } from "../../users/login-user.js";
+import { toUserView } from "../../users/to-user-view.js";
+import { sendSuccess } from "./send-success.js";
+
+export function createUserHandlers(context: GatewayContext): Record<"loginUser" | "getSelf" | "createUser", OperationHandler> {
+  return {
+    async loginUser(request, response) {
+      const body = request.body as JsonRequestBody<operations["loginUser"]>;
+      const { user, accessToken } = await loginUser(context, body);
+      response.setHeader("Cache-Control", "no-store");
+      sendSuccess(response, { ...toUserView(user), access_token: accessToken });
+    },
+    getSelf(_request, response) {
+      sendSuccess(response, toUserView(getAuthenticatedUser(response)));
+    },
+    async createUser(request, response) {
+      const body = request.body as JsonRequestBody<operations["createUser"]>;
+      sendSuccess(response, toUserView(await createUserAccount(context, getAuthenticatedUser(response), body)));
+    },
+  };
+}

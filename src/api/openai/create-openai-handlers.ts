@@ -1,0 +1,10 @@
+import type { operations } from "../../../generated/types/openai.js";
+import type { GatewayContext } from "../../gateway-context.js";
+import { completeHandlerMap } from "../../http/complete-handler-map.js";
+import type { OperationHandlerMap } from "../../http/operation-handler.js";
+import { pendingOperations } from "../../http/pending-operations.js";
+
+export function createOpenaiHandlers(context: GatewayContext): OperationHandlerMap<operations> {
+  void context;
+  return completeHandlerMap<operations, (typeof pendingOperations.openai)[number]>({}, pendingOperations.openai);
+}

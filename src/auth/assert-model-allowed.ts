@@ -1,0 +1,10 @@
+import { PermissionError } from "../errors/permission-error.js";
+import type { TokenRecord } from "../store/tokens/token-record.js";
+import { apiKeyMessages } from "./api-key-messages.js";
+
+/** A token with model limits enabled may call only the models it lists (comma separated, exact names). */
+export function assertModelAllowed(token: TokenRecord, model: string): void {
+  if (!token.modelLimitsEnabled) return;
+  const allowed = token.modelLimits.split(",").map((name) => name.trim());
+  if (!allowed.includes(model)) throw new PermissionError(apiKeyMessages.modelNotAllowed(model), { code: "model_not_allowed", param: "model" });
+}

@@ -1,0 +1,101 @@
+// JSON Schema of the GATEWAY_CONFIG YAML file. Unknown keys are rejected so a typo is an error, not a silent default.
+
+const timeoutsSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    connect_ms: { type: "integer", minimum: 1 },
+    header_ms: { type: "integer", minimum: 1 },
+    idle_ms: { type: "integer", minimum: 1 },
+  },
+} as const;
+
+const priceSchema = {
+  type: "object",
+  additionalProperties: false,
+  description: "USD per 1M tokens (input, output, cached_input), or per unit (per_image, per_second, per_call).",
+  properties: {
+    input: { type: "number", minimum: 0 },
+    output: { type: "number", minimum: 0 },
+    cached_input: { type: "number", minimum: 0 },
+    audio_input: { type: "number", minimum: 0 },
+    audio_output: { type: "number", minimum: 0 },
+    image_output: { type: "number", minimum: 0 },
+    per_image: { type: "number", minimum: 0 },
+    per_second: { type: "number", minimum: 0 },
+    per_call: { type: "number", minimum: 0 },
+    max_output_tokens: { type: "integer", minimum: 1 },
+  },
+} as const;
+
+export const configFileSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    channels: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name", "type", "base_url", "models"],
+        properties: {
+          name: { type: "string", minLength: 1 },
+          type: { type: "string", enum: ["openai", "native"] },
+          base_url: { type: "string", pattern: "^https?://" },
+          key: { type: "string" },
+          keys: { type: "array", items: { type: "string" }, minItems: 1 },
+          models: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
+          model_mapping: { type: "object", additionalProperties: { type: "string" } },
+          groups: { type: "array", items: { type: "string" }, minItems: 1 },
+          priority: { type: "integer" },
+          weight: { type: "integer", minimum: 0 },
+          enabled: { type: "boolean" },
+          timeouts: timeoutsSchema,
+        },
+      },
+    },
+    groups: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        additionalProperties: false,
+        properties: { ratio: { type: "number", minimum: 0 } },
+      },
+    },
+    auto_groups: { type: "array", items: { type: "string" } },
+    pricing: { type: "object", additionalProperties: priceSchema },
+    default_max_output_tokens: { type: "integer", minimum: 1 },
+    timeouts: timeoutsSchema,
+    relay: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        max_attempts: { type: "integer", minimum: 1, maximum: 10 },
+        cooldown_after_failures: { type: "integer", minimum: 1 },
+        cooldown_seconds: { type: "number", minimum: 0 },
+      },
+    },
+    native: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        safety_settings: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["category", "threshold"],
+            properties: { category: { type: "string" }, threshold: { type: "string" } },
+          },
+        },
+      },
+    },
+    key_reveal_rate_limit: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        points: { type: "integer", minimum: 1 },
+        duration_seconds: { type: "integer", minimum: 1 },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,59 @@
+/** Operator configuration: environment variables plus the optional GATEWAY_CONFIG file, validated at start. */
+export interface ChannelTimeouts {
+  connectMs: number;
+  headerMs: number;
+  idleMs: number;
+}
+
+export interface ConfiguredChannel {
+  name: string;
+  type: "openai" | "native";
+  baseUrl: string;
+  keys: string[];
+  models: string[];
+  modelMapping: Record<string, string>;
+  groups: string[];
+  priority: number;
+  weight: number;
+  enabled: boolean;
+  timeouts: ChannelTimeouts;
+}
+
+export interface ModelPrice {
+  input?: number;
+  output?: number;
+  cachedInput?: number;
+  audioInput?: number;
+  audioOutput?: number;
+  imageOutput?: number;
+  perImage?: number;
+  perSecond?: number;
+  perCall?: number;
+  maxOutputTokens?: number;
+}
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  secret: string;
+  adminToken: string | undefined;
+  trustedProxies: string | undefined;
+  logLevel: string;
+  logFile: string | undefined;
+  jsonBodyLimit: string;
+  managementBodyLimit: string;
+  uploadFileSizeLimit: number;
+  validateResponses: boolean;
+  shutdownGraceMs: number;
+  channels: ConfiguredChannel[];
+  groupRatios: Record<string, number>;
+  autoGroups: string[];
+  pricing: Record<string, ModelPrice>;
+  defaultMaxOutputTokens: number;
+  defaultTimeouts: ChannelTimeouts;
+  relay: { maxAttempts: number; cooldownAfterFailures: number; cooldownSeconds: number };
+  nativeSafetySettings: Array<{ category: string; threshold: string }> | undefined;
+  keyRevealRateLimit: { points: number; durationSeconds: number };
+}

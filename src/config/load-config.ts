@@ -1,0 +1,180 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Ajv } from "ajv";
+import YAML from "yaml";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { configFileSchema } from "./config-file-schema.js";
+import type { ChannelTimeouts, ConfiguredChannel, GatewayConfig, ModelPrice } from "./gateway-config.js";
+
+type Environment = Record<string, string | undefined>;
+
+interface RawTimeouts {
+  connect_ms?: number;
+  header_ms?: number;
+  idle_ms?: number;
+}
+
+interface RawConfigFile {
+  channels?: Array<{
+    name: string;
+    type: "openai" | "native";
+    base_url: string;
+    key?: string;
+    keys?: string[];
+    models: string[];
+    model_mapping?: Record<string, string>;
+    groups?: string[];
+    priority?: number;
+    weight?: number;
+    enabled?: boolean;
+    timeouts?: RawTimeouts;
+  }>;
+  groups?: Record<string, { ratio?: number }>;
+  auto_groups?: string[];
+  pricing?: Record<string, Record<string, number>>;
+  default_max_output_tokens?: number;
+  timeouts?: RawTimeouts;
+  relay?: { max_attempts?: number; cooldown_after_failures?: number; cooldown_seconds?: number };
+  native?: { safety_settings?: Array<{ category: string; threshold: string }> };
+  key_reveal_rate_limit?: { points?: number; duration_seconds?: number };
+}
+
+const validateConfigFile = new Ajv({ allErrors: true }).compile(configFileSchema);
+
+function readInteger(environment: Environment, name: string, fallback: number): number {
+  const raw = environment[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigurationError(`${name} must be a whole number, got "${raw}".`);
+  return Number(raw);
+}
+
+function readConfigFile(file: string): RawConfigFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ConfigurationError(`GATEWAY_CONFIG: cannot read ${file}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = YAML.parse(text) ?? {};
+  } catch (error) {
+    throw new ConfigurationError(`GATEWAY_CONFIG: ${file} is not valid YAML: ${(error as Error).message}`);
+  }
+  if (!validateConfigFile(parsed)) {
+    const problems = (validateConfigFile.errors ?? []).map((problem) => {
+      const where = problem.instancePath.replace(/^\//, "").replaceAll("/", ".") || "(top level)";
+      const extra = problem.keyword === "additionalProperties" ? ` (${String(problem.params.additionalProperty)})` : "";
+      return `  - ${where}: ${problem.message}${extra}`;
+    });
+    throw new ConfigurationError(`GATEWAY_CONFIG: ${file} is invalid:\n${problems.join("\n")}`);
+  }
+  return parsed as RawConfigFile;
+}
+
+function toTimeouts(raw: RawTimeouts | undefined, fallback: ChannelTimeouts): ChannelTimeouts {
+  return {
+    connectMs: raw?.connect_ms ?? fallback.connectMs,
+    headerMs: raw?.header_ms ?? fallback.headerMs,
+    idleMs: raw?.idle_ms ?? fallback.idleMs,
+  };
+}
+
+function toPrice(raw: Record<string, number>): ModelPrice {
+  return {
+    input: raw.input,
+    output: raw.output,
+    cachedInput: raw.cached_input,
+    audioInput: raw.audio_input,
+    audioOutput: raw.audio_output,
+    imageOutput: raw.image_output,
+    perImage: raw.per_image,
+    perSecond: raw.per_second,
+    perCall: raw.per_call,
+    maxOutputTokens: raw.max_output_tokens,
+  };
+}
+
+/**
+ * A secret is needed to encrypt stored keys. Without GATEWAY_SECRET the embedded default keeps a generated one
+ * beside the SQLite file so `npm start` works on a fresh machine; PostgreSQL deployments must set it.
+ */
+function resolveSecret(environment: Environment, databaseUrl: string): string {
+  const configured = environment.GATEWAY_SECRET;
+  if (configured) {
+    if (configured.length < 16) throw new ConfigurationError("GATEWAY_SECRET must be at least 16 characters.");
+    return configured;
+  }
+  if (!databaseUrl.startsWith("sqlite:") || databaseUrl === "sqlite::memory:") {
+    if (databaseUrl === "sqlite::memory:") return crypto.randomBytes(32).toString("base64url");
+    throw new ConfigurationError("GATEWAY_SECRET is required with PostgreSQL (every instance must share it).");
+  }
+  const databaseFile = databaseUrl.slice("sqlite:".length);
+  const secretFile = path.join(path.dirname(path.resolve(databaseFile)), "gateway.secret");
+  if (fs.existsSync(secretFile)) return fs.readFileSync(secretFile, "utf8").trim();
+  fs.mkdirSync(path.dirname(secretFile), { recursive: true });
+  const secret = crypto.randomBytes(32).toString("base64url");
+  fs.writeFileSync(secretFile, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(environment: Environment = process.env): GatewayConfig {
+  const databaseUrl = environment.DATABASE_URL || "sqlite:./data/gateway.db";
+  const file = environment.GATEWAY_CONFIG ? readConfigFile(environment.GATEWAY_CONFIG) : {};
+  const defaultTimeouts = toTimeouts(file.timeouts, { connectMs: 5_000, headerMs: 120_000, idleMs: 300_000 });
+  const channels: ConfiguredChannel[] = (file.channels ?? []).map((channel) => {
+    const keys = channel.keys ?? (channel.key !== undefined ? [channel.key] : []);
+    return {
+      name: channel.name,
+      type: channel.type,
+      baseUrl: channel.base_url.replace(/\/+$/, ""),
+      keys,
+      models: channel.models,
+      modelMapping: channel.model_mapping ?? {},
+      groups: channel.groups ?? ["default"],
+      priority: channel.priority ?? 0,
+      weight: channel.weight ?? 1,
+      enabled: channel.enabled ?? true,
+      timeouts: toTimeouts(channel.timeouts, defaultTimeouts),
+    };
+  });
+  const duplicate = channels.find((channel, index) => channels.findIndex((other) => other.name === channel.name) !== index);
+  if (duplicate) throw new ConfigurationError(`GATEWAY_CONFIG: channel name "${duplicate.name}" is used twice.`);
+
+  const groupRatios: Record<string, number> = { default: 1 };
+  for (const [group, settings] of Object.entries(file.groups ?? {})) groupRatios[group] = settings.ratio ?? 1;
+
+  return {
+    port: readInteger(environment, "PORT", 3000),
+    host: environment.HOST || "0.0.0.0",
+    databaseUrl,
+    redisUrl: environment.REDIS_URL || undefined,
+    secret: resolveSecret(environment, databaseUrl),
+    adminToken: environment.GATEWAY_ADMIN_TOKEN || undefined,
+    trustedProxies: environment.TRUSTED_PROXIES || undefined,
+    logLevel: environment.LOG_LEVEL || "info",
+    logFile: environment.LOG_FILE || undefined,
+    jsonBodyLimit: environment.JSON_BODY_LIMIT || "20mb",
+    managementBodyLimit: environment.MANAGEMENT_BODY_LIMIT || "1mb",
+    uploadFileSizeLimit: readInteger(environment, "UPLOAD_FILE_SIZE_LIMIT", 25 * 1024 * 1024),
+    validateResponses: environment.VALIDATE_RESPONSES === "true",
+    shutdownGraceMs: readInteger(environment, "SHUTDOWN_GRACE_MS", 10_000),
+    channels,
+    groupRatios,
+    autoGroups: file.auto_groups ?? Object.keys(groupRatios),
+    pricing: Object.fromEntries(Object.entries(file.pricing ?? {}).map(([model, price]) => [model, toPrice(price)])),
+    defaultMaxOutputTokens: file.default_max_output_tokens ?? 4096,
+    defaultTimeouts,
+    relay: {
+      maxAttempts: file.relay?.max_attempts ?? 3,
+      cooldownAfterFailures: file.relay?.cooldown_after_failures ?? 3,
+      cooldownSeconds: file.relay?.cooldown_seconds ?? 30,
+    },
+    nativeSafetySettings: file.native?.safety_settings,
+    keyRevealRateLimit: {
+      points: file.key_reveal_rate_limit?.points ?? 10,
+      durationSeconds: file.key_reveal_rate_limit?.duration_seconds ?? 60,
+    },
+  };
+}

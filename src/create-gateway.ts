@@ -1,0 +1,65 @@
+import type { Express } from "express";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { createManagementHandlers } from "./api/management/create-management-handlers.js";
+import { createNativeHandlers } from "./api/native/create-native-handlers.js";
+import { createOpenaiHandlers } from "./api/openai/create-openai-handlers.js";
+import { createApp } from "./app.js";
+import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.js";
+import { parseAllowList } from "./auth/ip/parse-allow-list.js";
+import type { GatewayConfig } from "./config/gateway-config.js";
+import type { GatewayContext } from "./gateway-context.js";
+import { createKeyCipher } from "./keys/create-key-cipher.js";
+import type { Logger } from "./logging/logger.js";
+import { openDatabase } from "./store/open-database.js";
+import { createAccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
+import { bootstrapRootUser } from "./users/bootstrap-root-user.js";
+import { createUserAuthenticator } from "./users/create-user-authenticator.js";
+
+export interface Gateway {
+  app: Express;
+  context: GatewayContext;
+  /** Flushes batched writes and closes the database; call after the HTTP server stopped taking requests. */
+  close(): Promise<void>;
+}
+
+export interface CreateGatewayOptions {
+  now?: () => number;
+}
+
+/** config → store → services → app. Tests call this too, with their own config, and never listen. */
+export async function createGateway(config: GatewayConfig, logger: Logger, options: CreateGatewayOptions = {}): Promise<Gateway> {
+  const database = await openDatabase(config.databaseUrl);
+  const context: GatewayContext = {
+    config,
+    database,
+    keyCipher: createKeyCipher(config.secret),
+    logger,
+    keyRevealLimiter: new RateLimiterMemory({ points: config.keyRevealRateLimit.points, duration: config.keyRevealRateLimit.durationSeconds }),
+    accessTimeRecorder: createAccessTimeRecorder(database.db, {
+      intervalMs: 1000,
+      onError: (error) => logger.error({ err: error }, "failed to record token access times"),
+    }),
+    trustedProxies: config.trustedProxies ? parseAllowList(config.trustedProxies) : undefined,
+    now: options.now ?? (() => Math.floor(Date.now() / 1000)),
+  };
+  if (config.adminToken) await bootstrapRootUser(context, config.adminToken);
+
+  const app = createApp({
+    logger,
+    validateResponses: config.validateResponses,
+    uploadFileSizeLimit: config.uploadFileSizeLimit,
+    generations: {
+      management: { handlers: createManagementHandlers(context), authenticate: createUserAuthenticator(context), jsonBodyLimit: config.managementBodyLimit },
+      openai: { handlers: createOpenaiHandlers(context), authenticate: createApiKeyAuthenticator(context, "openai"), jsonBodyLimit: config.jsonBodyLimit },
+      native: { handlers: createNativeHandlers(context), authenticate: createApiKeyAuthenticator(context, "native"), jsonBodyLimit: config.jsonBodyLimit },
+    },
+  });
+  return {
+    app,
+    context,
+    async close() {
+      await context.accessTimeRecorder.stop();
+      await database.close();
+    },
+  };
+}

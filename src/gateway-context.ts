@@ -1,0 +1,20 @@
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import type { AllowList } from "./auth/ip/allow-list.js";
+import type { GatewayConfig } from "./config/gateway-config.js";
+import type { KeyCipher } from "./keys/create-key-cipher.js";
+import type { Logger } from "./logging/logger.js";
+import type { GatewayDatabase } from "./store/gateway-database.js";
+import type { AccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
+
+/** What handlers and services share for the life of the process; built once by createGateway. */
+export interface GatewayContext {
+  config: GatewayConfig;
+  database: GatewayDatabase;
+  keyCipher: KeyCipher;
+  logger: Logger;
+  keyRevealLimiter: RateLimiterAbstract;
+  accessTimeRecorder: AccessTimeRecorder;
+  trustedProxies: AllowList | undefined;
+  /** Unix seconds; injectable so tests can move time. */
+  now(): number;
+}

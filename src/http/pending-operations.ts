@@ -1,0 +1,44 @@
+import type { ApiGeneration } from "./api-generation.js";
+
+/**
+ * Operations whose behaviour later work delivers. They answer 501 in their generation's envelope; the test run
+ * prints this list, and it must shrink to nothing. Nothing listed here counts as done.
+ */
+export const pendingOperations = {
+  management: ["listChannels", "getChannel", "createChannel", "updateChannel", "deleteChannel", "testChannel", "listSelfLogs"],
+  openai: [
+    "listModels",
+    "createChatCompletion",
+    "createResponse",
+    "createEmbedding",
+    "createSpeech",
+    "createTranscription",
+    "createTranslation",
+    "createImage",
+    "createImageEdit",
+    "submitVideoGeneration",
+    "getVideoGeneration",
+    "getVideoGenerationViaQueryBase",
+    "downloadVideoGeneration",
+    "createVideo",
+    "getVideo",
+  ],
+  native: [
+    "listNativeModels",
+    "generateContent",
+    "streamGenerateContent",
+    "embedContent",
+    "batchEmbedContents",
+    "generateContentV1",
+    "streamGenerateContentV1",
+    "embedContentV1",
+    "batchEmbedContentsV1",
+    "listVoices",
+  ],
+} as const satisfies Record<ApiGeneration, readonly string[]>;
+
+export function listPendingOperations(): string[] {
+  return Object.entries(pendingOperations).flatMap(([generation, operationIds]) =>
+    operationIds.map((operationId) => `${generation}.${operationId}`),
+  );
+}

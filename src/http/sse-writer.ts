@@ -1,0 +1,74 @@
+import type { ServerResponse } from "node:http";
+
+export interface SseEventOptions {
+  event?: string;
+  id?: string;
+}
+
+export interface SseWriter {
+  /** Writes one event; resolves once the socket can take more (backpressure), or at once when it is closed. */
+  send(data: string, options?: SseEventOptions): Promise<void>;
+  /** Writes bytes that are already SSE-framed (a pass-through stream). */
+  sendRaw(chunk: string | Uint8Array): Promise<void>;
+  close(): void;
+  readonly closed: boolean;
+}
+
+const lineBreak = /[\r\n]/;
+
+function assertSingleLine(field: string, value: string): void {
+  // A CR or LF in event or id would let a value forge further events in the stream.
+  if (lineBreak.test(value)) throw new Error(`SSE ${field} must not contain CR or LF`);
+}
+
+/** The one writer every stream of the gateway goes through: headers, framing, backpressure. */
+export function createSseWriter(response: ServerResponse): SseWriter {
+  let closed = false;
+  response.on("close", () => {
+    closed = true;
+  });
+  response.statusCode = 200;
+  response.setHeader("Content-Type", "text/event-stream; charset=utf-8");
+  response.setHeader("Cache-Control", "no-cache, no-transform");
+  response.setHeader("Connection", "keep-alive");
+  response.setHeader("X-Accel-Buffering", "no");
+  response.flushHeaders();
+
+  const write = (chunk: string | Uint8Array): Promise<void> => {
+    if (closed || response.writableEnded) return Promise.resolve();
+    if (response.write(chunk)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        response.off("drain", done);
+        response.off("close", done);
+        resolve();
+      };
+      response.on("drain", done);
+      response.on("close", done);
+    });
+  };
+
+  return {
+    send(data, options = {}) {
+      let frame = "";
+      if (options.event !== undefined) {
+        assertSingleLine("event", options.event);
+        frame += `event: ${options.event}\n`;
+      }
+      if (options.id !== undefined) {
+        assertSingleLine("id", options.id);
+        frame += `id: ${options.id}\n`;
+      }
+      for (const line of data.split(/\r\n|\r|\n/)) frame += `data: ${line}\n`;
+      return write(`${frame}\n`);
+    },
+    sendRaw: write,
+    close() {
+      if (!response.writableEnded) response.end();
+      closed = true;
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}

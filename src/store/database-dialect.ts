@@ -1,0 +1,1 @@
+export type DatabaseDialect = 'sqlite' | 'postgres';

@@ -1,0 +1,127 @@
+import type { ColumnType, Generated } from 'kysely';
+
+// Booleans are stored as integer 0/1 in both dialects so rows look the same everywhere;
+// the query functions convert them to real booleans at the edge.
+type StoredBoolean = ColumnType<number, number | undefined, number>;
+type WithDefault<Value> = ColumnType<Value, Value | undefined, Value>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  display_name: string;
+  role: 'user' | 'admin' | 'root';
+  group_name: WithDefault<string>;
+  /** 1 enabled, 2 disabled */
+  status: WithDefault<number>;
+  access_token_hash: string | null;
+  access_token_encrypted: string | null;
+  created_time: number;
+}
+
+export interface TokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  key_hash: string;
+  key_encrypted: string;
+  /** 1 enabled, 2 disabled, 3 expired, 4 quota exhausted */
+  status: WithDefault<number>;
+  remain_quota: WithDefault<number>;
+  used_quota: WithDefault<number>;
+  unlimited_quota: StoredBoolean;
+  model_limits_enabled: StoredBoolean;
+  model_limits: WithDefault<string>;
+  allow_ips: WithDefault<string>;
+  group_name: WithDefault<string>;
+  cross_group_retry: StoredBoolean;
+  /** Unix seconds; -1 never expires */
+  expired_time: WithDefault<number>;
+  created_time: number;
+  accessed_time: WithDefault<number>;
+}
+
+export interface ChannelsTable {
+  id: Generated<number>;
+  name: string;
+  type: string;
+  base_url: string;
+  keys_encrypted: string;
+  /** JSON array of model names */
+  models: string;
+  /** JSON object, our model name → upstream model name */
+  model_mapping: string;
+  /** JSON array of group names */
+  groups: string;
+  priority: WithDefault<number>;
+  weight: WithDefault<number>;
+  enabled: StoredBoolean;
+  source: 'config' | 'api';
+  /** JSON object: timeouts and other per-channel settings */
+  settings: string;
+  created_time: number;
+}
+
+export interface QuotaReservationsTable {
+  /** the request id */
+  id: string;
+  token_id: number;
+  user_id: number;
+  reserved: number;
+  settled: StoredBoolean;
+  actual: number | null;
+  created_time: number;
+  settled_time: number | null;
+}
+
+export interface UsageLogsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_id: number;
+  token_name: string;
+  model: string;
+  channel_id: number | null;
+  request_id: string;
+  is_stream: StoredBoolean;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  reasoning_tokens: number;
+  quota: number;
+  latency_ms: number;
+  status: 'success' | 'error';
+  error_message: string | null;
+  created_time: number;
+}
+
+export interface TasksTable {
+  /** our task id */
+  id: string;
+  user_id: number;
+  token_id: number;
+  channel_id: number | null;
+  model: string;
+  upstream_task_id: string | null;
+  status: 'queued' | 'in_progress' | 'completed' | 'failed';
+  progress: WithDefault<number>;
+  reservation_id: string | null;
+  result_url: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  /** JSON text */
+  request_body: string | null;
+  /** JSON text */
+  response_body: string | null;
+  created_time: number;
+  updated_time: number;
+  completed_time: number | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  tokens: TokensTable;
+  channels: ChannelsTable;
+  quota_reservations: QuotaReservationsTable;
+  usage_logs: UsageLogsTable;
+  tasks: TasksTable;
+}

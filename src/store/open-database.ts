@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './database-schema.js';
+import type { GatewayDatabase } from './gateway-database.js';
+import { runMigrations } from './migrations/run-migrations.js';
+
+export type { GatewayDatabase } from './gateway-database.js';
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL only: connections in the pool (default 10). */
+  postgresPoolSize?: number;
+  /** PostgreSQL only: schema to use as search_path (tests isolate themselves this way). */
+  postgresSchema?: string;
+}
+
+const POSTGRES_INT8_OID = 20;
+const POSTGRES_NUMERIC_OID = 1700;
+
+export async function openDatabase(databaseUrl: string, options: OpenDatabaseOptions = {}): Promise<GatewayDatabase> {
+  const gatewayDatabase = databaseUrl.startsWith('sqlite:')
+    ? openSqlite(databaseUrl.slice('sqlite:'.length))
+    : databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')
+      ? openPostgres(databaseUrl, options)
+      : undefined;
+  if (gatewayDatabase === undefined) {
+    throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${describeScheme(databaseUrl)}")`);
+  }
+  try {
+    await runMigrations(gatewayDatabase.db, gatewayDatabase.dialect);
+  } catch (error) {
+    await gatewayDatabase.close();
+    throw error;
+  }
+  return gatewayDatabase;
+}
+
+function describeScheme(databaseUrl: string): string {
+  // Only the scheme: the rest of a URL may hold a password.
+  const colon = databaseUrl.indexOf(':');
+  return colon === -1 ? databaseUrl.slice(0, 20) : `${databaseUrl.slice(0, colon)}:`;
+}
+
+function openSqlite(location: string): GatewayDatabase {
+  // Accept sqlite:./file, sqlite:/abs/file, sqlite:///abs/file and sqlite::memory:.
+  const path = location.startsWith('//') ? location.slice(2) : location;
+  if (path === '') {
+    throw new Error('DATABASE_URL sqlite: needs a file path, for example sqlite:./data/gateway.db, or sqlite::memory:');
+  }
+  const inMemory = path === ':memory:';
+  if (!inMemory) {
+    mkdirSync(dirname(resolve(path)), { recursive: true });
+  }
+  const connection = new BetterSqlite3(path);
+  if (!inMemory) {
+    // WAL lets readers proceed while the single writer commits.
+    connection.pragma('journal_mode = WAL');
+  }
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return { db, dialect: 'sqlite', close: createOnceCloser(() => db.destroy()) };
+}
+
+function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): GatewayDatabase {
+  if (options.postgresSchema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.postgresSchema)) {
+    throw new Error(`Invalid PostgreSQL schema name "${options.postgresSchema}"`);
+  }
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.postgresPoolSize ?? 10,
+    ...(options.postgresSchema === undefined ? {} : { options: `-c search_path=${options.postgresSchema}` }),
+    // Quota, ids and times are bigint columns; their values stay far below 2^53, so numbers are
+    // exact. Set per pool, not on the global pg.types, so other pg users are unaffected.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+        if (oid === POSTGRES_INT8_OID || oid === POSTGRES_NUMERIC_OID) {
+          return parseExactNumber;
+        }
+        return pg.types.getTypeParser(oid, format);
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: createOnceCloser(() => db.destroy()) };
+}
+
+function parseExactNumber(value: string): number {
+  const parsed = Number(value);
+  if (Number.isInteger(parsed) && !Number.isSafeInteger(parsed)) {
+    throw new RangeError(`PostgreSQL returned ${value}, beyond JavaScript's exact integer range`);
+  }
+  return parsed;
+}
+
+function createOnceCloser(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
+}

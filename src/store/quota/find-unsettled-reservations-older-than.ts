@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../database-schema.js';
+import { mapReservationRow } from './map-reservation-row.js';
+import type { ReservationRecord } from './reservation-record.js';
+
+/**
+ * Reservations left unsettled since before `createdBefore` (Unix seconds), oldest first: after
+ * a crash these are refunded or settled by the recovery job.
+ */
+export async function findUnsettledReservationsOlderThan(
+  db: Kysely<Database>,
+  createdBefore: number,
+  limit = 1000,
+): Promise<ReservationRecord[]> {
+  const rows = await db
+    .selectFrom('quota_reservations')
+    .selectAll()
+    .where('settled', '=', 0)
+    .where('created_time', '<', createdBefore)
+    .orderBy('created_time', 'asc')
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
+  return rows.map(mapReservationRow);
+}

@@ -1,0 +1,26 @@
+export interface TokenRecord {
+  id: number;
+  userId: number;
+  name: string;
+  /** keyed hash of the full key, used for lookup */
+  keyHash: string;
+  /** the key encrypted with the gateway secret, revealable through the key endpoints */
+  keyEncrypted: string;
+  /** 1 enabled, 2 disabled, 3 expired, 4 quota exhausted */
+  status: number;
+  remainQuota: number;
+  usedQuota: number;
+  unlimitedQuota: boolean;
+  modelLimitsEnabled: boolean;
+  /** allowed models, comma separated */
+  modelLimits: string;
+  /** IP allow-list, newline or comma separated, CIDR supported */
+  allowIps: string;
+  /** billing group; empty means the owner's group */
+  group: string;
+  crossGroupRetry: boolean;
+  /** Unix seconds; -1 never expires */
+  expiredTime: number;
+  createdTime: number;
+  accessedTime: number;
+}

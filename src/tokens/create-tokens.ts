@@ -1,0 +1,44 @@
+import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import type { GatewayContext } from "../gateway-context.js";
+import { generateApiKey } from "../keys/generate-api-key.js";
+import { stripKeyPrefix } from "../keys/strip-key-prefix.js";
+import { insertTokens } from "../store/tokens/insert-tokens.js";
+import type { UserRecord } from "../store/users/user-record.js";
+import type { CreateTokenRequest } from "./management-types.js";
+import { maximumTokenNameLength, tokenMessages } from "./token-messages.js";
+import { toTokenFieldPatch } from "./to-token-field-patch.js";
+
+/**
+ * Creates one token, or `count` tokens named `<name>-1` … `<name>-<count>` in one statement (our design for the
+ * batch creation the seed mentions without showing). The reply never carries a key.
+ */
+export async function createTokens(context: GatewayContext, user: UserRecord, request: CreateTokenRequest): Promise<number> {
+  const count = request.count ?? 1;
+  const names = count === 1 ? [request.name] : Array.from({ length: count }, (_, index) => `${request.name}-${index + 1}`);
+  if (names.some((name) => [...name].length > maximumTokenNameLength)) {
+    throw new InvalidRequestError(tokenMessages.nameTooLong, { param: "name" });
+  }
+  const fields = toTokenFieldPatch(request);
+  const now = context.now();
+  const rows = names.map((name) => {
+    const key = stripKeyPrefix(generateApiKey());
+    return {
+      userId: user.id,
+      name,
+      keyHash: context.keyCipher.hash(key),
+      keyEncrypted: context.keyCipher.encrypt(key),
+      remainQuota: fields.remainQuota ?? 0,
+      unlimitedQuota: fields.unlimitedQuota ?? false,
+      modelLimitsEnabled: fields.modelLimitsEnabled ?? false,
+      modelLimits: fields.modelLimits ?? "",
+      allowIps: fields.allowIps ?? "",
+      group: fields.group ?? user.group,
+      crossGroupRetry: fields.crossGroupRetry ?? false,
+      expiredTime: fields.expiredTime ?? -1,
+      createdTime: now,
+      accessedTime: now,
+    };
+  });
+  const created = await insertTokens(context.database.db, rows);
+  return created.length;
+}

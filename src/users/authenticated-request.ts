@@ -1,0 +1,26 @@
+import type { Response } from "express";
+import type { TokenRecord } from "../store/tokens/token-record.js";
+import type { UserRecord } from "../store/users/user-record.js";
+
+// The authentication middlewares leave who is calling in response.locals; these read it back typed.
+
+export function setAuthenticatedUser(response: Response, user: UserRecord): void {
+  response.locals.user = user;
+}
+
+export function getAuthenticatedUser(response: Response): UserRecord {
+  const user = response.locals.user as UserRecord | undefined;
+  if (!user) throw new Error("getAuthenticatedUser called on a route without user authentication");
+  return user;
+}
+
+export function setAuthenticatedToken(response: Response, token: TokenRecord, clientIp: string): void {
+  response.locals.token = token;
+  response.locals.clientIp = clientIp;
+}
+
+export function getAuthenticatedToken(response: Response): TokenRecord {
+  const token = response.locals.token as TokenRecord | undefined;
+  if (!token) throw new Error("getAuthenticatedToken called on a route without API key authentication");
+  return token;
+}
