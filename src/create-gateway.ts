@@ -10,6 +10,7 @@ import type { GatewayConfig } from "./config/gateway-config.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { createKeyCipher } from "./keys/create-key-cipher.js";
 import type { Logger } from "./logging/logger.js";
+import type { GatewayDatabase } from "./store/gateway-database.js";
 import { openDatabase } from "./store/open-database.js";
 import { createAccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
 import { bootstrapRootUser } from "./users/bootstrap-root-user.js";
@@ -24,11 +25,13 @@ export interface Gateway {
 
 export interface CreateGatewayOptions {
   now?: () => number;
+  /** An already open database (tests share one per file); the gateway then leaves closing it to the caller. */
+  database?: GatewayDatabase;
 }
 
 /** config → store → services → app. Tests call this too, with their own config, and never listen. */
 export async function createGateway(config: GatewayConfig, logger: Logger, options: CreateGatewayOptions = {}): Promise<Gateway> {
-  const database = await openDatabase(config.databaseUrl);
+  const database = options.database ?? (await openDatabase(config.databaseUrl));
   const context: GatewayContext = {
     config,
     database,
@@ -59,7 +62,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
     context,
     async close() {
       await context.accessTimeRecorder.stop();
-      await database.close();
+      if (!options.database) await database.close();
     },
   };
 }
