@@ -4,13 +4,17 @@ import { createManagementHandlers } from "./api/management/create-management-han
 import { createNativeHandlers } from "./api/native/create-native-handlers.js";
 import { createOpenaiHandlers } from "./api/openai/create-openai-handlers.js";
 import { createApp } from "./app.js";
+import { createBillingService } from "./billing/create-billing-service.js";
 import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.js";
+import { createChannelRouter } from "./channels/create-channel-router.js";
+import { syncConfigChannels } from "./channels/sync-config-channels.js";
 import { parseAllowList } from "./auth/ip/parse-allow-list.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { createKeyCipher } from "./keys/create-key-cipher.js";
 import type { Logger } from "./logging/logger.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
+import { closeUpstreamDispatchers } from "./relay/get-upstream-dispatcher.js";
 import { openDatabase } from "./store/open-database.js";
 import { createAccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
 import { bootstrapRootUser } from "./users/bootstrap-root-user.js";
@@ -32,8 +36,11 @@ export interface CreateGatewayOptions {
 /** config → store → services → app. Tests call this too, with their own config, and never listen. */
 export async function createGateway(config: GatewayConfig, logger: Logger, options: CreateGatewayOptions = {}): Promise<Gateway> {
   const database = options.database ?? (await openDatabase(config.databaseUrl));
-  const context: GatewayContext = {
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const billing = createBillingService({ config, database, logger, now });
+  const baseContext: Omit<GatewayContext, "channelRouter"> = {
     config,
+    billing,
     database,
     keyCipher: createKeyCipher(config.secret),
     logger,
@@ -43,8 +50,10 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
       onError: (error) => logger.error({ err: error }, "failed to record token access times"),
     }),
     trustedProxies: config.trustedProxies ? parseAllowList(config.trustedProxies) : undefined,
-    now: options.now ?? (() => Math.floor(Date.now() / 1000)),
+    now,
   };
+  await syncConfigChannels(baseContext);
+  const context: GatewayContext = { ...baseContext, channelRouter: await createChannelRouter(baseContext) };
   if (config.adminToken) await bootstrapRootUser(context, config.adminToken);
 
   const app = createApp({
@@ -62,6 +71,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
     context,
     async close() {
       await context.accessTimeRecorder.stop();
+      await billing.flush();
+      await closeUpstreamDispatchers();
       if (!options.database) await database.close();
     },
   };

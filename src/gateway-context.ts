@@ -1,5 +1,7 @@
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { AllowList } from "./auth/ip/allow-list.js";
+import type { BillingService } from "./billing/billing-service.js";
+import type { ChannelRouter } from "./channels/channel-router.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
 import type { Logger } from "./logging/logger.js";
@@ -14,7 +16,9 @@ export interface GatewayContext {
   logger: Logger;
   keyRevealLimiter: RateLimiterAbstract;
   accessTimeRecorder: AccessTimeRecorder;
+  billing: BillingService;
   trustedProxies: AllowList | undefined;
+  channelRouter: ChannelRouter;
   /** Unix seconds; injectable so tests can move time. */
   now(): number;
 }

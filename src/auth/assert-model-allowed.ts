@@ -5,6 +5,7 @@ import { apiKeyMessages } from "./api-key-messages.js";
 /** A token with model limits enabled may call only the models it lists (comma separated, exact names). */
 export function assertModelAllowed(token: TokenRecord, model: string): void {
   if (!token.modelLimitsEnabled) return;
-  const allowed = token.modelLimits.split(",").map((name) => name.trim());
+  // Empty entries (an empty list, a stray comma) name no model, so they must not let an empty model name through.
+  const allowed = token.modelLimits.split(",").map((name) => name.trim()).filter((name) => name !== "");
   if (!allowed.includes(model)) throw new PermissionError(apiKeyMessages.modelNotAllowed(model), { code: "model_not_allowed", param: "model" });
 }

@@ -30,7 +30,9 @@ export function createGenerationRouter(options: GenerationRouterOptions): Router
 
   const validatorMiddlewares = OpenApiValidator.middleware({
     apiSpec: loadBundledSpec(options.generation) as never,
-    validateRequests: { allowUnknownQueryParameters: true, coerceTypes: true, removeAdditional: false },
+    // coerceTypes stays off for bodies: with it, `null` also passes as "" and `oneOf [null, string]` matches twice.
+    // Path and query parameters are always coerced by the validator regardless.
+    validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
     validateResponses: options.validateResponses ? { removeAdditional: false } : false,
     validateSecurity: false,
     validateFormats: true,

@@ -15,7 +15,8 @@ export function parseKeySearchPattern(pattern: string): readonly string[] {
   const body = stripKeyPrefix(pattern.trim());
   const pieces = body.split('%');
   if (pieces.length - 1 > maximumWildcards) {
-    throw new InvalidSearchPatternError('the token search pattern may contain at most 2 % wildcards');
+    // Prefixed with the product's "search failed" message, as the spec's example shows.
+    throw new InvalidSearchPatternError('Token search failed: the token search pattern may contain at most 2 % wildcards.');
   }
   return Object.freeze(pieces.filter((piece) => piece !== ''));
 }

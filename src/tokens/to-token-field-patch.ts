@@ -22,7 +22,8 @@ export function toTokenFieldPatch(fields: TokenFields): TokenPatch {
     parseAllowList(allowIps);
     patch.allowIps = allowIps;
   }
-  if (fields.group !== undefined) patch.group = fields.group.trim() || "default";
+  // Empty stays empty: it means the owner's group (resolved when routing), not the group named "default".
+  if (fields.group !== undefined) patch.group = fields.group.trim();
   if (fields.cross_group_retry !== undefined) patch.crossGroupRetry = fields.cross_group_retry;
   return patch;
 }

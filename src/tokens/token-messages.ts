@@ -6,6 +6,7 @@ export const tokenMessages = {
     "The token has expired and cannot be enabled: change its expiry time or set it to never expire (-1).",
   exhaustedCannotEnable:
     "The token's quota is used up and it cannot be enabled: raise remain_quota or make the quota unlimited.",
+  statusRequired: "status is required when status_only is true",
   idsRequired: "Parameter error: ids must be a non-empty array of token ids.",
   listFailed: "Failed to fetch the token list.",
   searchFailed: "Token search failed.",

@@ -10,11 +10,12 @@ import { maximumTokenNameLength, tokenMessages } from "./token-messages.js";
 import { toTokenFieldPatch } from "./to-token-field-patch.js";
 
 const enabled = 1;
+const exhausted = 4;
 
 /**
  * PUT /api/token/: any creation field plus status; with status_only only the status moves. Enabling is refused
- * while the expiry (after this update) is still in the past, as the seed's state table says, and while the
- * quota is used up.
+ * while the expiry (after this update) is still in the past, as the seed's state table says, and a token marked
+ * exhausted (4) stays so while its quota is used up.
  */
 export async function updateUserToken(
   context: GatewayContext,
@@ -25,6 +26,7 @@ export async function updateUserToken(
   const current = await findTokenByIdForUser(context.database.db, request.id, user.id);
   if (!current) throw new NotFoundError(tokenMessages.notFound);
 
+  if (statusOnly && request.status === undefined) throw new InvalidRequestError(tokenMessages.statusRequired, { param: "status" });
   let patch: TokenPatch = {};
   if (!statusOnly) {
     if (request.name !== undefined) {
@@ -40,7 +42,9 @@ export async function updateUserToken(
     if (after.expiredTime !== -1 && after.expiredTime <= context.now()) {
       throw new InvalidRequestError(tokenMessages.expiredCannotEnable, { param: "status", code: "token_expired" });
     }
-    if (!after.unlimitedQuota && after.remainQuota <= 0) {
+    // Only a token the gateway marked exhausted is held back (as new-api does): any other token may be enabled
+    // whatever its quota, as the seed's state table says; requests are still refused with 402 while it has none.
+    if (current.status === exhausted && !after.unlimitedQuota && after.remainQuota <= 0) {
       throw new InvalidRequestError(tokenMessages.exhaustedCannotEnable, { param: "status", code: "token_quota_exhausted" });
     }
   }

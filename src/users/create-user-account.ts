@@ -9,8 +9,15 @@ import type { UserRecord } from "../store/users/user-record.js";
 
 type CreateUserRequest = components["schemas"]["CreateUserRequest"];
 
-/** Administrators create users; only root creates administrators. */
-export async function createUserAccount(context: GatewayContext, actor: UserRecord | "cli", request: CreateUserRequest): Promise<UserRecord> {
+/**
+ * Administrators create users; only root creates administrators; the operator's command line ("cli") may create
+ * either. Needs only the database and the clock, so the CLI can call it without a whole gateway.
+ */
+export async function createUserAccount(
+  context: Pick<GatewayContext, "database" | "now">,
+  actor: UserRecord | "cli",
+  request: CreateUserRequest,
+): Promise<UserRecord> {
   const role = request.role ?? "user";
   if (actor !== "cli") {
     if (actor.role === "user") throw new PermissionError("This operation requires an administrator.");

@@ -40,11 +40,11 @@ export async function startTestGateway(options: StartTestGatewayOptions): Promis
     LOG_LEVEL: "debug",
     ...options.environment,
   };
-  if (options.configFile) {
-    const file = path.join(testLogFolder, `config-${crypto.randomBytes(6).toString("hex")}.yaml`);
-    fs.writeFileSync(file, YAML.stringify(options.configFile));
-    environment.GATEWAY_CONFIG = file;
-  }
+  // Tests reveal many keys; a test of the limit itself sets its own key_reveal_rate_limit.
+  const configFile = { key_reveal_rate_limit: { points: 100_000, duration_seconds: 1 }, ...options.configFile };
+  const file = path.join(testLogFolder, `config-${crypto.randomBytes(6).toString("hex")}.yaml`);
+  fs.writeFileSync(file, YAML.stringify(configFile));
+  environment.GATEWAY_CONFIG ??= file;
   const config = loadConfig(environment);
   const logger = createLogger({ level: config.logLevel, file: path.join(testLogFolder, `gateway-${process.pid}.log`) });
   const gateway = await createGateway(config, logger, { database: options.database, ...(options.now ? { now: options.now } : {}) });

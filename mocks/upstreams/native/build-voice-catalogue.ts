@@ -90,7 +90,7 @@ export function buildVoiceCatalogue(): Voice[] {
       context,
       gender,
       pitch,
-      description: `${persona} ${gender} voice with a ${accent} accent, suited to ${context}.`,
+      description: `${persona} ${gender} voice with ${/^[AEIOU]/.test(accent) ? "an" : "a"} ${accent} accent, suited to ${context}.`,
     };
   });
 }

@@ -15,4 +15,14 @@ export interface FakeNativeServerOptions {
   port?: number;
   /** When set, every request needs `x-goog-api-key: <apiKey>` or `?key=<apiKey>`. */
   apiKey?: string;
+  /** Epoch milliseconds for createTime and the request record; injectable so fixtures are byte-stable. */
+  now?: () => number;
+  /** responseId generator; random 22-character ids by default, like the real API's. */
+  createResponseId?: () => string;
+}
+
+/** What answers need from the server beyond the request itself. */
+export interface NativeAnswerContext {
+  now: () => number;
+  createResponseId: () => string;
 }

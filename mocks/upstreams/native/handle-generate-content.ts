@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import type { NativeAnswerContext } from "./fake-native-types.js";
 import { buildGenerateContentResponse } from "./build-generate-content-response.js";
 import { createGenerateStream } from "./create-generate-stream.js";
 import type { NativeAnswer } from "./native-answer.js";
@@ -6,14 +6,19 @@ import { planGeneration } from "./plan-generation.js";
 import { validateGenerateContentRequest } from "./validate-generate-content-request.js";
 
 /** generateContent and streamGenerateContent: same validation and plan, two renderings. */
-export function handleGenerateContent(model: string, body: unknown, stream: { alt: string | undefined } | undefined): NativeAnswer {
+export function handleGenerateContent(
+  model: string,
+  body: unknown,
+  stream: { alt: string | undefined } | undefined,
+  context: NativeAnswerContext,
+): NativeAnswer {
   const request = validateGenerateContentRequest(model, body);
   const plan = planGeneration(model, request);
   const identity = {
     modelVersion: model,
-    // Random like the real ids, so gateway tests cannot depend on it; stable within one stream.
-    responseId: randomBytes(16).toString("base64url").slice(0, 22),
-    createTime: new Date().toISOString(),
+    // Stable within one stream, like the real API's.
+    responseId: context.createResponseId(),
+    createTime: new Date(context.now()).toISOString(),
   };
   if (!stream) return { kind: "json", status: 200, body: buildGenerateContentResponse(plan, identity) };
   return { kind: "stream", format: stream.alt === "sse" ? "sse" : "json-array", fragments: createGenerateStream(plan, identity) };

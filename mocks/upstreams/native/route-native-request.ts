@@ -4,6 +4,7 @@ import { handleEmbedContent } from "./handle-embed-content.js";
 import { handleGenerateContent } from "./handle-generate-content.js";
 import { handleListModels } from "./handle-list-models.js";
 import { handleListVoices } from "./handle-list-voices.js";
+import type { NativeAnswerContext } from "./fake-native-types.js";
 import type { NativeAnswer } from "./native-answer.js";
 import { NativeUpstreamError } from "./native-upstream-error.js";
 import { normalizeModelName } from "./normalize-model-name.js";
@@ -22,7 +23,7 @@ export const INVALID_JSON = Symbol("invalid JSON");
  * Maps the native URL space onto handlers. `/v1/…` is served like `/v1beta/…` for the model methods because the
  * real API (and newer native SDKs) use both.
  */
-export function routeNativeRequest(request: IncomingNativeRequest): NativeAnswer {
+export function routeNativeRequest(request: IncomingNativeRequest, context: NativeAnswerContext): NativeAnswer {
   const { method, pathname, query } = request;
   if (method === "GET" && pathname === "/v1beta/voices") return handleListVoices(query);
   const modelsPath = /^\/(v1beta|v1)\/models(?:\/([^/]+))?$/.exec(pathname);
@@ -39,9 +40,9 @@ export function routeNativeRequest(request: IncomingNativeRequest): NativeAnswer
   if (request.body === INVALID_JSON) throw new NativeUpstreamError(400, "Invalid JSON payload received. Unexpected token.");
   switch (action) {
     case "generateContent":
-      return handleGenerateContent(model, request.body, undefined);
+      return handleGenerateContent(model, request.body, undefined, context);
     case "streamGenerateContent":
-      return handleGenerateContent(model, request.body, { alt: query.get("alt") ?? undefined });
+      return handleGenerateContent(model, request.body, { alt: query.get("alt") ?? undefined }, context);
     case "countTokens":
       return handleCountTokens(model, request.body);
     case "embedContent":

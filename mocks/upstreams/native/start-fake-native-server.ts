@@ -1,8 +1,9 @@
+import { randomBytes } from "node:crypto";
 import type { FakeExchange } from "../shared/fake-exchange.js";
 import type { FaultPlan } from "../shared/fault-plan.js";
 import { startFakeUpstreamServer } from "../shared/start-fake-upstream-server.js";
 import { describeFaultStatus } from "./describe-fault-status.js";
-import type { FakeNativeServerOptions, FakeNativeUpstream, NativeRecordedRequest } from "./fake-native-types.js";
+import type { FakeNativeServerOptions, FakeNativeUpstream, NativeAnswerContext, NativeRecordedRequest } from "./fake-native-types.js";
 import type { NativeAnswer } from "./native-answer.js";
 import { NativeUpstreamError } from "./native-upstream-error.js";
 import { INVALID_JSON, routeNativeRequest } from "./route-native-request.js";
@@ -14,10 +15,15 @@ import { writeNativeAnswer } from "./write-native-answer.js";
  * recording and fault injection (setFaults, or a per-request `x-fake-fault: <json>` header) come from ../shared.
  */
 export async function startFakeNativeServer(options: FakeNativeServerOptions = {}): Promise<FakeNativeUpstream> {
+  const context: NativeAnswerContext = {
+    now: options.now ?? Date.now,
+    createResponseId: options.createResponseId ?? (() => randomBytes(16).toString("base64url").slice(0, 22)),
+  };
   const upstream = await startFakeUpstreamServer({
     port: options.port,
+    now: context.now,
     renderErrorBody: (status, message) => new NativeUpstreamError(status, message ?? describeFaultStatus(status)).toEnvelope(),
-    handle: (exchange) => handleExchange(exchange, options.apiKey),
+    handle: (exchange) => handleExchange(exchange, options.apiKey, context),
   });
   return {
     url: upstream.url,
@@ -37,7 +43,7 @@ export async function startFakeNativeServer(options: FakeNativeServerOptions = {
   };
 }
 
-async function handleExchange(exchange: FakeExchange, apiKey: string | undefined): Promise<void> {
+async function handleExchange(exchange: FakeExchange, apiKey: string | undefined, context: NativeAnswerContext): Promise<void> {
   const { url, body } = exchange;
   (exchange.record as NativeRecordedRequest).query = collectQuery(url.searchParams);
   let answer: NativeAnswer;
@@ -48,7 +54,7 @@ async function handleExchange(exchange: FakeExchange, apiKey: string | undefined
       pathname: url.pathname,
       query: url.searchParams,
       body: body.invalidJson ? INVALID_JSON : Buffer.isBuffer(body.value) ? parseUntypedJson(body.value) : body.value,
-    });
+    }, context);
   } catch (error) {
     if (!(error instanceof NativeUpstreamError)) throw error;
     answer = { kind: "json", status: error.httpStatus, body: error.toEnvelope() };

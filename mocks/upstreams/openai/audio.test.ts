@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeUpstream } from "../shared/fake-upstream.js";
 import { startFakeOpenaiServer } from "./start-fake-openai-server.js";
+import { readJson } from "../shared/read-json.js";
 
 let upstream: FakeUpstream;
 
@@ -55,7 +56,7 @@ describe("POST /v1/audio/speech", () => {
   ])("rejects %j", async (body, param, code) => {
     const response = await speak(body);
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toMatchObject({ param, code, type: "invalid_request_error" });
+    expect((await readJson(response)).error).toMatchObject({ param, code, type: "invalid_request_error" });
   });
 });
 
@@ -65,7 +66,7 @@ describe("POST /v1/audio/transcriptions and /translations", () => {
   it("answers json with text and duration usage, and records the raw multipart body", async () => {
     const response = await transcribe("/v1/audio/transcriptions", { model: "transcribe-1" }, file);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({
+    expect(await readJson(response)).toEqual({
       text: "Transcription of clip.wav (40000 bytes).",
       usage: { type: "duration", seconds: 2 },
     });
@@ -86,7 +87,7 @@ describe("POST /v1/audio/transcriptions and /translations", () => {
 
   it("translates with verbose_json", async () => {
     const response = await transcribe("/v1/audio/translations", { model: "transcribe-1", response_format: "verbose_json" }, file);
-    expect(await response.json()).toMatchObject({
+    expect(await readJson(response)).toMatchObject({
       task: "translate",
       language: "english",
       duration: 2,
@@ -98,8 +99,8 @@ describe("POST /v1/audio/transcriptions and /translations", () => {
   it("requires file and model", async () => {
     const withoutFile = await transcribe("/v1/audio/transcriptions", { model: "transcribe-1" });
     expect(withoutFile.status).toBe(400);
-    expect((await withoutFile.json()).error).toMatchObject({ param: "file", code: "missing_required_parameter" });
+    expect((await readJson(withoutFile)).error).toMatchObject({ param: "file", code: "missing_required_parameter" });
     const withoutModel = await transcribe("/v1/audio/transcriptions", {}, file);
-    expect((await withoutModel.json()).error.message).toBe("you must provide a model parameter");
+    expect((await readJson(withoutModel)).error.message).toBe("you must provide a model parameter");
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FakeUpstream } from "../shared/fake-upstream.js";
 import { startFakeOpenaiServer } from "./start-fake-openai-server.js";
+import { readJson } from "../shared/read-json.js";
 
 const fixedNow = 1_700_000_000_000;
 let upstream: FakeUpstream;
@@ -17,7 +18,7 @@ async function chat(body: unknown) {
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: await readJson(response) };
 }
 
 const weatherTool = {

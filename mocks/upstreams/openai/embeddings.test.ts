@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeUpstream } from "../shared/fake-upstream.js";
 import { createEmbeddingVector } from "./create-embedding-vector.js";
 import { startFakeOpenaiServer } from "./start-fake-openai-server.js";
+import { readJson } from "../shared/read-json.js";
 
 let upstream: FakeUpstream;
 
@@ -16,7 +17,7 @@ async function embed(body: unknown) {
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: await readJson(response) };
 }
 
 function decodeBase64Floats(encoded: string): number[] {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import type { FakeUpstream } from "../shared/fake-upstream.js";
 import { parseSseTranscript } from "../shared/parse-sse-transcript.js";
 import { startFakeOpenaiServer } from "./start-fake-openai-server.js";
+import { readJson } from "../shared/read-json.js";
 
 let upstream: FakeUpstream;
 
@@ -56,7 +57,7 @@ describe("fault injection", () => {
     const response = await postChat(chatBody);
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("7");
-    expect(await response.json()).toEqual({
+    expect(await readJson(response)).toEqual({
       error: {
         message: "Rate limit reached for requests. Please try again later.",
         type: "requests",
@@ -70,7 +71,7 @@ describe("fault injection", () => {
     upstream.setFaults({ status: 500, body: { error: { message: "boom", type: "server_error", param: null, code: null } } });
     const response = await postChat(chatBody);
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ error: { message: "boom", type: "server_error", param: null, code: null } });
+    expect(await readJson(response)).toEqual({ error: { message: "boom", type: "server_error", param: null, code: null } });
   });
 
   it("applies a fault only `times` times, and until reset without it", async () => {
@@ -176,6 +177,6 @@ describe("fault injection", () => {
     expect((await postChat(chatBody)).status).toBe(200);
     const malformed = await postChat(chatBody, { headers: { "x-fake-fault": "{oops" } });
     expect(malformed.status).toBe(400);
-    expect((await malformed.json()).error.message).toBe("x-fake-fault must be a JSON object");
+    expect((await readJson(malformed)).error.message).toBe("x-fake-fault must be a JSON object");
   });
 });

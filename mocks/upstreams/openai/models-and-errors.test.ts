@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeUpstream } from "../shared/fake-upstream.js";
 import { startFakeOpenaiServer } from "./start-fake-openai-server.js";
+import { readJson } from "../shared/read-json.js";
 
 let open: FakeUpstream;
 let guarded: FakeUpstream;
@@ -16,21 +17,21 @@ afterAll(async () => {
 
 describe("models, routing and authentication", () => {
   it("lists models and retrieves one", async () => {
-    const list = await (await fetch(`${open.url}/v1/models`)).json();
+    const list = await readJson(await fetch(`${open.url}/v1/models`));
     expect(list.object).toBe("list");
     expect(list.data[0]).toEqual({ id: "gpt-4o-mini", object: "model", created: 1_700_000_000, owned_by: "system" });
     const one = await fetch(`${open.url}/v1/models/text-embedding-3-small`);
-    expect((await one.json()).id).toBe("text-embedding-3-small");
+    expect((await readJson(one)).id).toBe("text-embedding-3-small");
     const missing = await fetch(`${open.url}/v1/models/nope`);
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error.code).toBe("model_not_found");
+    expect((await readJson(missing)).error.code).toBe("model_not_found");
   });
 
   it("answers unknown paths with OpenAI's 404 envelope and sets x-request-id", async () => {
     const response = await fetch(`${open.url}/v1/unknown`, { method: "POST" });
     expect(response.status).toBe(404);
     expect(response.headers.get("x-request-id")).toMatch(/^req_fake\d{6}$/);
-    expect(await response.json()).toEqual({
+    expect(await readJson(response)).toEqual({
       error: { message: "Invalid URL (POST /v1/unknown)", type: "invalid_request_error", param: null, code: null },
     });
   });
@@ -42,17 +43,17 @@ describe("models, routing and authentication", () => {
       body: "{not json",
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).error.message).toMatch(/^We could not parse the JSON body of your request\./);
+    expect((await readJson(response)).error.message).toMatch(/^We could not parse the JSON body of your request\./);
   });
 
   it("requires the bearer key when one is configured", async () => {
     const withoutKey = await fetch(`${guarded.url}/v1/models`);
     expect(withoutKey.status).toBe(401);
-    expect((await withoutKey.json()).error).toMatchObject({ type: "invalid_request_error", code: null });
+    expect((await readJson(withoutKey)).error).toMatchObject({ type: "invalid_request_error", code: null });
 
     const wrongKey = await fetch(`${guarded.url}/v1/models`, { headers: { authorization: "Bearer sk-wrong-key-123456" } });
     expect(wrongKey.status).toBe(401);
-    const wrongBody = await wrongKey.json();
+    const wrongBody = await readJson(wrongKey);
     expect(wrongBody.error.code).toBe("invalid_api_key");
     expect(wrongBody.error.message).toBe(
       "Incorrect API key provided: sk-************3456. You can find your API key at https://platform.openai.com/account/api-keys.",

@@ -3,12 +3,14 @@ import type { GatewayContext } from "../../gateway-context.js";
 import { completeHandlerMap } from "../../http/complete-handler-map.js";
 import type { OperationHandlerMap } from "../../http/operation-handler.js";
 import { pendingOperations } from "../../http/pending-operations.js";
+import { createChannelHandlers } from "./channel-handlers.js";
+import { createLogHandlers } from "./log-handlers.js";
 import { createTokenHandlers } from "./token-handlers.js";
 import { createUserHandlers } from "./user-handlers.js";
 
 export function createManagementHandlers(context: GatewayContext): OperationHandlerMap<operations> {
   return completeHandlerMap<operations, (typeof pendingOperations.management)[number]>(
-    { ...createTokenHandlers(context), ...createUserHandlers(context) },
+    { ...createTokenHandlers(context), ...createUserHandlers(context), ...createLogHandlers(context), ...createChannelHandlers(context) },
     pendingOperations.management,
   );
 }

@@ -3,8 +3,8 @@ import type { GatewayContext } from "../../gateway-context.js";
 import { completeHandlerMap } from "../../http/complete-handler-map.js";
 import type { OperationHandlerMap } from "../../http/operation-handler.js";
 import { pendingOperations } from "../../http/pending-operations.js";
+import { createTextHandlers } from "./text-handlers.js";
 
 export function createOpenaiHandlers(context: GatewayContext): OperationHandlerMap<operations> {
-  void context;
-  return completeHandlerMap<operations, (typeof pendingOperations.openai)[number]>({}, pendingOperations.openai);
+  return completeHandlerMap<operations, (typeof pendingOperations.openai)[number]>({ ...createTextHandlers(context) }, pendingOperations.openai);
 }

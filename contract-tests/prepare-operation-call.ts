@@ -1,0 +1,228 @@
+import crypto from "node:crypto";
+import { callGateway } from "./call-gateway.js";
+import type { ContractContext } from "./contract-context.js";
+import type { SpecOperation } from "./read-spec-operations.js";
+
+/** Which answer a call is built to provoke: the documented success, or one documented error status. */
+export type CallVariant = "200" | "400" | "401" | "402" | "403" | "404" | "413" | "415";
+export const callVariants: CallVariant[] = ["200", "400", "401", "402", "403", "404", "413", "415"];
+
+export interface PreparedCall {
+  method: string;
+  /** Path and query string. */
+  path: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+export type PreparedOrSkipped = { call: PreparedCall } | { skip: string };
+
+type JsonObject = Record<string, unknown>;
+const missingNumericId = 99_999_999;
+
+function credentialHeaders(operation: SpecOperation, context: ContractContext, apiKey = context.seeded.apiKey): Record<string, string> {
+  if (!operation.requiresAuthentication) return {};
+  return { authorization: `Bearer ${operation.generation === "management" ? context.seeded.adminToken : apiKey}` };
+}
+
+function bodyModel(operation: SpecOperation): string | undefined {
+  const body = operation.exampleJsonBody as JsonObject | undefined;
+  if (typeof body?.model === "string") return body.model;
+  return operation.parameters.find((parameter) => parameter.in === "path" && parameter.name === "model")?.example as string | undefined;
+}
+
+function isVideoTaskOperation(operation: SpecOperation): boolean {
+  return operation.pathTemplate.includes("/video");
+}
+
+/** A task to read back, submitted with the submission operation's own example, for the video read operations. */
+async function submitVideoTask(operation: SpecOperation, context: ContractContext, allOperations: SpecOperation[]): Promise<string | undefined> {
+  const submitId = operation.pathTemplate.startsWith("/v1/videos") ? "createVideo" : "submitVideoGeneration";
+  const submit = allOperations.find((candidate) => candidate.operationId === submitId);
+  if (!submit?.exampleJsonBody) return undefined;
+  const answer = await callGateway(context.gatewayUrl, { method: "POST", path: submit.pathTemplate, bearer: context.seeded.apiKey, body: submit.exampleJsonBody });
+  const body = answer.json as { id?: string; task_id?: string } | undefined;
+  return answer.status === 200 ? (body?.id ?? body?.task_id) : undefined;
+}
+
+async function createDisposableChannel(context: ContractContext, allOperations: SpecOperation[]): Promise<number | undefined> {
+  const create = allOperations.find((candidate) => candidate.operationId === "createChannel");
+  const answer = await callGateway(context.gatewayUrl, {
+    method: "POST",
+    path: "/api/channel/",
+    bearer: context.seeded.adminToken,
+    body: { ...(create?.exampleJsonBody as JsonObject), name: `ct-${crypto.randomBytes(4).toString("hex")}`, models: ["contract-unused-model"] },
+  });
+  return (answer.json as { data?: { id?: number } } | undefined)?.data?.id;
+}
+
+/** The example body, with ids and names swapped for seeded ones so a success is possible and nothing seeded is destroyed. */
+async function prepareSuccessBody(operation: SpecOperation, context: ContractContext, allOperations: SpecOperation[]): Promise<unknown> {
+  const example = structuredClone(operation.exampleJsonBody) as JsonObject | undefined;
+  if (!example || typeof example !== "object") return example;
+  const { seeded } = context;
+  switch (operation.operationId) {
+    case "updateToken":
+      return { ...example, id: seeded.tokenId };
+    case "batchDeleteTokens":
+      return { ids: [await seeded.createDisposableToken(), await seeded.createDisposableToken()] };
+    case "revealTokenKeys":
+      return { ids: [seeded.tokenId] };
+    case "loginUser":
+      return { username: seeded.user.username, password: seeded.user.password };
+    case "createUser":
+      return { ...example, username: `ct${crypto.randomBytes(5).toString("hex")}` };
+    case "createChannel":
+      // Never let an example channel with an unreachable base_url join the pool that serves the seeded models.
+      return { ...example, name: `ct-${crypto.randomBytes(4).toString("hex")}`, models: ["contract-unused-model"] };
+    case "updateChannel":
+      return { ...example, id: (await createDisposableChannel(context, allOperations)) ?? example.id };
+    case "testChannel":
+      return seeded.channel ? { ...example, model: seeded.channel.model } : example;
+    default:
+      // The SSE answer is checked elsewhere; here the JSON one.
+      return example.stream === true ? { ...example, stream: false } : example;
+  }
+}
+
+async function pathParameterValue(operation: SpecOperation, name: string, example: unknown, context: ContractContext, allOperations: SpecOperation[]): Promise<unknown> {
+  const { seeded } = context;
+  if (operation.pathTemplate.startsWith("/api/token/") && name === "id") {
+    return operation.operationId === "deleteToken" ? seeded.createDisposableToken() : seeded.tokenId;
+  }
+  if (operation.pathTemplate.startsWith("/api/channel/") && name === "id") {
+    if (operation.operationId === "deleteChannel") return (await createDisposableChannel(context, allOperations)) ?? example;
+    return seeded.channel?.id ?? example;
+  }
+  if (isVideoTaskOperation(operation) && (name === "task_id" || name === "id")) return (await submitVideoTask(operation, context, allOperations)) ?? example;
+  return example;
+}
+
+function appendQuery(query: URLSearchParams, name: string, value: unknown): void {
+  if (Array.isArray(value)) for (const item of value) query.append(name, String(item));
+  else if (value !== undefined && value !== null) query.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+}
+
+interface CallShape {
+  pathValues: Record<string, unknown>;
+  queryValues: Record<string, unknown>;
+  headers: Record<string, string>;
+  body: unknown;
+  contentType: string | undefined;
+}
+
+function render(operation: SpecOperation, shape: CallShape): PreparedCall {
+  let path = operation.pathTemplate;
+  for (const [name, value] of Object.entries(shape.pathValues)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(shape.queryValues)) appendQuery(query, name, value);
+  const queryString = query.toString();
+  const headers = { accept: operation.successContentTypes.find((type) => type !== "text/event-stream") ?? "application/json", ...shape.headers };
+  let body: string | undefined;
+  if (shape.body !== undefined) {
+    body = typeof shape.body === "string" ? shape.body : JSON.stringify(shape.body);
+    headers["content-type"] = shape.contentType ?? "application/json";
+  }
+  return { method: operation.method, path: queryString ? `${path}?${queryString}` : path, headers, body };
+}
+
+/**
+ * A request that should make the gateway answer `variant` for `operation`, built from the operation's own examples
+ * and the seeded data; or why that answer cannot be provoked from outside.
+ */
+export async function prepareOperationCall(
+  operation: SpecOperation,
+  variant: CallVariant,
+  context: ContractContext,
+  allOperations: SpecOperation[],
+): Promise<PreparedOrSkipped> {
+  if (!operation.responseStatuses.includes(variant)) return { skip: `${variant} is not documented` };
+  const hasJsonBody = operation.requestContentTypes.includes("application/json");
+  if (operation.requestContentTypes.length > 0 && !hasJsonBody) return { skip: "multipart-only request bodies are checked by their own tests" };
+  if (hasJsonBody && operation.exampleJsonBody === undefined) return { skip: "the spec has no JSON request example" };
+
+  const pathParameters = operation.parameters.filter((parameter) => parameter.in === "path");
+  const queryParameters = operation.parameters.filter((parameter) => parameter.in === "query");
+  const shape: CallShape = { pathValues: {}, queryValues: {}, headers: credentialHeaders(operation, context), body: undefined, contentType: undefined };
+  // Error variants reuse the example values: the error must come from the one thing changed, not from setup.
+  const success = variant === "200";
+  for (const parameter of pathParameters) {
+    shape.pathValues[parameter.name] = success ? await pathParameterValue(operation, parameter.name, parameter.example, context, allOperations) : parameter.example;
+  }
+  if (!success) {
+    for (const parameter of pathParameters) {
+      if (parameter.name === "id" && operation.pathTemplate.startsWith("/api/token/")) shape.pathValues.id = context.seeded.tokenId;
+      if (parameter.name === "id" && operation.pathTemplate.startsWith("/api/channel/")) shape.pathValues.id = context.seeded.channel?.id ?? parameter.example;
+    }
+  }
+  for (const parameter of queryParameters) {
+    if (parameter.example === undefined) continue;
+    shape.queryValues[parameter.name] = parameter.name === "token_id" ? context.seeded.tokenId : parameter.example;
+  }
+  if (success && isVideoTaskOperation(operation) && "id" in shape.queryValues) {
+    shape.queryValues.id = (await submitVideoTask(operation, context, allOperations)) ?? shape.queryValues.id;
+  }
+  if (hasJsonBody) {
+    const body = await prepareSuccessBody(operation, context, allOperations);
+    shape.body = success ? body : { ...(body as JsonObject) };
+    if (!success && operation.operationId === "updateToken") (shape.body as JsonObject).id = context.seeded.tokenId;
+  }
+
+  switch (variant) {
+    case "200":
+      break;
+    case "401":
+      if (operation.operationId === "loginUser") shape.body = { username: context.seeded.user.username, password: `${context.seeded.user.password}-wrong` };
+      else if (!operation.requiresAuthentication) return { skip: "the operation needs no credentials" };
+      else shape.headers = {};
+      break;
+    case "400": {
+      if (hasJsonBody) {
+        // An array where the schema wants an object: rejected by request validation whatever the fields are.
+        if (operation.jsonBodySchema && (operation.jsonBodySchema.type === "object" || operation.jsonBodySchema.properties)) shape.body = [];
+        else return { skip: "no body shape is invalid for this schema" };
+        break;
+      }
+      const integerPath = pathParameters.find((parameter) => parameter.schema.type === "integer");
+      const integerQuery = queryParameters.find((parameter) => parameter.schema.type === "integer");
+      if (integerPath) shape.pathValues[integerPath.name] = "not-a-number";
+      else if (integerQuery) shape.queryValues[integerQuery.name] = "not-a-number";
+      else return { skip: "no parameter or body can be made invalid" };
+      break;
+    }
+    case "403": {
+      if (operation.generation === "management") {
+        if (!operation.requiresAuthentication) return { skip: "the operation needs no credentials" };
+        shape.headers = { authorization: `Bearer ${context.seeded.user.accessToken}` };
+        break;
+      }
+      if (!bodyModel(operation)) return { skip: "no model to forbid" };
+      shape.headers = credentialHeaders(operation, context, context.seeded.restrictedApiKey);
+      break;
+    }
+    case "402":
+      if (!bodyModel(operation)) return { skip: "the operation is not billed per request" };
+      shape.headers = credentialHeaders(operation, context, context.seeded.brokeApiKey);
+      break;
+    case "404": {
+      const idParameter = pathParameters.find((parameter) => parameter.name === "id" || parameter.name === "task_id");
+      if (idParameter) shape.pathValues[idParameter.name] = idParameter.schema.type === "integer" ? missingNumericId : "contract_missing_task";
+      else if (hasJsonBody && typeof (operation.exampleJsonBody as JsonObject).id === "number") (shape.body as JsonObject).id = missingNumericId;
+      else if (isVideoTaskOperation(operation) && "id" in shape.queryValues) shape.queryValues.id = "contract_missing_task";
+      else return { skip: "no id to point at nothing" };
+      break;
+    }
+    case "413": {
+      if (!hasJsonBody) return { skip: "no request body" };
+      const limit = operation.generation === "management" ? context.managementBodyLimitBytes : context.jsonBodyLimitBytes;
+      shape.body = { ...(shape.body as JsonObject), contract_padding: "x".repeat(limit + 1024) };
+      break;
+    }
+    case "415":
+      if (!hasJsonBody) return { skip: "no request body" };
+      shape.body = "plain text where JSON is expected";
+      shape.contentType = "text/plain";
+      break;
+  }
+  return { call: render(operation, shape) };
+}

@@ -1,0 +1,65 @@
+import type { operations } from "../../../generated/types/management.js";
+import { assertAdministrator } from "../../channels/assert-administrator.js";
+import { channelMessages } from "../../channels/channel-messages.js";
+import { createApiChannel } from "../../channels/create-api-channel.js";
+import { deleteApiChannel } from "../../channels/delete-api-channel.js";
+import { testChannelUpstream } from "../../channels/test-channel-upstream.js";
+import { toChannelView } from "../../channels/to-channel-view.js";
+import { updateApiChannel } from "../../channels/update-api-channel.js";
+import { NotFoundError } from "../../errors/not-found-error.js";
+import type { GatewayContext } from "../../gateway-context.js";
+import type { OperationHandler } from "../../http/operation-handler.js";
+import type { JsonRequestBody } from "../../http/operation-types.js";
+import { readPathParameter } from "../../http/read-path-parameter.js";
+import { countChannels } from "../../store/channels/count-channels.js";
+import { findChannelById } from "../../store/channels/find-channel-by-id.js";
+import { listChannels } from "../../store/channels/list-channels.js";
+import { toPageWindow } from "../../tokens/to-page-window.js";
+import { getAuthenticatedUser } from "../../users/authenticated-request.js";
+import { readPageQuery } from "./read-page-query.js";
+import { sendSuccess } from "./send-success.js";
+
+type ChannelOperationId = "listChannels" | "getChannel" | "createChannel" | "updateChannel" | "deleteChannel" | "testChannel";
+
+/** The six channel operations (administrators only): typed input → channel service → envelope, keys masked. */
+export function createChannelHandlers(context: GatewayContext): Record<ChannelOperationId, OperationHandler> {
+  const { db } = context.database;
+  const view = (record: Parameters<typeof toChannelView>[0]) => toChannelView(record, context.keyCipher);
+  return {
+    async listChannels(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const { page, size } = readPageQuery(request);
+      const [channels, total] = await Promise.all([listChannels(db, toPageWindow(page, size)), countChannels(db)]);
+      sendSuccess(response, { items: channels.map(view), total, page, page_size: size });
+    },
+    async getChannel(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const channel = await findChannelById(db, Number(readPathParameter(request, "id")));
+      if (!channel) throw new NotFoundError(channelMessages.notFound);
+      sendSuccess(response, view(channel));
+    },
+    async createChannel(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const channel = await createApiChannel(context, request.body as JsonRequestBody<operations["createChannel"]>);
+      await context.channelRouter.reload();
+      sendSuccess(response, view(channel));
+    },
+    async updateChannel(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const channel = await updateApiChannel(context, request.body as JsonRequestBody<operations["updateChannel"]>);
+      await context.channelRouter.reload();
+      sendSuccess(response, view(channel));
+    },
+    async deleteChannel(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      await deleteApiChannel(context, Number(readPathParameter(request, "id")));
+      await context.channelRouter.reload();
+      sendSuccess(response);
+    },
+    async testChannel(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const body = (request.body ?? {}) as Partial<JsonRequestBody<operations["testChannel"]>>;
+      sendSuccess(response, await testChannelUpstream(context, Number(readPathParameter(request, "id")), body.model));
+    },
+  };
+}

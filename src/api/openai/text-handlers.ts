@@ -1,0 +1,60 @@
+import type { operations } from "../../../generated/types/openai.js";
+import { estimatePromptTokens } from "../../billing/estimate-prompt-tokens.js";
+import type { GatewayContext } from "../../gateway-context.js";
+import type { OperationHandler } from "../../http/operation-handler.js";
+import type { JsonRequestBody } from "../../http/operation-types.js";
+import { relayOpenaiChat } from "../../providers/openai/relay-openai-chat.js";
+import { relayOpenaiEmbeddings } from "../../providers/openai/relay-openai-embeddings.js";
+import { relayOpenaiResponses } from "../../providers/openai/relay-openai-responses.js";
+import { runRelay } from "../../relay/run-relay.js";
+import { getAuthenticatedToken } from "../../users/authenticated-request.js";
+
+type TextOperationId = "listModels" | "createChatCompletion" | "createResponse" | "createEmbedding";
+
+/** OpenAI-style text operations: typed body → relay call (routing, reservation, attempts, settlement). */
+export function createTextHandlers(context: GatewayContext): Record<TextOperationId, OperationHandler> {
+  return {
+    listModels(_request, response) {
+      const token = getAuthenticatedToken(response);
+      const allowed = token.modelLimitsEnabled ? new Set(token.modelLimits.split(",").map((model) => model.trim())) : undefined;
+      const models = context.channelRouter
+        .listModels({ group: token.group, crossGroupRetry: token.crossGroupRetry }, token.group || "default")
+        .filter((model) => !allowed || allowed.has(model));
+      const created = context.now();
+      response.json({ object: "list", data: models.map((id) => ({ id, object: "model", created, owned_by: "gateway" })) });
+    },
+    async createChatCompletion(request, response) {
+      const body = request.body as JsonRequestBody<operations["createChatCompletion"]>;
+      await runRelay(context, request, response, {
+        model: body.model,
+        isStream: body.stream === true,
+        promptTokenEstimate: estimatePromptTokens(body),
+        maxOutputTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+        channelTypes: ["openai"],
+        execute: (input) => relayOpenaiChat(body, response, input),
+      });
+    },
+    async createResponse(request, response) {
+      const body = request.body as JsonRequestBody<operations["createResponse"]>;
+      await runRelay(context, request, response, {
+        model: body.model,
+        isStream: body.stream === true,
+        promptTokenEstimate: estimatePromptTokens(body),
+        maxOutputTokens: body.max_output_tokens ?? undefined,
+        channelTypes: ["openai"],
+        execute: (input) => relayOpenaiResponses(body, response, input),
+      });
+    },
+    async createEmbedding(request, response) {
+      const body = request.body as JsonRequestBody<operations["createEmbedding"]>;
+      await runRelay(context, request, response, {
+        model: body.model,
+        isStream: false,
+        promptTokenEstimate: estimatePromptTokens(body),
+        maxOutputTokens: 0,
+        channelTypes: ["openai"],
+        execute: (input) => relayOpenaiEmbeddings(body, response, input),
+      });
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import type { TokenRecord } from "../store/tokens/token-record.js";
+import type { MeteredUsage } from "./metered-usage.js";
+
+export interface Reservation {
+  requestId: string;
+  tokenId: number;
+  userId: number;
+  /** Units held; 0 for unlimited tokens (nothing reserved, usage still recorded). */
+  reserved: number;
+  unlimited: boolean;
+}
+
+export interface UsageLogEntry {
+  userId: number;
+  tokenId: number;
+  tokenName: string;
+  model: string;
+  channelId: number | null;
+  requestId: string;
+  isStream: boolean;
+  usage: MeteredUsage;
+  quota: number;
+  latencyMs: number;
+  status: "success" | "error";
+  errorMessage?: string;
+}
+
+/**
+ * Money rules of DESIGN.md and issue 4: price from config (USD per 1M tokens × group ratio, 500,000 units = 1 USD,
+ * rounded to the nearest unit); reserve the worst case in one conditional UPDATE; settle exactly once.
+ */
+export interface BillingService {
+  /** Units for observed usage of `model` billed under `group`. With input 2, output 4: 10 + 5 tokens → 20 units. */
+  priceUsage(model: string, group: string, usage: MeteredUsage): number;
+  /** The worst case: estimated prompt tokens at the input price plus the output cap at the output price. */
+  worstCaseCost(model: string, group: string, promptTokenEstimate: number, maxOutputTokens: number | undefined): number;
+  /** The output cap used for the worst case when the request gives none (per-model max_output_tokens, else default). */
+  defaultMaxOutputTokens(model: string): number;
+  /**
+   * Holds `amount` units of the token's quota (skipped for unlimited tokens). Throws InsufficientQuotaError (402)
+   * whose message says what the request could cost and how to lower it, when the balance cannot cover it.
+   */
+  reserve(token: TokenRecord, requestId: string, amount: number): Promise<Reservation>;
+  /**
+   * Charges `actualCost` and refunds the rest of the reservation. When the actual cost exceeds the reservation
+   * (the prompt estimate was low) the difference comes from the remaining balance as far as it goes: the balance
+   * never goes below zero. Exactly once per reservation: a second call is a no-op returning false. A token whose
+   * balance reaches 0 becomes status 4. Unlimited tokens only accumulate used_quota.
+   */
+  settle(reservation: Reservation, actualCost: number): Promise<boolean>;
+  /** Queues a usage log row; rows are written in batches off the hot path. */
+  recordUsage(entry: UsageLogEntry): void;
+  /** Writes queued rows now (tests, shutdown). */
+  flush(): Promise<void>;
+  /** Settles reservations left open by a crash (older than `olderThanSeconds`) by refunding them whole. */
+  recoverAbandonedReservations(olderThanSeconds: number): Promise<number>;
+}

@@ -1,0 +1,168 @@
+import type { ModelPrice } from "../config/gateway-config.js";
+import { InsufficientQuotaError } from "../errors/insufficient-quota-error.js";
+import type { GatewayContext } from "../gateway-context.js";
+import { applyTokenSettlement } from "../store/quota/apply-token-settlement.js";
+import { assertQuotaAmount } from "../store/quota/assert-quota-amount.js";
+import { findUnsettledReservationsOlderThan } from "../store/quota/find-unsettled-reservations-older-than.js";
+import { insertReservation } from "../store/quota/insert-reservation.js";
+import type { ReservationRecord } from "../store/quota/reservation-record.js";
+import { reserveTokenQuota } from "../store/quota/reserve-token-quota.js";
+import { settleReservation } from "../store/quota/settle-reservation.js";
+import { runInTransaction } from "../store/run-in-transaction.js";
+import { findTokenByIdForUser } from "../store/tokens/find-token-by-id-for-user.js";
+import type { BillingService, Reservation } from "./billing-service.js";
+import { buildInsufficientQuotaMessage } from "./build-insufficient-quota-message.js";
+import { computeWorstCaseCost } from "./compute-worst-case-cost.js";
+import { createUsageLogWriter } from "./create-usage-log-writer.js";
+import { priceMeteredUsage } from "./price-metered-usage.js";
+
+/** What billing needs of the gateway; a full GatewayContext fits, and createGateway can build billing before it. */
+export type BillingContext = Pick<GatewayContext, "config" | "database" | "logger" | "now">;
+
+export interface BillingServiceOptions {
+  /** How long a usage row may wait before its batch is written (default 500 ms). */
+  flushIntervalMs?: number;
+}
+
+const RECOVERY_PAGE_SIZE = 500;
+
+/**
+ * Decisions an operator should know:
+ * - A model with no `pricing` entry is served free (price 0) and a warning is logged once per model: refusing
+ *   would take a working model down over a config omission; the warning makes the omission visible.
+ * - The worst case caps the output at the model's `max_output_tokens` when the request asks for more: the model
+ *   cannot produce more, and holding more only refuses requests that would have been affordable.
+ * - reserve takes the balance in one conditional UPDATE first and writes the ledger row second, outside a
+ *   transaction, to keep the hot path at two statements. If the ledger insert fails the hold is given back. A crash
+ *   between the two loses that one hold (in the operator's favour); the other order could refund money never taken.
+ * - settle marks the reservation settled and moves the balance in one transaction, so a crash cannot leave a
+ *   reservation settled but unrefunded. Unlimited tokens have no ledger row: the exactly-once guard for them is the
+ *   Reservation object itself (settling the same object twice is a no-op).
+ * - recoverAbandonedReservations refunds whole: pick `olderThanSeconds` above the longest request (streams, video
+ *   polls), or a live request's later settle becomes a no-op and its usage goes unbilled.
+ */
+export function createBillingService(context: BillingContext, options: BillingServiceOptions = {}): BillingService {
+  const { db } = context.database;
+  const { config, logger } = context;
+  const usageLogWriter = createUsageLogWriter(db, logger, options.flushIntervalMs ?? 500);
+  const modelsWithoutPrice = new Set<string>();
+  const settledUnlimitedReservations = new WeakSet<Reservation>();
+
+  function priceOf(model: string): ModelPrice {
+    const price = config.pricing[model];
+    if (price) return price;
+    if (!modelsWithoutPrice.has(model)) {
+      modelsWithoutPrice.add(model);
+      logger.warn({ model }, `model ${model} has no price configured; its usage is billed at 0 until pricing.${model} is set`);
+    }
+    return {};
+  }
+
+  function groupRatio(group: string): number {
+    return config.groupRatios[group] ?? 1;
+  }
+
+  function defaultMaxOutputTokens(model: string): number {
+    return config.pricing[model]?.maxOutputTokens ?? config.defaultMaxOutputTokens;
+  }
+
+  async function refundWhole(record: ReservationRecord): Promise<boolean> {
+    return runInTransaction(db, async (transaction) => {
+      const settled = await settleReservation(transaction, { reservationId: record.id, actual: 0, settledTime: context.now() });
+      if (!settled) return false;
+      // A zero hold has nothing to give back; applying it would only flag a token already at zero as exhausted.
+      if (settled.reserved > 0) await applyTokenSettlement(transaction, { tokenId: settled.tokenId, refund: settled.reserved, actual: 0 });
+      return true;
+    });
+  }
+
+  return {
+    priceUsage(model, group, usage) {
+      return priceMeteredUsage(priceOf(model), groupRatio(group), usage);
+    },
+
+    worstCaseCost(model, group, promptTokenEstimate, maxOutputTokens) {
+      const price = priceOf(model);
+      const outputCap = Math.min(maxOutputTokens ?? defaultMaxOutputTokens(model), price.maxOutputTokens ?? Infinity);
+      return computeWorstCaseCost(price, groupRatio(group), promptTokenEstimate, outputCap);
+    },
+
+    defaultMaxOutputTokens,
+
+    async reserve(token, requestId, amount) {
+      const base = { requestId, tokenId: token.id, userId: token.userId };
+      if (token.unlimitedQuota) return { ...base, reserved: 0, unlimited: true };
+      assertQuotaAmount("amount", amount);
+      const remaining = await reserveTokenQuota(db, token.id, amount);
+      if (remaining === null) {
+        const current = await findTokenByIdForUser(db, token.id, token.userId);
+        throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
+      }
+      try {
+        await insertReservation(db, { id: requestId, tokenId: token.id, userId: token.userId, reserved: amount, createdTime: context.now() });
+      } catch (error) {
+        if (amount > 0) await applyTokenSettlement(db, { tokenId: token.id, refund: amount, actual: 0 });
+        throw error;
+      }
+      return { ...base, reserved: amount, unlimited: false };
+    },
+
+    async settle(reservation, actualCost) {
+      assertQuotaAmount("actualCost", actualCost);
+      if (reservation.unlimited) {
+        if (settledUnlimitedReservations.has(reservation)) return false;
+        settledUnlimitedReservations.add(reservation);
+        // refund 0 leaves the balance alone; used_quota still counts what the token spent.
+        await applyTokenSettlement(db, { tokenId: reservation.tokenId, refund: 0, actual: actualCost });
+        return true;
+      }
+      return runInTransaction(db, async (transaction) => {
+        const settled = await settleReservation(transaction, {
+          reservationId: reservation.requestId,
+          actual: actualCost,
+          settledTime: context.now(),
+        });
+        if (!settled) return false;
+        await applyTokenSettlement(transaction, { tokenId: settled.tokenId, refund: settled.reserved - actualCost, actual: actualCost });
+        return true;
+      });
+    },
+
+    recordUsage(entry) {
+      usageLogWriter.enqueue({
+        userId: entry.userId,
+        tokenId: entry.tokenId,
+        tokenName: entry.tokenName,
+        model: entry.model,
+        channelId: entry.channelId,
+        requestId: entry.requestId,
+        isStream: entry.isStream,
+        promptTokens: entry.usage.promptTokens,
+        completionTokens: entry.usage.completionTokens,
+        cachedTokens: entry.usage.cachedTokens,
+        reasoningTokens: entry.usage.reasoningTokens,
+        quota: entry.quota,
+        latencyMs: entry.latencyMs,
+        status: entry.status,
+        errorMessage: entry.status === "error" ? (entry.errorMessage ?? "request failed") : null,
+        createdTime: context.now(),
+      });
+    },
+
+    flush: () => usageLogWriter.flush(),
+
+    async recoverAbandonedReservations(olderThanSeconds) {
+      const createdBefore = context.now() - olderThanSeconds;
+      let recovered = 0;
+      for (;;) {
+        const abandoned = await findUnsettledReservationsOlderThan(db, createdBefore, RECOVERY_PAGE_SIZE);
+        for (const record of abandoned) {
+          if (await refundWhole(record)) recovered += 1;
+        }
+        if (abandoned.length < RECOVERY_PAGE_SIZE) break;
+      }
+      if (recovered > 0) logger.warn({ recovered, olderThanSeconds }, "refunded reservations abandoned by an earlier process");
+      return recovered;
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { Kysely } from "kysely";
+import type { Logger } from "../logging/logger.js";
+import type { Database } from "../store/database-schema.js";
+import { insertUsageLogs } from "../store/usage-logs/insert-usage-logs.js";
+import type { NewUsageLog } from "../store/usage-logs/insert-usage-logs.js";
+
+export interface UsageLogWriter {
+  enqueue(log: NewUsageLog): void;
+  /** Resolves once every row queued before the call is written (or its failure logged); never rejects. */
+  flush(): Promise<void>;
+}
+
+// 17 columns × 500 rows stays far below SQLite's and PostgreSQL's bound-parameter limits.
+const MAX_ROWS_PER_STATEMENT = 500;
+
+/**
+ * Buffers usage rows and writes them in batches, so the request path never waits on the log table. A timer runs only
+ * while rows are waiting (and is unref'd), so an idle gateway or a finished test holds no handle open. Writes are
+ * chained so flush() also waits for a batch the timer already took. A failed write is logged with the rows' request
+ * ids and dropped: the balance was already settled, and retrying forever could grow the queue without bound.
+ */
+export function createUsageLogWriter(db: Kysely<Database>, logger: Logger, flushIntervalMs: number): UsageLogWriter {
+  let queue: NewUsageLog[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let writes: Promise<void> = Promise.resolve();
+
+  async function write(batch: NewUsageLog[]): Promise<void> {
+    for (let start = 0; start < batch.length; start += MAX_ROWS_PER_STATEMENT) {
+      const rows = batch.slice(start, start + MAX_ROWS_PER_STATEMENT);
+      try {
+        await insertUsageLogs(db, rows);
+      } catch (error) {
+        logger.error({ err: error, requestIds: rows.map((row) => row.requestId) }, "could not write usage log rows; they are dropped");
+      }
+    }
+  }
+
+  function flush(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const batch = queue;
+    queue = [];
+    writes = writes.then(() => write(batch));
+    return writes;
+  }
+
+  return {
+    enqueue(log) {
+      queue.push(log);
+      timer ??= setTimeout(() => void flush(), flushIntervalMs).unref();
+    },
+    flush,
+  };
+}

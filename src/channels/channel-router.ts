@@ -1,0 +1,40 @@
+import type { Channel } from "./channel.js";
+
+/** What the router needs to know about the caller's token. */
+export interface RoutingToken {
+  /** The token's group; `auto` walks the configured auto_groups. Empty means the owner's group. */
+  group: string;
+  crossGroupRetry: boolean;
+}
+
+export interface ChannelAttempt {
+  channel: Channel;
+  /** The group this attempt bills under (its ratio applies). */
+  group: string;
+  /** The upstream model name after the channel's model_mapping. */
+  upstreamModel: string;
+  /** The upstream key to use for this attempt (round-robin over channel.keys). */
+  upstreamKey: string;
+}
+
+/**
+ * Routing, as issue 4 specifies: model → channels in the token's group (for `auto`, the first group of
+ * auto_groups that has one) → highest priority → weighted random; retries try other channels first; with `auto`
+ * and cross_group_retry the retries continue into the next groups. Channels that keep failing cool down.
+ */
+export interface ChannelRouter {
+  /**
+   * The ordered attempts for one request, at most `maxAttempts` long, first choice first. Cooling-down channels
+   * come last (probed only when nothing else is left). Empty when no enabled channel serves the model in the
+   * token's group(s): the caller answers NoAvailableChannelError.
+   */
+  planAttempts(model: string, token: RoutingToken, userGroup: string, maxAttempts: number): ChannelAttempt[];
+  reportSuccess(channelId: number): void;
+  /** Counts a retryable failure; after `cooldown_after_failures` in a row the channel cools down. */
+  reportFailure(channelId: number): void;
+  /** Models the token may reach (for GET /v1/models), sorted. */
+  listModels(token: RoutingToken, userGroup: string): string[];
+  /** Re-reads channels from the store (after an admin change). */
+  reload(): Promise<void>;
+  findChannel(channelId: number): Channel | undefined;
+}

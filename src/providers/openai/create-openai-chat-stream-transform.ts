@@ -1,0 +1,68 @@
+import type { EventSourceMessage } from "eventsource-parser";
+import type { MeteredUsage } from "../../billing/metered-usage.js";
+import { convertOpenaiChatUsage } from "./convert-openai-usage.js";
+
+export interface OpenaiChatStreamOptions {
+  /** The model name the client asked for; upstream chunks carry the mapped name. */
+  clientModel: string;
+  clientWantsUsage: boolean;
+  thinkingToContent: boolean;
+  onUsage(usage: MeteredUsage): void;
+  /** Called per content/reasoning delta with its text, so a stream cut short still has something to bill. */
+  onText(text: string): void;
+}
+
+interface ChatChunk {
+  model?: string;
+  choices?: Array<{ delta?: { content?: string | null; reasoning_content?: string | null } }>;
+  usage?: Parameters<typeof convertOpenaiChatUsage>[0] | null;
+}
+
+/**
+ * Upstream chat SSE events → client SSE frames. Each chunk is parsed once: to read usage, to put the client's
+ * model name back, to hide the usage chunk from a client that did not ask for it, and (svc_thinking_to_content)
+ * to move reasoning text into content. A chunk that is not JSON becomes an error frame, not an exception.
+ */
+export function createOpenaiChatStreamTransform(options: OpenaiChatStreamOptions): TransformStream<EventSourceMessage, string> {
+  let thinkingOpen = false;
+  return new TransformStream({
+    transform(event, controller) {
+      if (event.data === "[DONE]") return;
+      let chunk: ChatChunk;
+      try {
+        chunk = JSON.parse(event.data) as ChatChunk;
+      } catch {
+        controller.enqueue(`data: ${JSON.stringify({ error: { message: "The upstream sent a malformed stream chunk.", type: "upstream_error", code: "bad_response" } })}\n\n`);
+        return;
+      }
+      if (chunk.usage) options.onUsage(convertOpenaiChatUsage(chunk.usage));
+      const isUsageOnly = (chunk.choices?.length ?? 0) === 0 && chunk.usage;
+      if (isUsageOnly && !options.clientWantsUsage) return;
+      if (!options.clientWantsUsage && "usage" in chunk) delete chunk.usage;
+      if (chunk.model !== undefined) chunk.model = options.clientModel;
+      for (const choice of chunk.choices ?? []) {
+        const delta = choice.delta;
+        if (!delta) continue;
+        if (delta.content) options.onText(delta.content);
+        if (delta.reasoning_content) options.onText(delta.reasoning_content);
+        if (options.thinkingToContent) {
+          let content = "";
+          if (delta.reasoning_content) {
+            content += thinkingOpen ? delta.reasoning_content : `<think>\n${delta.reasoning_content}`;
+            thinkingOpen = true;
+            delete delta.reasoning_content;
+          }
+          if (delta.content) {
+            content += thinkingOpen ? `\n</think>\n\n${delta.content}` : delta.content;
+            thinkingOpen = false;
+          }
+          if (content) delta.content = content;
+        }
+      }
+      controller.enqueue(`data: ${JSON.stringify(chunk)}\n\n`);
+    },
+    flush(controller) {
+      controller.enqueue("data: [DONE]\n\n");
+    },
+  });
+}

@@ -1,0 +1,58 @@
+import type { Response } from "express";
+import type { components } from "../../../generated/types/openai.js";
+import { createSseWriter } from "../../http/sse-writer.js";
+import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
+import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { convertOpenaiChatUsage } from "./convert-openai-usage.js";
+import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-transform.js";
+import { inlineReasoningIntoContent } from "./inline-reasoning-into-content.js";
+import { prepareOpenaiChatBody } from "./prepare-openai-chat-body.js";
+
+type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
+type ChatCompletion = components["schemas"]["ChatCompletion"];
+
+const openaiErrorFrame = (message: string) =>
+  `data: ${JSON.stringify({ error: { message, type: "upstream_error", code: "bad_response" } })}\n\ndata: [DONE]\n\n`;
+
+/** One chat attempt against an OpenAI-compatible channel: JSON answered whole, streams translated chunk by chunk. */
+export async function relayOpenaiChat(request: ChatRequest, response: Response, input: RelayAttemptInput): Promise<void> {
+  const prepared = prepareOpenaiChatBody(request, input.attempt.upstreamModel);
+  const upstream = await sendUpstreamRequest(input.attempt, {
+    method: "POST",
+    path: "/v1/chat/completions",
+    headers: {
+      authorization: `Bearer ${input.attempt.upstreamKey}`,
+      "content-type": "application/json",
+      accept: request.stream ? "text/event-stream" : "application/json",
+    },
+    body: JSON.stringify(prepared.body),
+    signal: input.signal,
+  });
+
+  if (!request.stream) {
+    const completion = (await upstream.body.json()) as ChatCompletion;
+    if (completion.usage) input.observed.usage = convertOpenaiChatUsage(completion.usage);
+    completion.model = request.model;
+    if (prepared.thinkingToContent) inlineReasoningIntoContent(completion);
+    input.deliver(completion);
+    return;
+  }
+
+  await pipeUpstreamEvents({
+    upstreamBody: upstream.body,
+    writer: createSseWriter(response),
+    errorFrame: openaiErrorFrame,
+    transform: createOpenaiChatStreamTransform({
+      clientModel: request.model,
+      clientWantsUsage: prepared.clientWantsUsage,
+      thinkingToContent: prepared.thinkingToContent,
+      onUsage: (usage) => {
+        input.observed.usage = usage;
+      },
+      onText: (text) => {
+        input.observed.streamedCompletionTokens += Math.max(1, Math.ceil(text.length / 4));
+      },
+    }),
+  });
+}

@@ -1,0 +1,50 @@
+import type { Response } from "express";
+import type { components } from "../../../generated/types/openai.js";
+import { createSseWriter } from "../../http/sse-writer.js";
+import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
+import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";
+import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
+
+type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
+type ResponseObject = components["schemas"]["ResponseObject"];
+
+const responsesErrorFrame = (message: string) =>
+  `event: error\ndata: ${JSON.stringify({ type: "error", message, code: "bad_response" })}\n\n`;
+
+/** One Responses-API attempt against an OpenAI-compatible channel; previous_response_id passes through as is. */
+export async function relayOpenaiResponses(request: ResponsesRequest, response: Response, input: RelayAttemptInput): Promise<void> {
+  const upstream = await sendUpstreamRequest(input.attempt, {
+    method: "POST",
+    path: "/v1/responses",
+    headers: {
+      authorization: `Bearer ${input.attempt.upstreamKey}`,
+      "content-type": "application/json",
+      accept: request.stream ? "text/event-stream" : "application/json",
+    },
+    body: JSON.stringify({ ...request, model: input.attempt.upstreamModel }),
+    signal: input.signal,
+  });
+  if (!request.stream) {
+    const result = (await upstream.body.json()) as ResponseObject;
+    if (result.usage) input.observed.usage = convertOpenaiResponsesUsage(result.usage);
+    result.model = request.model;
+    input.deliver(result);
+    return;
+  }
+  await pipeUpstreamEvents({
+    upstreamBody: upstream.body,
+    writer: createSseWriter(response),
+    errorFrame: responsesErrorFrame,
+    transform: createOpenaiResponsesStreamTransform({
+      clientModel: request.model,
+      onUsage: (usage) => {
+        input.observed.usage = usage;
+      },
+      onText: (text) => {
+        input.observed.streamedCompletionTokens += Math.max(1, Math.ceil(text.length / 4));
+      },
+    }),
+  });
+}

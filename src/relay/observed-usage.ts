@@ -1,0 +1,15 @@
+import type { MeteredUsage } from "../billing/metered-usage.js";
+
+/**
+ * Usage as far as the relay has seen it. A stream fills it in as chunks pass; if the client leaves mid-stream,
+ * what is here is what gets billed (the documented rule: usage observed so far).
+ */
+export interface ObservedUsage {
+  usage: MeteredUsage | undefined;
+  /** Rough completion tokens counted from streamed text when the upstream never reported usage. */
+  streamedCompletionTokens: number;
+}
+
+export function createObservedUsage(): ObservedUsage {
+  return { usage: undefined, streamedCompletionTokens: 0 };
+}

@@ -1,0 +1,121 @@
+import crypto from "node:crypto";
+import type { Request, Response } from "express";
+import { assertModelAllowed } from "../auth/assert-model-allowed.js";
+import type { MeteredUsage } from "../billing/metered-usage.js";
+import type { ChannelAttempt } from "../channels/channel-router.js";
+import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import type { GatewayContext } from "../gateway-context.js";
+import type { TokenRecord } from "../store/tokens/token-record.js";
+import { getAuthenticatedToken } from "../users/authenticated-request.js";
+import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
+import { UpstreamFailure } from "./upstream-failure.js";
+
+export interface RelayAttemptInput {
+  attempt: ChannelAttempt;
+  signal: AbortSignal;
+  observed: ObservedUsage;
+  requestId: string;
+  /**
+   * Hands over the JSON answer. It is sent after settlement, so a client that reads its balance right after the
+   * answer sees the request billed. Streams write as they go; the relay ends them after settlement too.
+   */
+  deliver(body: unknown): void;
+}
+
+export interface RelayCall {
+  /** The model the client asked for (suffixes included: pricing and routing use it as given). */
+  model: string;
+  /** Model name used to find channels, when it differs from `model` (e.g. a thinking suffix the router ignores). */
+  routingModel?: string;
+  isStream: boolean;
+  promptTokenEstimate: number;
+  maxOutputTokens: number | undefined;
+  /** Channel types whose adapters can serve this call. */
+  channelTypes: ReadonlyArray<"openai" | "native">;
+  /**
+   * One attempt against one channel. It writes the client response itself (JSON or stream) and fills
+   * `observed.usage`. It must throw UpstreamFailure for failures before anything was written to the client.
+   */
+  execute(input: RelayAttemptInput): Promise<void>;
+}
+
+const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+
+/**
+ * The relay: check the model is allowed, plan channels, reserve the worst case once, try channels in order
+ * (retrying retryable failures only while nothing reached the client), then settle what was used, exactly once,
+ * whatever happened, and queue the usage log row.
+ */
+export async function runRelay(context: GatewayContext, request: Request, response: Response, call: RelayCall): Promise<void> {
+  const token: TokenRecord = getAuthenticatedToken(response);
+  assertModelAllowed(token, call.model);
+  const userGroup = (response.locals.userGroup as string | undefined) ?? "default";
+  const plan = context.channelRouter
+    .planAttempts(call.routingModel ?? call.model, { group: token.group, crossGroupRetry: token.crossGroupRetry }, userGroup, context.config.relay.maxAttempts)
+    .filter((attempt) => call.channelTypes.includes(attempt.channel.type));
+  if (plan.length === 0) throw new NoAvailableChannelError(call.model);
+
+  const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
+  const worstCase = Math.max(
+    ...plan.map((attempt) => context.billing.worstCaseCost(call.model, attempt.group, call.promptTokenEstimate, call.maxOutputTokens)),
+  );
+  const reservation = await context.billing.reserve(token, requestId, worstCase);
+
+  const abortController = new AbortController();
+  const onClientGone = () => {
+    if (!response.writableFinished) abortController.abort(new Error("client disconnected"));
+  };
+  response.on("close", onClientGone);
+
+  const observed = createObservedUsage();
+  let delivery: { body: unknown } | undefined;
+  const deliver = (body: unknown) => {
+    delivery = { body };
+  };
+  const startedAt = performance.now();
+  let usedAttempt: ChannelAttempt | undefined;
+  let failure: unknown;
+  try {
+    for (const [index, attempt] of plan.entries()) {
+      usedAttempt = attempt;
+      try {
+        await call.execute({ attempt, signal: abortController.signal, observed, requestId, deliver });
+        context.channelRouter.reportSuccess(attempt.channel.id);
+        failure = undefined;
+        break;
+      } catch (error) {
+        failure = error;
+        const retryable = error instanceof UpstreamFailure && error.retryable;
+        if (retryable) context.channelRouter.reportFailure(attempt.channel.id);
+        const canRetry = retryable && !response.headersSent && !abortController.signal.aborted && index < plan.length - 1;
+        if (!canRetry) break;
+        context.logger.warn({ requestId, channel: attempt.channel.name, err: (error as Error).message }, "upstream attempt failed, trying the next channel");
+      }
+    }
+  } finally {
+    response.off("close", onClientGone);
+    const usage = observed.usage ?? (observed.streamedCompletionTokens > 0 ? { ...zeroUsage, completionTokens: observed.streamedCompletionTokens } : undefined);
+    const billedGroup = usedAttempt?.group ?? plan[0]!.group;
+    const cost = usage ? context.billing.priceUsage(call.model, billedGroup, usage) : 0;
+    await context.billing.settle(reservation, cost);
+    context.billing.recordUsage({
+      userId: token.userId,
+      tokenId: token.id,
+      tokenName: token.name,
+      model: call.model,
+      channelId: usedAttempt?.channel.id ?? null,
+      requestId,
+      isStream: call.isStream,
+      usage: usage ?? zeroUsage,
+      quota: cost,
+      latencyMs: Math.round(performance.now() - startedAt),
+      status: failure ? "error" : "success",
+      ...(failure ? { errorMessage: (failure as Error).message?.slice(0, 500) } : {}),
+    });
+  }
+  if (failure && !response.headersSent) throw failure;
+  if (failure) context.logger.warn({ requestId, err: (failure as Error).message }, "stream ended early");
+  if (delivery) response.json(delivery.body);
+  else if (!response.writableEnded) response.end();
+  void request;
+}

@@ -1,0 +1,60 @@
+import { errors as undiciErrors, request, type Dispatcher } from "undici";
+import type { ChannelAttempt } from "../channels/channel-router.js";
+import { getUpstreamDispatcher } from "./get-upstream-dispatcher.js";
+import { isRetryableUpstreamStatus, mapUpstreamStatus } from "./classify-upstream-status.js";
+import { readUpstreamErrorMessage } from "./read-upstream-error-message.js";
+import { UpstreamFailure } from "./upstream-failure.js";
+
+export interface UpstreamRequest {
+  method: "GET" | "POST";
+  /** Path and query after the channel's base URL, e.g. `/v1/chat/completions`. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  signal: AbortSignal;
+}
+
+export type UpstreamResponse = Dispatcher.ResponseData;
+
+function describeTransportError(error: unknown): { message: string; status: number; code: string } {
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return { message: "The upstream provider timed out.", status: 504, code: "request_timeout" };
+  }
+  if (error instanceof undiciErrors.ConnectTimeoutError) {
+    return { message: "The upstream provider could not be reached in time.", status: 504, code: "request_timeout" };
+  }
+  return { message: "The upstream provider could not be reached.", status: 502, code: "bad_response" };
+}
+
+/**
+ * One upstream HTTP call through the channel's keep-alive pool. A non-2xx answer is read, mapped into our error
+ * (the upstream's message, never its key) and thrown as UpstreamFailure, retryable for 429/5xx; transport failures
+ * are retryable too. A 2xx answer is returned with its body unread, for the caller to stream or parse.
+ */
+export async function sendUpstreamRequest(attempt: ChannelAttempt, upstreamRequest: UpstreamRequest): Promise<UpstreamResponse> {
+  let response: UpstreamResponse;
+  try {
+    response = await request(`${attempt.channel.baseUrl}${upstreamRequest.path}`, {
+      method: upstreamRequest.method,
+      headers: upstreamRequest.headers,
+      body: upstreamRequest.body,
+      signal: upstreamRequest.signal,
+      dispatcher: getUpstreamDispatcher(attempt.channel),
+    });
+  } catch (error) {
+    if (upstreamRequest.signal.aborted) throw error;
+    const described = describeTransportError(error);
+    throw new UpstreamFailure(described.message, true, { status: described.status, code: described.code, cause: error });
+  }
+  if (response.statusCode >= 200 && response.statusCode < 300) return response;
+
+  const bodyText = await response.body.text().catch(() => "");
+  const retryAfterHeader = response.headers["retry-after"];
+  const retryAfterSeconds = typeof retryAfterHeader === "string" && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
+  const status = mapUpstreamStatus(response.statusCode);
+  throw new UpstreamFailure(`Upstream error (${response.statusCode}): ${readUpstreamErrorMessage(bodyText)}`, isRetryableUpstreamStatus(response.statusCode), {
+    status,
+    code: status === 429 ? "rate_limit_exceeded" : status >= 500 ? "upstream_error" : "invalid_request",
+    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+  });
+}

@@ -1,0 +1,140 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
+import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
+import { createApiKey } from "../support/create-api-key.js";
+import { readToken } from "../support/read-token.js";
+import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
+
+const testDatabases = await openTestDatabases();
+
+describe.each(testDatabases)("OpenAI-style relay through the official SDK on $name", ({ database }) => {
+  let upstream: FakeUpstream;
+  let gateway: TestGateway;
+  let client: OpenAI;
+  let tokenId: number;
+
+  beforeAll(async () => {
+    upstream = await startFakeOpenaiServer({ apiKey: "upstream-secret" });
+    gateway = await startTestGateway({
+      database,
+      configFile: {
+        channels: [
+          { name: "main", type: "openai", base_url: upstream.url, key: "upstream-secret", models: ["model-a", "model-e"], model_mapping: { "model-a": "upstream-model-a" } },
+        ],
+        pricing: { "model-a": { input: 2, output: 4 }, "model-e": { input: 2, output: 0 } },
+      },
+    });
+    const apiKey = await createApiKey(gateway, { remainQuota: 1_000_000 });
+    tokenId = apiKey.id;
+    client = new OpenAI({ apiKey: apiKey.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await upstream.close();
+  });
+  beforeEach(() => upstream.reset());
+
+  it("answers a chat completion, maps the model upstream, and bills 10 prompt + 5 completion tokens at 2/4 USD per 1M as 20 units", async () => {
+    const before = await readToken(gateway, tokenId);
+    // prompt_tokens = 3 + words ("one two three four five six seven" = 7) = 10; reply "Echo: one … seven" = 8 words, capped to 5.
+    const completion = await client.chat.completions.create({
+      model: "model-a",
+      messages: [{ role: "user", content: "one two three four five six seven" }],
+      max_tokens: 5,
+    });
+    expect(completion.model).toBe("model-a");
+    expect(completion.choices[0]!.message.content).toBe("Echo: one two three four");
+    expect(completion.choices[0]!.finish_reason).toBe("length");
+    expect(completion.usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 5 });
+    expect((upstream.requests[0]!.body as { model: string }).model).toBe("upstream-model-a");
+    expect(upstream.requests[0]!.headers.authorization).toBe("Bearer upstream-secret");
+    const after = await readToken(gateway, tokenId);
+    expect(before.remain_quota - after.remain_quota).toBe(20);
+    expect(after.used_quota - before.used_quota).toBe(20);
+  });
+
+  it("streams chat chunks, always asks the upstream for usage and hides the usage chunk from a client that did not ask", async () => {
+    const before = await readToken(gateway, tokenId);
+    const stream = await client.chat.completions.create({ model: "model-a", messages: [{ role: "user", content: "hello world" }], stream: true });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? "").join("")).toBe("Echo: hello world");
+    expect(chunks.every((chunk) => chunk.model === "model-a")).toBe(true);
+    expect(chunks.some((chunk) => chunk.usage)).toBe(false);
+    expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
+    expect((upstream.requests[0]!.body as { stream_options: unknown }).stream_options).toEqual({ include_usage: true });
+    // prompt 3 + 2 = 5 tokens × 2 + completion 3 × 4 = 22 micro-USD... = 11 units
+    const after = await readToken(gateway, tokenId);
+    expect(before.remain_quota - after.remain_quota).toBe(11);
+  });
+
+  it("passes the usage chunk to a client that asked for it", async () => {
+    const stream = await client.chat.completions.create({
+      model: "model-a",
+      messages: [{ role: "user", content: "hello world" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    const usageChunk = chunks.at(-1)!;
+    expect(usageChunk.choices).toEqual([]);
+    expect(usageChunk.usage).toMatchObject({ prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 });
+  });
+
+  it("round-trips a tool call in both phases, streaming the second", async () => {
+    const tools = [
+      { type: "function" as const, function: { name: "get_weather", description: "Weather for a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } },
+    ];
+    const first = await client.chat.completions.create({ model: "model-a", messages: [{ role: "user", content: "Paris" }], tools });
+    const toolCall = first.choices[0]!.message.tool_calls![0]! as { id: string; function: { name: string; arguments: string } };
+    expect(first.choices[0]!.finish_reason).toBe("tool_calls");
+    expect(toolCall.function).toEqual({ name: "get_weather", arguments: JSON.stringify({ city: "Paris" }) });
+    const second = await client.chat.completions.create({
+      model: "model-a",
+      stream: true,
+      tools,
+      messages: [
+        { role: "user", content: "Paris" },
+        { role: "assistant", content: null, tool_calls: [{ id: toolCall.id, type: "function", function: toolCall.function }] },
+        { role: "tool", tool_call_id: toolCall.id, content: "sunny 21C" },
+      ],
+    });
+    let text = "";
+    for await (const chunk of second) text += chunk.choices[0]?.delta?.content ?? "";
+    expect(text).toBe("Tool result: sunny 21C");
+  });
+
+  it("streams Responses events in order and passes previous_response_id through", async () => {
+    const first = await client.responses.create({ model: "model-a", input: "hello there" });
+    expect(first.output_text).toBe("Echo: hello there");
+    const stream = await client.responses.create({ model: "model-a", input: "again", previous_response_id: first.id, stream: true });
+    const types: string[] = [];
+    let text = "";
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === "response.output_text.delta") text += event.delta;
+    }
+    expect(text).toBe(`Echo: again (after ${first.id})`);
+    expect(types[0]).toBe("response.created");
+    expect(types.at(-1)).toBe("response.completed");
+    expect(types.indexOf("response.output_text.delta")).toBeGreaterThan(types.indexOf("response.output_item.added"));
+  });
+
+  it("returns embeddings the SDK decodes from base64, equal to the float form", async () => {
+    const viaSdk = await client.embeddings.create({ model: "model-e", input: "vector me" });
+    const asFloat = await client.embeddings.create({ model: "model-e", input: "vector me", encoding_format: "float" });
+    expect((upstream.requests[0]!.body as { encoding_format: string }).encoding_format).toBe("base64");
+    expect(viaSdk.data[0]!.embedding).toHaveLength(8);
+    expect(viaSdk.data[0]!.embedding).toEqual(asFloat.data[0]!.embedding);
+    expect(viaSdk.usage.prompt_tokens).toBe(2);
+  });
+
+  it("answers an unknown model with 503 no available channel in the OpenAI envelope", async () => {
+    const error = await client.chat.completions.create({ model: "nope", messages: [{ role: "user", content: "x" }] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
+    expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ message: "no available channel for model nope", code: "no_available_channel" });
+  });
+});
