@@ -1,3 +1,4 @@
+import type { FaultPlan } from "../mocks/upstreams/shared/fault-plan.js";
 import type { SeededData } from "./seed-contract-data.js";
 
 /** What both checkers (Dredd, Prism proxy) need to build requests against the running gateway. */
@@ -6,4 +7,8 @@ export interface ContractContext {
   seeded: SeededData;
   managementBodyLimitBytes: number;
   jsonBodyLimitBytes: number;
+  /** The channels' time to first response header; an upstream slower than this makes the gateway answer 504. */
+  upstreamHeaderTimeoutMs: number;
+  /** Applies a fault plan to both fake upstreams, or clears it. */
+  setUpstreamFault(fault: FaultPlan | undefined): void;
 }

@@ -1,21 +1,28 @@
 import crypto from "node:crypto";
+import type { FaultPlan } from "../mocks/upstreams/shared/fault-plan.js";
 import { callGateway } from "./call-gateway.js";
 import type { ContractContext } from "./contract-context.js";
+import { createSampleFile } from "./create-sample-file.js";
 import type { SpecOperation } from "./read-spec-operations.js";
 
 /** Which answer a call is built to provoke: the documented success, or one documented error status. */
-export type CallVariant = "200" | "400" | "401" | "402" | "403" | "404" | "413" | "415";
-export const callVariants: CallVariant[] = ["200", "400", "401", "402", "403", "404", "413", "415"];
+export type CallVariant = "200" | "400" | "401" | "402" | "403" | "404" | "413" | "415" | "502" | "503" | "504";
+export const callVariants: CallVariant[] = ["200", "400", "401", "402", "403", "404", "413", "415", "502", "503", "504"];
 
 export interface PreparedCall {
   method: string;
   /** Path and query string. */
   path: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | FormData | undefined;
+  /** What the fake upstreams must do wrong while this call runs (set before, reset after). */
+  upstreamFault?: FaultPlan;
 }
 
 export type PreparedOrSkipped = { call: PreparedCall } | { skip: string };
+
+/** Model name no channel serves: the gateway has nowhere to send the call. */
+export const unservedModel = "contract-unserved-model";
 
 type JsonObject = Record<string, unknown>;
 const missingNumericId = 99_999_999;
@@ -117,13 +124,47 @@ function render(operation: SpecOperation, shape: CallShape): PreparedCall {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(shape.queryValues)) appendQuery(query, name, value);
   const queryString = query.toString();
-  const headers = { accept: operation.successContentTypes.find((type) => type !== "text/event-stream") ?? "application/json", ...shape.headers };
-  let body: string | undefined;
-  if (shape.body !== undefined) {
+  const accept = operation.successContentTypes.find((type) => type !== "text/event-stream") ?? operation.successContentTypes[0] ?? "application/json";
+  const headers: Record<string, string> = { accept, ...shape.headers };
+  let body: string | FormData | undefined;
+  if (shape.body instanceof FormData) body = shape.body;
+  else if (shape.body !== undefined) {
     body = typeof shape.body === "string" ? shape.body : JSON.stringify(shape.body);
     headers["content-type"] = shape.contentType ?? "application/json";
   }
   return { method: operation.method, path: queryString ? `${path}?${queryString}` : path, headers, body };
+}
+
+function toForm(fields: Record<string, unknown>, files: SpecOperation["multipartFileFields"]): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+  for (const field of files) {
+    const file = createSampleFile(field.contentType);
+    form.append(field.name, new Blob([file.bytes], { type: file.type }), file.name);
+  }
+  return form;
+}
+
+/** Multipart-only operations (uploads): the success with generated files, no credentials, and a form missing its files. */
+function prepareMultipartCall(operation: SpecOperation, variant: CallVariant, context: ContractContext): PreparedOrSkipped {
+  if (!operation.exampleMultipartFields) return { skip: "the spec has no multipart request example" };
+  const shape: CallShape = { pathValues: {}, queryValues: {}, headers: credentialHeaders(operation, context), body: undefined, contentType: undefined };
+  switch (variant) {
+    case "200":
+      shape.body = toForm(operation.exampleMultipartFields, operation.multipartFileFields);
+      break;
+    case "401":
+      shape.headers = {};
+      shape.body = toForm(operation.exampleMultipartFields, operation.multipartFileFields);
+      break;
+    case "400":
+      if (operation.multipartFileFields.length === 0) return { skip: "no file field to leave out" };
+      shape.body = toForm(operation.exampleMultipartFields, []);
+      break;
+    default:
+      return { skip: `${variant} is not provoked for multipart uploads` };
+  }
+  return { call: render(operation, shape) };
 }
 
 /**
@@ -136,9 +177,10 @@ export async function prepareOperationCall(
   context: ContractContext,
   allOperations: SpecOperation[],
 ): Promise<PreparedOrSkipped> {
+  if (!callVariants.includes(variant)) return { skip: `${variant} cannot be provoked from outside` };
   if (!operation.responseStatuses.includes(variant)) return { skip: `${variant} is not documented` };
   const hasJsonBody = operation.requestContentTypes.includes("application/json");
-  if (operation.requestContentTypes.length > 0 && !hasJsonBody) return { skip: "multipart-only request bodies are checked by their own tests" };
+  if (operation.requestContentTypes.length > 0 && !hasJsonBody) return prepareMultipartCall(operation, variant, context);
   if (hasJsonBody && operation.exampleJsonBody === undefined) return { skip: "the spec has no JSON request example" };
 
   const pathParameters = operation.parameters.filter((parameter) => parameter.in === "path");
@@ -155,8 +197,9 @@ export async function prepareOperationCall(
       if (parameter.name === "id" && operation.pathTemplate.startsWith("/api/channel/")) shape.pathValues.id = context.seeded.channel?.id ?? parameter.example;
     }
   }
+  // Optional query examples are left out: they are written one by one and need not fit the body example.
   for (const parameter of queryParameters) {
-    if (parameter.example === undefined) continue;
+    if (parameter.example === undefined || !parameter.required) continue;
     shape.queryValues[parameter.name] = parameter.name === "token_id" ? context.seeded.tokenId : parameter.example;
   }
   if (success && isVideoTaskOperation(operation) && "id" in shape.queryValues) {
@@ -222,6 +265,20 @@ export async function prepareOperationCall(
       if (!hasJsonBody) return { skip: "no request body" };
       shape.body = "plain text where JSON is expected";
       shape.contentType = "text/plain";
+      break;
+    case "502":
+    case "504":
+      if (!bodyModel(operation)) return { skip: "the operation does not call an upstream" };
+      return {
+        call: {
+          ...render(operation, shape),
+          upstreamFault: variant === "502" ? { status: 500 } : { latencyMs: context.upstreamHeaderTimeoutMs + 500 },
+        },
+      };
+    case "503":
+      if (!bodyModel(operation)) return { skip: "the operation does not call an upstream" };
+      if ("model" in shape.pathValues) shape.pathValues.model = unservedModel;
+      else shape.body = { ...(shape.body as JsonObject), model: unservedModel };
       break;
   }
   return { call: render(operation, shape) };

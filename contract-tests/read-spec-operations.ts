@@ -25,6 +25,12 @@ export interface SpecOperation {
   /** The first JSON request example (media-type `example`, else the first of `examples`). */
   exampleJsonBody: unknown;
   jsonBodySchema: Record<string, unknown> | undefined;
+  /** The multipart example's text fields, and the file fields with the media types they accept. */
+  exampleMultipartFields: Record<string, unknown> | undefined;
+  multipartFileFields: Array<{ name: string; contentType: string }>;
+  /** The JSON response schema per documented status (unresolved; resolve against `document`). */
+  jsonResponseSchemas: Record<string, unknown>;
+  document: Record<string, unknown>;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -95,6 +101,20 @@ export function readSpecOperations(generation: ApiGeneration, spec: JsonObject =
       const success = resolve(spec, responses["200"] ?? responses["201"]) as JsonObject | undefined;
       const security = (operation.security as unknown[] | undefined) ?? globalSecurity ?? [];
       const jsonContent = requestContent["application/json"];
+      const multipartContent = requestContent["multipart/form-data"];
+      const multipartSchema = resolve(spec, multipartContent?.schema) as JsonObject | undefined;
+      const multipartProperties = (multipartSchema?.properties as Record<string, JsonObject> | undefined) ?? {};
+      const multipartRequired = (multipartSchema?.required as string[] | undefined) ?? [];
+      const multipartExample = firstExample(spec, multipartContent) as JsonObject | undefined;
+      const isFile = (property: JsonObject) => property.format === "binary" || (property.items as JsonObject | undefined)?.format === "binary";
+      const multipartFileFields = Object.entries(multipartProperties)
+        .filter(([name, property]) => isFile(resolve(spec, property) as JsonObject) && (multipartRequired.includes(name) || multipartExample?.[name] !== undefined))
+        .map(([name]) => ({
+          name,
+          contentType: String(((multipartContent?.encoding as Record<string, JsonObject> | undefined)?.[name]?.contentType as string | undefined) ?? "application/octet-stream")
+            .split(",")[0]
+            .trim(),
+        }));
       operations.push({
         generation,
         operationId: String(operation.operationId),
@@ -108,6 +128,17 @@ export function readSpecOperations(generation: ApiGeneration, spec: JsonObject =
         parameters,
         exampleJsonBody: firstExample(spec, jsonContent),
         jsonBodySchema: resolve(spec, jsonContent?.schema) as JsonObject | undefined,
+        exampleMultipartFields: multipartExample
+          ? Object.fromEntries(Object.entries(multipartExample).filter(([name]) => !multipartFileFields.some((field) => field.name === name)))
+          : undefined,
+        multipartFileFields,
+        jsonResponseSchemas: Object.fromEntries(
+          Object.entries(responses).map(([status, response]) => [
+            status,
+            ((resolve(spec, response) as JsonObject | undefined)?.content as Record<string, JsonObject> | undefined)?.["application/json"]?.schema,
+          ]),
+        ),
+        document: spec,
       });
     }
   }

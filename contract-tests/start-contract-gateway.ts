@@ -6,6 +6,7 @@ import path from "node:path";
 import YAML from "yaml";
 import { startFakeNativeServer } from "../mocks/upstreams/native/start-fake-native-server.js";
 import { startFakeOpenaiServer } from "../mocks/upstreams/openai/start-fake-openai-server.js";
+import type { FaultPlan } from "../mocks/upstreams/shared/fault-plan.js";
 import { findFreePorts } from "./find-free-ports.js";
 import { waitForHttp } from "./wait-for-http.js";
 
@@ -16,6 +17,8 @@ export interface ContractGateway {
   managementBodyLimitBytes: number;
   jsonBodyLimitBytes: number;
   logFile: string;
+  upstreamHeaderTimeoutMs: number;
+  setUpstreamFault(fault: FaultPlan | undefined): void;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,8 @@ export async function startContractGateway(models: ContractChannelModels): Promi
   const allModels = [...new Set([...models.openai, ...models.native])];
   const price = { input: 1, output: 2, cached_input: 0.5, per_image: 0.04, per_second: 0.1, per_call: 0.01 };
   const configFile = path.join(workFolder, "gateway.yaml");
+  // Short enough that the 504 checks stay quick, long enough for the fakes on loopback.
+  const upstreamHeaderTimeoutMs = 1_500;
   fs.writeFileSync(
     configFile,
     YAML.stringify({
@@ -46,6 +51,11 @@ export async function startContractGateway(models: ContractChannelModels): Promi
         { name: "contract-native", type: "native", base_url: fakeNative.url, key: upstreamKey, models: models.native },
       ],
       pricing: Object.fromEntries(allModels.map((model) => [model, price])),
+      timeouts: { header_ms: upstreamHeaderTimeoutMs },
+      // One attempt and no cooldown: each provoked 502/504 costs one upstream call and leaves the channel usable.
+      relay: { max_attempts: 1, cooldown_after_failures: 1_000_000 },
+      // The checks reveal keys far more often than a person would.
+      key_reveal_rate_limit: { points: 10_000, duration_seconds: 60 },
     }),
   );
   const [port] = await findFreePorts(1);
@@ -99,5 +109,9 @@ export async function startContractGateway(models: ContractChannelModels): Promi
     await close();
     throw error;
   }
-  return { url, adminToken, managementBodyLimitBytes, jsonBodyLimitBytes, logFile, close };
+  const setUpstreamFault = (fault: FaultPlan | undefined) => {
+    // An empty plan rather than reset(): reset would also drop state such as stored Responses.
+    for (const upstream of [fakeOpenai, fakeNative]) upstream.setFaults(fault ?? {});
+  };
+  return { url, adminToken, managementBodyLimitBytes, jsonBodyLimitBytes, logFile, upstreamHeaderTimeoutMs, setUpstreamFault, close };
 }

@@ -34,11 +34,20 @@ function waitForPort(port: number, child: ChildProcess): Promise<void> {
  * Prism serves one spec per process, so one runs per generation behind a small front that routes by path prefix
  * exactly as the gateway does: clients see one origin, as they would with the real gateway.
  */
-export async function startPrismMock(options: { port: number; internalPortBase: number; quiet?: boolean }): Promise<PrismMock> {
+export async function startPrismMock(options: {
+  /** The front's port; 0 picks a free one. */
+  port: number;
+  /** Ports of the three Prism processes: `internalPorts` when given, else `internalPortBase` + 0, 1, 2. */
+  internalPortBase?: number;
+  internalPorts?: number[];
+  quiet?: boolean;
+}): Promise<PrismMock> {
   const children: ChildProcess[] = [];
   const ports = new Map<ApiGeneration, number>();
+  const internalPorts = options.internalPorts ?? generations.map((_generation, index) => (options.internalPortBase ?? options.port + 1) + index);
+  if (internalPorts.length !== generations.length) throw new Error(`startPrismMock needs ${generations.length} internal ports`);
   for (const [index, generation] of generations.entries()) {
-    const port = options.internalPortBase + index;
+    const port = internalPorts[index];
     ports.set(generation, port);
     const child = spawn(
       prismBin,
@@ -47,7 +56,12 @@ export async function startPrismMock(options: { port: number; internalPortBase: 
     );
     children.push(child);
   }
-  await Promise.all(generations.map((generation, index) => waitForPort(ports.get(generation)!, children[index]!)));
+  try {
+    await Promise.all(generations.map((generation, index) => waitForPort(ports.get(generation)!, children[index]!)));
+  } catch (error) {
+    for (const child of children) child.kill("SIGTERM");
+    throw error;
+  }
 
   const front = http.createServer((request, response) => {
     const generation = selectApiGeneration(new URL(request.url ?? "/", "http://mock").pathname);

@@ -40,7 +40,8 @@ describe("getUpstreamDispatcher", () => {
     }
     expect(getUpstreamDispatcher(channel).stats.connected).toBe(1);
 
-    upstream.setFaults({ latencyMs: 1000, times: 1 });
+    // undici checks its timers on a coarse (about half-second) tick, so the delay must clearly exceed it.
+    upstream.setFaults({ latencyMs: 1500, times: 1 });
     await expect(request(`${upstream.url}/v1/models`, { dispatcher: getUpstreamDispatcher(channel) })).rejects.toBeInstanceOf(
       errors.HeadersTimeoutError,
     );

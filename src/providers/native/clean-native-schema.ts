@@ -46,7 +46,7 @@ const maxReferenceDepth = 8;
  * - local references (`#/$defs/X`, `#/definitions/X`, as pydantic and zod emit for nested models) are inlined, down
  *   to a fixed depth so a recursive schema ends instead of looping (the cut is reported);
  * - `type: ["string", "null"]` becomes `type: "string", nullable: true`; several non-null types become anyOf;
- * - `const: x` becomes `enum: [x]` when there is no enum;
+ * - `const: x` becomes `enum: [x]` (with the type of x when none is given) when there is no enum;
  * - a `format` the dialect does not know for that type is removed.
  * Property names inside `properties` are data, never filtered.
  */
@@ -96,7 +96,11 @@ export function cleanNativeSchema(schema: Record<string, unknown>, options: Clea
           result[key] = value;
       }
     }
-    if (current.const !== undefined && current.enum === undefined) result.enum = [current.const];
+    if (current.const !== undefined && current.enum === undefined) {
+      result.enum = [current.const];
+      // The native dialect reads enum values against a type; a bare enum is refused.
+      if (result.type === undefined && result.anyOf === undefined) result.type = typeof current.const === "string" ? "string" : typeof current.const;
+    }
     if (typeof result.format === "string" && typeof result.type === "string") {
       if (!nativeFormatsByType.get(result.type)?.has(result.format)) {
         removed.add(`format ${result.format}`);

@@ -74,11 +74,13 @@ export async function convertChatMessagesToContents(messages: readonly ChatMessa
         if (message.function_call) {
           parts.push({ functionCall: { name: message.function_call.name, args: parseArguments(message.function_call.arguments, `${path}.function_call`, warnings) } });
         }
-        if (parts.length === 0) {
+        // An empty text beside tool calls ("content": "") is how many clients say "no text"; the native API refuses empty text parts.
+        const nonEmpty = parts.filter((part) => part.text !== "");
+        if (nonEmpty.length === 0) {
           warnings.push(`${path} (assistant) had no content and no tool calls and was skipped.`);
           break;
         }
-        contents.push({ role: "model", parts });
+        contents.push({ role: "model", parts: nonEmpty });
         break;
       }
       case "tool": {

@@ -1,0 +1,20 @@
+import type { ContractChannelModels } from "./start-contract-gateway.js";
+import type { SpecOperation } from "./read-spec-operations.js";
+
+/**
+ * Every model name the request examples use, split by family: `gmx-` names go to the native channel, the rest to
+ * the OpenAI-style one. New examples in the specs are served without touching the harness.
+ */
+export function collectExampleModels(operations: SpecOperation[]): ContractChannelModels {
+  const names = new Set<string>();
+  for (const operation of operations) {
+    for (const body of [operation.exampleJsonBody, operation.exampleMultipartFields] as Array<{ model?: unknown } | undefined>) {
+      if (typeof body?.model === "string") names.add(body.model);
+    }
+    for (const parameter of operation.parameters) {
+      if (parameter.name === "model" && typeof parameter.example === "string") names.add(parameter.example);
+    }
+  }
+  const models = [...names].map((name) => name.replace(/^models\//, ""));
+  return { openai: models.filter((name) => !name.startsWith("gmx-")), native: models.filter((name) => name.startsWith("gmx-")) };
+}
