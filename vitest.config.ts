@@ -11,7 +11,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["src/**/*.test.ts", "mocks/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["src/**/*.test.ts", "mocks/**/*.test.ts", "scripts/**/*.test.ts", "contract-tests/**/*.test.ts"],
         },
       },
       {

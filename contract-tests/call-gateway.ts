@@ -14,6 +14,7 @@ export interface GatewayAnswer {
   text: string;
   /** The parsed body when it is JSON, else undefined. */
   json: unknown;
+  headers: Record<string, string>;
 }
 
 /** One HTTP exchange with the gateway (or a proxy in front of it), body read whole. */
@@ -33,5 +34,5 @@ export async function callGateway(baseUrl: string, call: GatewayCall): Promise<G
   } catch {
     json = undefined;
   }
-  return { status: response.status, contentType: response.headers.get("content-type") ?? "", text, json, headers: Object.fromEntries(response.headers) } as GatewayAnswer;
+  return { status: response.status, contentType: response.headers.get("content-type") ?? "", text, json, headers: Object.fromEntries(response.headers) };
 }

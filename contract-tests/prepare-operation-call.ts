@@ -186,29 +186,20 @@ export async function prepareOperationCall(
   const pathParameters = operation.parameters.filter((parameter) => parameter.in === "path");
   const queryParameters = operation.parameters.filter((parameter) => parameter.in === "query");
   const shape: CallShape = { pathValues: {}, queryValues: {}, headers: credentialHeaders(operation, context), body: undefined, contentType: undefined };
-  // Error variants reuse the example values: the error must come from the one thing changed, not from setup.
-  const success = variant === "200";
+  // Every variant starts from the request that succeeds, so each error comes from the one thing changed.
   for (const parameter of pathParameters) {
-    shape.pathValues[parameter.name] = success ? await pathParameterValue(operation, parameter.name, parameter.example, context, allOperations) : parameter.example;
-  }
-  if (!success) {
-    for (const parameter of pathParameters) {
-      if (parameter.name === "id" && operation.pathTemplate.startsWith("/api/token/")) shape.pathValues.id = context.seeded.tokenId;
-      if (parameter.name === "id" && operation.pathTemplate.startsWith("/api/channel/")) shape.pathValues.id = context.seeded.channel?.id ?? parameter.example;
-    }
+    shape.pathValues[parameter.name] = await pathParameterValue(operation, parameter.name, parameter.example, context, allOperations);
   }
   // Optional query examples are left out: they are written one by one and need not fit the body example.
   for (const parameter of queryParameters) {
     if (parameter.example === undefined || !parameter.required) continue;
     shape.queryValues[parameter.name] = parameter.name === "token_id" ? context.seeded.tokenId : parameter.example;
   }
-  if (success && isVideoTaskOperation(operation) && "id" in shape.queryValues) {
+  if (isVideoTaskOperation(operation) && "id" in shape.queryValues) {
     shape.queryValues.id = (await submitVideoTask(operation, context, allOperations)) ?? shape.queryValues.id;
   }
   if (hasJsonBody) {
-    const body = await prepareSuccessBody(operation, context, allOperations);
-    shape.body = success ? body : { ...(body as JsonObject) };
-    if (!success && operation.operationId === "updateToken") (shape.body as JsonObject).id = context.seeded.tokenId;
+    shape.body = await prepareSuccessBody(operation, context, allOperations);
   }
 
   switch (variant) {

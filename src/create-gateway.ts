@@ -1,11 +1,12 @@
 import type { Express } from "express";
-import { RateLimiterMemory } from "rate-limiter-flexible";
 import { createManagementHandlers } from "./api/management/create-management-handlers.js";
 import { createNativeHandlers } from "./api/native/create-native-handlers.js";
 import { createOpenaiHandlers } from "./api/openai/create-openai-handlers.js";
 import { createApp } from "./app.js";
 import { createBillingService } from "./billing/create-billing-service.js";
+import { openRedis } from "./cache/open-redis.js";
 import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.js";
+import { createChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import { createChannelRouter } from "./channels/create-channel-router.js";
 import { syncConfigChannels } from "./channels/sync-config-channels.js";
 import { parseAllowList } from "./auth/ip/parse-allow-list.js";
@@ -17,6 +18,7 @@ import type { GatewayDatabase } from "./store/gateway-database.js";
 import { closeUpstreamDispatchers } from "./relay/get-upstream-dispatcher.js";
 import { openDatabase } from "./store/open-database.js";
 import { createAccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
+import { createKeyRevealLimiter } from "./tokens/create-key-reveal-limiter.js";
 import { bootstrapRootUser } from "./users/bootstrap-root-user.js";
 import { createUserAuthenticator } from "./users/create-user-authenticator.js";
 
@@ -35,16 +37,23 @@ export interface CreateGatewayOptions {
 
 /** config → store → services → app. Tests call this too, with their own config, and never listen. */
 export async function createGateway(config: GatewayConfig, logger: Logger, options: CreateGatewayOptions = {}): Promise<Gateway> {
-  const database = options.database ?? (await openDatabase(config.databaseUrl));
+  // Redis first: a REDIS_URL that cannot connect stops the start before anything else is opened.
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, logger) : undefined;
+  const database =
+    options.database ??
+    (await openDatabase(config.databaseUrl).catch(async (error: unknown) => {
+      await redis?.close();
+      throw error;
+    }));
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const billing = createBillingService({ config, database, logger, now });
-  const baseContext: Omit<GatewayContext, "channelRouter"> = {
+  const baseContext: Omit<GatewayContext, "channelRouter" | "channelChanges"> = {
     config,
     billing,
     database,
     keyCipher: createKeyCipher(config.secret),
     logger,
-    keyRevealLimiter: new RateLimiterMemory({ points: config.keyRevealRateLimit.points, duration: config.keyRevealRateLimit.durationSeconds }),
+    keyRevealLimiter: createKeyRevealLimiter({ ...config.keyRevealRateLimit, redis: redis?.client, logger }),
     accessTimeRecorder: createAccessTimeRecorder(database.db, {
       intervalMs: 1000,
       onError: (error) => logger.error({ err: error }, "failed to record token access times"),
@@ -53,7 +62,13 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
     now,
   };
   await syncConfigChannels(baseContext);
-  const context: GatewayContext = { ...baseContext, channelRouter: await createChannelRouter(baseContext) };
+  const channelRouter = await createChannelRouter(baseContext);
+  const channelChanges = await createChannelChangeBus({
+    redis: redis && config.redisUrl ? { url: config.redisUrl, publisher: redis.client } : undefined,
+    logger,
+    reload: () => channelRouter.reload(),
+  });
+  const context: GatewayContext = { ...baseContext, channelRouter, channelChanges };
   if (config.adminToken) await bootstrapRootUser(context, config.adminToken);
 
   const app = createApp({
@@ -74,6 +89,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
       await billing.flush();
       await closeUpstreamDispatchers();
       if (!options.database) await database.close();
+      await channelChanges.close();
+      await redis?.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { AllowList } from "./auth/ip/allow-list.js";
 import type { BillingService } from "./billing/billing-service.js";
+import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import type { ChannelRouter } from "./channels/channel-router.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
@@ -19,6 +20,8 @@ export interface GatewayContext {
   billing: BillingService;
   trustedProxies: AllowList | undefined;
   channelRouter: ChannelRouter;
+  /** Announces admin channel changes to the other instances (a no-op without REDIS_URL). */
+  channelChanges: ChannelChangeBus;
   /** Unix seconds; injectable so tests can move time. */
   now(): number;
 }

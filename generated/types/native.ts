@@ -1719,7 +1719,10 @@ export interface operations {
     listVoices: {
         parameters: {
             query: {
-                /** @description Speech model whose voices are listed, for example `gmx-3.8-flash-tts`; selects the routing. */
+                /**
+                 * @description Speech model whose voices are listed, for example `gmx-3.8-flash-tts`; selects the routing.
+                 * @example gmx-3.8-flash-tts
+                 */
                 model: string;
                 /** @description BCP-47 language filter; repeat the parameter for several (`language_code=en-US&language_code=de-DE`). */
                 language_code?: string[];

@@ -645,8 +645,7 @@ export interface components {
                 /** @description An `https://` URL or a `data:image/<type>;base64,<data>` URI. */
                 url: string;
                 /**
-                 * @description Resolution the model looks at the image with.
-                 * @default auto
+                 * @description Resolution the model looks at the image with (upstream default `auto`).
                  * @enum {string}
                  */
                 detail?: "auto" | "low" | "high";
@@ -892,10 +891,7 @@ export interface components {
                 schema?: {
                     [key: string]: unknown;
                 };
-                /**
-                 * @description Ask for exact schema adherence where the upstream supports it.
-                 * @default false
-                 */
+                /** @description Ask for exact schema adherence where the upstream supports it. */
                 strict?: boolean | null;
             } & {
                 [key: string]: unknown;
@@ -939,8 +935,7 @@ export interface components {
          */
         ChatCompletionWebSearchOptions: ({
             /**
-             * @description How much search context is given to the model.
-             * @default medium
+             * @description How much search context is given to the model (upstream default `medium`).
              * @enum {string}
              */
             search_context_size?: "low" | "medium" | "high";
@@ -1042,10 +1037,7 @@ export interface components {
             max_tokens?: number | null;
             /** @description Newer name for `max_tokens` (upper bound of visible plus reasoning tokens). Native family → `generationConfig.maxOutputTokens`. */
             max_completion_tokens?: number | null;
-            /**
-             * @description Number of choices to generate. Native family → `generationConfig.candidateCount`, only when greater than 1.
-             * @default 1
-             */
+            /** @description Number of choices to generate (upstream default 1). Native family → `generationConfig.candidateCount`, only when greater than 1. */
             n?: number | null;
             /** @description Best-effort deterministic sampling seed. Native family → `generationConfig.seed`. */
             seed?: number | null;
@@ -1054,20 +1046,11 @@ export interface components {
              *     extra sequences are truncated.
              */
             stop?: null | string | string[];
-            /**
-             * @description Penalises tokens by how often they already appeared. Native family → `generationConfig.frequencyPenalty`.
-             * @default 0
-             */
+            /** @description Penalises tokens by how often they already appeared. Native family → `generationConfig.frequencyPenalty`. */
             frequency_penalty?: number | null;
-            /**
-             * @description Penalises tokens that already appeared at all. Native family → `generationConfig.presencePenalty`.
-             * @default 0
-             */
+            /** @description Penalises tokens that already appeared at all. Native family → `generationConfig.presencePenalty`. */
             presence_penalty?: number | null;
-            /**
-             * @description Return log probabilities of the output tokens. Native family → `generationConfig.responseLogprobs`.
-             * @default false
-             */
+            /** @description Return log probabilities of the output tokens. Native family → `generationConfig.responseLogprobs`. */
             logprobs?: boolean | null;
             /** @description Number of most likely alternatives returned per token; needs `logprobs` true. Native family → `generationConfig.logprobs`. */
             top_logprobs?: number | null;
@@ -1092,10 +1075,7 @@ export interface components {
             user?: string;
             /** @description Stable, hashed end-user identifier for safety monitoring. Ignored for the native family. */
             safety_identifier?: string;
-            /**
-             * @description Whether the model may call several tools in one turn. Ignored for the native family.
-             * @default true
-             */
+            /** @description Whether the model may call several tools in one turn (upstream default true). Ignored for the native family. */
             parallel_tool_calls?: boolean | null;
             /**
              * @description Desired answer length for models that support it. Ignored for the native family.
@@ -1376,8 +1356,7 @@ export interface components {
             /** @description Id of an image already uploaded to the upstream provider. */
             file_id?: string | null;
             /**
-             * @description Resolution the model looks at the image with.
-             * @default auto
+             * @description Resolution the model looks at the image with (upstream default `auto`).
              * @enum {string}
              */
             detail?: "low" | "high" | "auto";
@@ -2109,11 +2088,8 @@ export interface components {
             /** @description Text that guides the style or continues a previous segment; should be in the audio's language. */
             prompt?: string;
             response_format?: components["schemas"]["TranscriptionResponseFormat"];
-            /**
-             * @description Sampling temperature, 0 to 1.
-             * @default 0
-             */
-            temperature?: number;
+            /** @description Sampling temperature, 0 to 1 (upstream default 0). Form fields arrive as text, so a decimal string such as `0.2` is accepted. */
+            temperature?: number | string;
         } & {
             [key: string]: unknown;
         };
@@ -2180,11 +2156,8 @@ export interface components {
             /** @description English text that guides the style or continues a previous segment. */
             prompt?: string;
             response_format?: components["schemas"]["TranscriptionResponseFormat"];
-            /**
-             * @description Sampling temperature, 0 to 1.
-             * @default 0
-             */
-            temperature?: number;
+            /** @description Sampling temperature, 0 to 1 (upstream default 0). Form fields arrive as text, so a decimal string such as `0.2` is accepted. */
+            temperature?: number | string;
         } & {
             [key: string]: unknown;
         };

@@ -42,18 +42,21 @@ export function createChannelHandlers(context: GatewayContext): Record<ChannelOp
       assertAdministrator(getAuthenticatedUser(response));
       const channel = await createApiChannel(context, request.body as JsonRequestBody<operations["createChannel"]>);
       await context.channelRouter.reload();
+      await context.channelChanges.publish();
       sendSuccess(response, view(channel));
     },
     async updateChannel(request, response) {
       assertAdministrator(getAuthenticatedUser(response));
       const channel = await updateApiChannel(context, request.body as JsonRequestBody<operations["updateChannel"]>);
       await context.channelRouter.reload();
+      await context.channelChanges.publish();
       sendSuccess(response, view(channel));
     },
     async deleteChannel(request, response) {
       assertAdministrator(getAuthenticatedUser(response));
       await deleteApiChannel(context, Number(readPathParameter(request, "id")));
       await context.channelRouter.reload();
+      await context.channelChanges.publish();
       sendSuccess(response);
     },
     async testChannel(request, response) {

@@ -1,0 +1,25 @@
+// autocannon ships no types and @types/autocannon is not installed; this covers what the bench uses.
+declare module "autocannon" {
+  import type { EventEmitter } from "node:events";
+
+  interface AutocannonOptions {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    connections?: number;
+    duration?: number;
+  }
+
+  interface AutocannonResult {
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    duration: number;
+  }
+
+  type AutocannonInstance = EventEmitter & PromiseLike<AutocannonResult>;
+
+  function autocannon(options: AutocannonOptions): AutocannonInstance;
+  export default autocannon;
+}

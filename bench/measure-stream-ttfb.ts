@@ -1,0 +1,45 @@
+import http from "node:http";
+import type { BenchTarget } from "./start-bench-servers.js";
+import { summariseLatencies, type LatencySummary } from "./summarise-latencies.js";
+
+export interface StreamTtfbResult {
+  target: string;
+  /** Time from sending the request to the first body byte (the first SSE event). */
+  firstByte: LatencySummary;
+  failures: number;
+}
+
+function streamOnce(target: BenchTarget, body: string, agent: http.Agent): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const url = new URL(`${target.url}/v1/chat/completions`);
+    const startedAt = performance.now();
+    let firstByteMs: number | undefined;
+    const request = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent, headers: { ...target.headers, "content-type": "application/json", accept: "text/event-stream" } },
+      (response) => {
+        const ok = response.statusCode === 200;
+        response.on("data", () => {
+          firstByteMs ??= performance.now() - startedAt;
+        });
+        response.on("end", () => resolve(ok ? firstByteMs : undefined));
+        response.on("error", () => resolve(undefined));
+      },
+    );
+    request.on("error", () => resolve(undefined));
+    request.end(body);
+  });
+}
+
+/** Sequential streaming requests (one at a time), read to the end, timing the first body byte of each. */
+export async function measureStreamTtfb(target: BenchTarget, body: string, requests: number): Promise<StreamTtfbResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  let failures = 0;
+  for (let index = 0; index < requests; index += 1) {
+    const firstByteMs = await streamOnce(target, body, agent);
+    if (firstByteMs === undefined) failures += 1;
+    else times.push(firstByteMs);
+  }
+  agent.destroy();
+  return { target: target.name, firstByte: summariseLatencies(times), failures };
+}

@@ -1,0 +1,51 @@
+import autocannon from "autocannon";
+import type { BenchTarget } from "./start-bench-servers.js";
+import { summariseLatencies, type LatencySummary } from "./summarise-latencies.js";
+
+export interface LoadPointOptions {
+  target: BenchTarget;
+  connections: number;
+  durationSeconds: number;
+  body: string;
+}
+
+export interface LoadPointResult {
+  target: string;
+  connections: number;
+  requestsPerSecond: number;
+  /** 2xx answers only; anything else counts in `failures`. */
+  latency: LatencySummary;
+  failures: number;
+}
+
+/**
+ * One point of the benchmark: `connections` keep-alive clients sending the same non-streaming chat request for
+ * `durationSeconds`. Latencies come from autocannon's per-response event (fractional milliseconds).
+ */
+export async function runLoadPoint(options: LoadPointOptions): Promise<LoadPointResult> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const startedAt = performance.now();
+  const instance = autocannon({
+    url: `${options.target.url}/v1/chat/completions`,
+    method: "POST",
+    headers: { ...options.target.headers, "content-type": "application/json" },
+    body: options.body,
+    connections: options.connections,
+    duration: options.durationSeconds,
+  });
+  instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
+    else failures += 1;
+  });
+  const result = await instance;
+  const elapsedSeconds = (performance.now() - startedAt) / 1000;
+  failures += result.errors + result.timeouts;
+  return {
+    target: options.target.name,
+    connections: options.connections,
+    requestsPerSecond: latencies.length / elapsedSeconds,
+    latency: summariseLatencies(latencies),
+    failures,
+  };
+}

@@ -1,0 +1,129 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import YAML from "yaml";
+import { findFreePort } from "./find-free-port.js";
+import { provisionGatewayToken } from "./provision-gateway-token.js";
+import { startChildServer, type ChildServer } from "./start-child-server.js";
+
+export const benchModel = "bench-model";
+export const upstreamKey = "bench-upstream-key";
+
+export interface BenchTarget {
+  name: string;
+  server: ChildServer;
+  /** Base URL requests go to (path `/v1/chat/completions` is appended). */
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface GatewayLaunch {
+  /** `node dist/src/main.js` when the build succeeded, else `node --import tsx src/main.ts`. */
+  entry: string[];
+  /** Extra node flags, e.g. `--cpu-prof`. */
+  nodeFlags?: string[];
+}
+
+export async function startFakeUpstream(projectRoot: string): Promise<ChildServer> {
+  return startChildServer({
+    name: "fake upstream",
+    cwd: projectRoot,
+    args: ["--import", "tsx", "bench/children/fake-upstream-process.ts"],
+    environment: { BENCH_UPSTREAM_KEY: upstreamKey },
+    ready: { ipc: true },
+  });
+}
+
+export async function setUpstreamLatency(upstream: ChildServer, latencyMs: number): Promise<void> {
+  await upstream.request({ type: "set-latency", latencyMs });
+}
+
+export function directTarget(upstream: ChildServer): BenchTarget {
+  return { name: "direct", server: upstream, url: upstream.url, headers: { authorization: `Bearer ${upstreamKey}` } };
+}
+
+export async function startRawProxy(projectRoot: string, upstreamUrl: string): Promise<BenchTarget> {
+  const server = await startChildServer({
+    name: "raw proxy",
+    cwd: projectRoot,
+    args: ["--import", "tsx", "bench/children/raw-proxy-process.ts"],
+    environment: { BENCH_PROXY_TARGET: upstreamUrl },
+    ready: { ipc: true },
+  });
+  return { name: "raw node:http proxy", server, url: server.url, headers: { authorization: `Bearer ${upstreamKey}` } };
+}
+
+export async function startPortkey(projectRoot: string, upstreamUrl: string): Promise<BenchTarget> {
+  const port = await findFreePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = await startChildServer({
+    name: "Portkey gateway",
+    cwd: projectRoot,
+    args: [
+      "--import",
+      "./bench/children/pin-hono-node-server.mjs",
+      "node_modules/@portkey-ai/gateway/build/start-server.js",
+      `--port=${port}`,
+      "--headless",
+    ],
+    environment: { NODE_ENV: "production" },
+    ready: { probeUrl: url, url },
+  });
+  return {
+    name: "Portkey gateway",
+    server,
+    url,
+    headers: {
+      authorization: `Bearer ${upstreamKey}`,
+      "x-portkey-provider": "openai",
+      "x-portkey-custom-host": `${upstreamUrl}/v1`,
+    },
+  };
+}
+
+export interface StartedGateway {
+  server: ChildServer;
+  limited: BenchTarget;
+  unlimited: BenchTarget;
+  dataFolder: string;
+}
+
+/** Our gateway as `npm start` runs it: SQLite in a temporary folder, one config channel to the fake, warn logs. */
+export async function startGateway(projectRoot: string, upstreamUrl: string, launch: GatewayLaunch): Promise<StartedGateway> {
+  const dataFolder = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? "/tmp"), "gateway-bench-"));
+  const configFile = path.join(dataFolder, "gateway.yaml");
+  fs.writeFileSync(
+    configFile,
+    YAML.stringify({
+      channels: [{ name: "bench", type: "openai", base_url: upstreamUrl, key: upstreamKey, models: [benchModel] }],
+      pricing: { [benchModel]: { input: 1, output: 2 } },
+    }),
+  );
+  const port = await findFreePort();
+  const url = `http://127.0.0.1:${port}`;
+  const adminToken = `bench-admin-${crypto.randomBytes(12).toString("hex")}`;
+  const server = await startChildServer({
+    name: "gateway",
+    cwd: projectRoot,
+    args: [...(launch.nodeFlags ?? []), ...launch.entry],
+    environment: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: `sqlite:${path.join(dataFolder, "gateway.db")}`,
+      GATEWAY_SECRET: crypto.randomBytes(24).toString("base64url"),
+      GATEWAY_ADMIN_TOKEN: adminToken,
+      GATEWAY_CONFIG: configFile,
+      LOG_LEVEL: "warn",
+      NODE_ENV: "production",
+    },
+    ready: { probeUrl: `${url}/api/user/self`, url },
+  });
+  const limitedToken = await provisionGatewayToken(url, adminToken, { name: "bench-limited", unlimited: false });
+  const unlimitedToken = await provisionGatewayToken(url, adminToken, { name: "bench-unlimited", unlimited: true });
+  return {
+    server,
+    dataFolder,
+    limited: { name: "gateway (limited token)", server, url, headers: { authorization: `Bearer ${limitedToken.apiKey}` } },
+    unlimited: { name: "gateway (unlimited token)", server, url, headers: { authorization: `Bearer ${unlimitedToken.apiKey}` } },
+  };
+}

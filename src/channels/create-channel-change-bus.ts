@@ -1,0 +1,72 @@
+import crypto from "node:crypto";
+import type { Redis } from "ioredis";
+import { openRedis, type OpenedRedis } from "../cache/open-redis.js";
+import type { Logger } from "../logging/logger.js";
+
+/** Tells the other gateway instances that the store's channels changed, so their routers re-read them. */
+export interface ChannelChangeBus {
+  /** After a channel was created, updated or deleted here (this instance already reloaded its own router). */
+  publish(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ChannelChangeBusOptions {
+  /** Without Redis there is one instance and nothing to tell. */
+  redis?: { url: string; publisher: Redis };
+  logger: Logger;
+  /** Re-reads the channels; called when another instance announces a change, and after a Redis outage. */
+  reload(): Promise<void>;
+}
+
+export const channelChangeTopic = "gateway:channels-changed";
+
+/**
+ * Redis pub/sub on `gateway:channels-changed`. A publish that fails (Redis down) is logged, not thrown: the change
+ * is already stored and served here. Messages sent during an outage are lost, so every subscriber reloads when its
+ * connection comes back; that, not delivery, is what keeps instances from serving stale channels for long.
+ */
+export async function createChannelChangeBus(options: ChannelChangeBusOptions): Promise<ChannelChangeBus> {
+  const { redis, logger } = options;
+  if (!redis) return { publish: async () => {}, close: async () => {} };
+
+  const instanceId = crypto.randomUUID();
+  const reload = () =>
+    options.reload().catch((error: unknown) => logger.error({ err: error }, "cannot reload channels after a change on another instance"));
+
+  // A connection in subscriber mode can run no other command, hence a second one.
+  const subscriber: OpenedRedis = await openRedis(redis.url, logger);
+  try {
+    await subscriber.client.subscribe(channelChangeTopic);
+  } catch (error) {
+    await subscriber.close();
+    throw error;
+  }
+  subscriber.client.on("message", (topic: string, message: string) => {
+    if (topic !== channelChangeTopic) return;
+    if (readOrigin(message) === instanceId) return;
+    void reload();
+  });
+  // Only reconnections reach this (the first "ready" came before): ioredis resubscribes by itself, but what was
+  // published meanwhile is gone.
+  subscriber.client.on("ready", () => void reload());
+
+  return {
+    async publish() {
+      try {
+        await redis.publisher.publish(channelChangeTopic, JSON.stringify({ origin: instanceId }));
+      } catch (error) {
+        logger.error({ err: error }, "cannot announce a channel change to other instances; they pick it up when Redis is back");
+      }
+    },
+    close: () => subscriber.close(),
+  };
+}
+
+function readOrigin(message: string): string | undefined {
+  try {
+    const parsed = JSON.parse(message) as { origin?: unknown };
+    return typeof parsed.origin === "string" ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * A vector as OpenAI's `encoding_format: base64` sends it: little-endian float32 values, base64. Written value by
+ * value with writeFloatLE so the byte order does not depend on the host's.
+ */
+export function encodeEmbeddingAsBase64(values: readonly number[]): string {
+  const bytes = Buffer.alloc(values.length * 4);
+  values.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
+  return bytes.toString("base64");
+}

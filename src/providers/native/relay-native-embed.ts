@@ -1,0 +1,36 @@
+import type { Response } from "express";
+import type { components } from "../../../generated/types/native.js";
+import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { readUpstreamJson } from "./read-upstream-json.js";
+
+type EmbedContentRequest = components["schemas"]["EmbedContentRequest"];
+type BatchEmbedContentsRequest = components["schemas"]["BatchEmbedContentsRequest"];
+
+export type NativeEmbedCall =
+  | { method: "embedContent"; request: EmbedContentRequest; promptTokens: number }
+  | { method: "batchEmbedContents"; request: BatchEmbedContentsRequest; promptTokens: number };
+
+/**
+ * One embedding attempt against a `native` channel. The body passes through with every `model` it names (the
+ * native SDK repeats `models/<id>` in each batch request) rewritten to the channel's mapped model, which the
+ * upstream requires to match its path. The answer passes through; it has no usage, so the caller's count of the
+ * text (countNativeEmbeddingTokens) is billed as prompt tokens.
+ */
+export async function relayNativeEmbed(call: NativeEmbedCall, response: Response, input: RelayAttemptInput): Promise<void> {
+  const upstreamModelName = `models/${input.attempt.upstreamModel}`;
+  const withModel = (single: EmbedContentRequest): EmbedContentRequest => (single.model === undefined ? single : { ...single, model: upstreamModelName });
+  const body =
+    call.method === "embedContent" ? withModel(call.request) : { ...call.request, requests: call.request.requests.map(withModel) };
+  const upstream = await sendUpstreamRequest(input.attempt, {
+    method: "POST",
+    path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:${call.method}`,
+    headers: { "x-goog-api-key": input.attempt.upstreamKey, "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(body),
+    signal: input.signal,
+  });
+  const answer = await readUpstreamJson(upstream.body, input.signal);
+  input.observed.usage = { promptTokens: call.promptTokens, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+  input.deliver(answer);
+  void response;
+}

@@ -1,0 +1,63 @@
+import type { Response } from "express";
+import type { components } from "../../../generated/types/native.js";
+import type { MeteredUsage } from "../../billing/metered-usage.js";
+import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { collectProducedMedia, type ProducedMedia } from "./collect-produced-media.js";
+import { convertNativeUsage } from "./convert-native-usage.js";
+import { pipeNativeEventStream } from "./pipe-native-event-stream.js";
+import { readUpstreamJson } from "./read-upstream-json.js";
+
+type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
+type GenerateContentResponse = components["schemas"]["GenerateContentResponse"];
+
+export interface NativeGenerateCall {
+  /** The body as the client sent it (thinking suffix applied); not re-validated: the upstream judges it. */
+  request: GenerateContentRequest;
+  /** `json`: generateContent; `sse`: streamGenerateContent?alt=sse; `json-array`: streamGenerateContent without alt. */
+  mode: "json" | "sse" | "json-array";
+  /** Billed as prompt tokens when an upstream answer carries no usageMetadata at all. */
+  promptTokenEstimate: number;
+}
+
+/**
+ * One native generation attempt against a `native` channel: the path's model is the channel's mapped model, the
+ * upstream key goes in `x-goog-api-key`, the body passes through. Answers pass through too; `modelVersion` is
+ * left as the upstream reports it (it names the version that really answered, which is what the field is for).
+ * Billing reads usageMetadata: prompt as input, candidates + thoughts as output (convertNativeUsage).
+ */
+export async function relayNativeGenerate(call: NativeGenerateCall, response: Response, input: RelayAttemptInput): Promise<void> {
+  const method = call.mode === "json" ? "generateContent" : "streamGenerateContent";
+  const upstream = await sendUpstreamRequest(input.attempt, {
+    method: "POST",
+    path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:${method}${call.mode === "sse" ? "?alt=sse" : ""}`,
+    headers: {
+      "x-goog-api-key": input.attempt.upstreamKey,
+      "content-type": "application/json",
+      accept: call.mode === "sse" ? "text/event-stream" : "application/json",
+    },
+    body: JSON.stringify(call.request),
+    signal: input.signal,
+  });
+
+  if (call.mode === "sse") {
+    await pipeNativeEventStream(upstream.body, response, input);
+    return;
+  }
+  const answer = await readUpstreamJson(upstream.body, input.signal);
+  // Without alt the stream comes back as one JSON array of fragments, collected upstream and sent whole here.
+  const fragments = (call.mode === "json-array" && Array.isArray(answer) ? answer : [answer]) as GenerateContentResponse[];
+  input.observed.usage = meterFragments(fragments, call.promptTokenEstimate);
+  input.deliver(answer);
+}
+
+function meterFragments(fragments: readonly GenerateContentResponse[], promptTokenEstimate: number): MeteredUsage {
+  const producedMedia = new Set<ProducedMedia>();
+  let usageMetadata: GenerateContentResponse["usageMetadata"];
+  for (const fragment of fragments) {
+    if (fragment?.usageMetadata) usageMetadata = fragment.usageMetadata;
+    for (const candidate of fragment?.candidates ?? []) collectProducedMedia(candidate.content?.parts, producedMedia);
+  }
+  if (!usageMetadata) return { promptTokens: promptTokenEstimate, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+  return convertNativeUsage(usageMetadata, { producedMedia }).meteredUsage;
+}
