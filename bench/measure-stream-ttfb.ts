@@ -9,6 +9,8 @@ export interface StreamTtfbResult {
   failures: number;
 }
 
+export type MeasuredStream = StreamTtfbResult & { latencyMs: number };
+
 function streamOnce(target: BenchTarget, body: string, agent: http.Agent): Promise<number | undefined> {
   return new Promise((resolve) => {
     const url = new URL(`${target.url}/v1/chat/completions`);

@@ -5,6 +5,7 @@ import YAML from "yaml";
 import { findFreePort } from "./find-free-port.js";
 import { provisionGatewayToken } from "./provision-gateway-token.js";
 import { startChildServer, type ChildServer } from "./start-child-server.js";
+import { directName, gatewayName, gatewayUnlimitedName, portkeyName, rawProxyName } from "./target-names.js";
 
 export const benchModel = "bench-model";
 export const upstreamKey = "bench-upstream-key";
@@ -39,7 +40,7 @@ export async function setUpstreamLatency(upstream: ChildServer, latencyMs: numbe
 }
 
 export function directTarget(upstream: ChildServer): BenchTarget {
-  return { name: "direct", server: upstream, url: upstream.url, headers: { authorization: `Bearer ${upstreamKey}` } };
+  return { name: directName, server: upstream, url: upstream.url, headers: { authorization: `Bearer ${upstreamKey}` } };
 }
 
 export async function startRawProxy(projectRoot: string, upstreamUrl: string): Promise<BenchTarget> {
@@ -50,7 +51,7 @@ export async function startRawProxy(projectRoot: string, upstreamUrl: string): P
     environment: { BENCH_PROXY_TARGET: upstreamUrl },
     ready: { ipc: true },
   });
-  return { name: "raw node:http proxy", server, url: server.url, headers: { authorization: `Bearer ${upstreamKey}` } };
+  return { name: rawProxyName, server, url: server.url, headers: { authorization: `Bearer ${upstreamKey}` } };
 }
 
 export async function startPortkey(projectRoot: string, upstreamUrl: string): Promise<BenchTarget> {
@@ -70,7 +71,7 @@ export async function startPortkey(projectRoot: string, upstreamUrl: string): Pr
     ready: { probeUrl: url, url },
   });
   return {
-    name: "Portkey gateway",
+    name: portkeyName,
     server,
     url,
     headers: {
@@ -123,7 +124,7 @@ export async function startGateway(projectRoot: string, upstreamUrl: string, lau
   return {
     server,
     dataFolder,
-    limited: { name: "gateway (limited token)", server, url, headers: { authorization: `Bearer ${limitedToken.apiKey}` } },
-    unlimited: { name: "gateway (unlimited token)", server, url, headers: { authorization: `Bearer ${unlimitedToken.apiKey}` } },
+    limited: { name: gatewayName, server, url, headers: { authorization: `Bearer ${limitedToken.apiKey}` } },
+    unlimited: { name: gatewayUnlimitedName, server, url, headers: { authorization: `Bearer ${unlimitedToken.apiKey}` } },
   };
 }

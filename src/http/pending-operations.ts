@@ -19,18 +19,7 @@ export const pendingOperations = {
     "createVideo",
     "getVideo",
   ],
-  native: [
-    "listNativeModels",
-    "generateContent",
-    "streamGenerateContent",
-    "embedContent",
-    "batchEmbedContents",
-    "generateContentV1",
-    "streamGenerateContentV1",
-    "embedContentV1",
-    "batchEmbedContentsV1",
-    "listVoices",
-  ],
+  native: [],
 } as const satisfies Record<ApiGeneration, readonly string[]>;
 
 export function listPendingOperations(): string[] {

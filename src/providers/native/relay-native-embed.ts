@@ -13,8 +13,8 @@ export type NativeEmbedCall =
 
 /**
  * One embedding attempt against a `native` channel. The body passes through with every `model` it names (the
- * native SDK repeats `models/<id>` in each batch request) rewritten to the channel's mapped model, which the
- * upstream requires to match its path. The answer passes through; it has no usage, so the caller's count of the
+ * native SDK repeats `models/<id>` in each batch request) rewritten to the channel's mapped model of the path's
+ * model: the upstream requires the two to match, and the path is what routing and billing went by. The answer passes through; it has no usage, so the caller's count of the
  * text (countNativeEmbeddingTokens) is billed as prompt tokens.
  */
 export async function relayNativeEmbed(call: NativeEmbedCall, response: Response, input: RelayAttemptInput): Promise<void> {

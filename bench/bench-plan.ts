@@ -1,0 +1,28 @@
+/** What `npm run bench` measures and for how long; BENCH_QUICK=1 shortens every point to check the harness. */
+export interface BenchPlan {
+  upstreamLatenciesMs: number[];
+  concurrencies: number[];
+  secondsPerPoint: (latencyMs: number) => number;
+  warmupSeconds: number;
+  streamRequests: (latencyMs: number) => number;
+  profileSeconds: number;
+}
+
+export function createBenchPlan(quick: boolean): BenchPlan {
+  return {
+    upstreamLatenciesMs: [0, 20],
+    concurrencies: [1, 16, 64],
+    // 20 ms points settle faster (the upstream, not the CPU, sets the pace), so they run shorter.
+    secondsPerPoint: (latencyMs) => (quick ? 1 : latencyMs === 0 ? 8 : 5),
+    warmupSeconds: quick ? 1 : 3,
+    streamRequests: (latencyMs) => (quick ? 10 : latencyMs === 0 ? 300 : 150),
+    profileSeconds: quick ? 2 : 10,
+  };
+}
+
+export const chatBody = JSON.stringify({ model: "bench-model", messages: [{ role: "user", content: "Say hello to the benchmark" }] });
+export const streamingChatBody = JSON.stringify({
+  model: "bench-model",
+  stream: true,
+  messages: [{ role: "user", content: "Say hello to the benchmark" }],
+});

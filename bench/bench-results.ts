@@ -1,0 +1,31 @@
+import type { LoadPointResult } from "./run-load-point.js";
+import type { MeasuredStream } from "./measure-stream-ttfb.js";
+import type { CpuProfileSummary } from "./summarise-cpu-profile.js";
+
+export interface MachineDescription {
+  cpus: number;
+  cpuModel: string;
+  node: string;
+  platform: string;
+  /** 1-minute load average when the run started and ended: other work on the machine skews every number. */
+  loadAverage: { start: number; end: number };
+}
+
+export interface MemoryReading {
+  target: string;
+  /** RSS after start-up and provisioning, before any load, MiB. */
+  beforeMiB: number;
+  afterMiB: number;
+  peakMiB: number;
+}
+
+export interface BenchResults {
+  date: string;
+  machine: MachineDescription;
+  gatewayLaunch: string;
+  secondsPerPoint: Record<number, number>;
+  points: Array<LoadPointResult & { latencyMs: number }>;
+  streams: MeasuredStream[];
+  memory: MemoryReading[];
+  profile: { summary: CpuProfileSummary; load: LoadPointResult; seconds: number };
+}

@@ -1,0 +1,6 @@
+// Row names shared by the servers, the aims and the report.
+export const directName = "direct to upstream";
+export const rawProxyName = "raw node:http proxy";
+export const gatewayName = "gateway (limited token)";
+export const gatewayUnlimitedName = "gateway (unlimited token)";
+export const portkeyName = "Portkey gateway";
