@@ -4,6 +4,7 @@ import { createNativeHandlers } from "./api/native/create-native-handlers.js";
 import { createOpenaiHandlers } from "./api/openai/create-openai-handlers.js";
 import { createApp } from "./app.js";
 import { createBillingService } from "./billing/create-billing-service.js";
+import { startReservationRecovery } from "./billing/start-reservation-recovery.js";
 import { openRedis } from "./cache/open-redis.js";
 import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.js";
 import { createChannelChangeBus } from "./channels/create-channel-change-bus.js";
@@ -69,6 +70,10 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
     reload: () => channelRouter.reload(),
   });
   const context: GatewayContext = { ...baseContext, channelRouter, channelChanges };
+  const reservationRecovery = startReservationRecovery(billing, logger, {
+    olderThanSeconds: config.reservationRecoveryAfterSeconds,
+    intervalMs: 10 * 60 * 1000,
+  });
   if (config.adminToken) await bootstrapRootUser(context, config.adminToken);
 
   const app = createApp({
@@ -85,6 +90,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
     app,
     context,
     async close() {
+      reservationRecovery.stop();
       await context.accessTimeRecorder.stop();
       await billing.flush();
       await closeUpstreamDispatchers();

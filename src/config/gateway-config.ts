@@ -56,4 +56,6 @@ export interface GatewayConfig {
   relay: { maxAttempts: number; cooldownAfterFailures: number; cooldownSeconds: number };
   nativeSafetySettings: Array<{ category: string; threshold: string }> | undefined;
   keyRevealRateLimit: { points: number; durationSeconds: number };
+  /** Reservations older than this were left by a stopped process and are refunded (longer than any request). */
+  reservationRecoveryAfterSeconds: number;
 }

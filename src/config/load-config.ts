@@ -172,6 +172,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
       cooldownSeconds: file.relay?.cooldown_seconds ?? 30,
     },
     nativeSafetySettings: file.native?.safety_settings,
+    reservationRecoveryAfterSeconds: readInteger(environment, "RESERVATION_RECOVERY_AFTER_SECONDS", 3600),
     keyRevealRateLimit: {
       points: file.key_reveal_rate_limit?.points ?? 10,
       durationSeconds: file.key_reveal_rate_limit?.duration_seconds ?? 60,

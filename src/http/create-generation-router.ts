@@ -4,6 +4,7 @@ import multer from "multer";
 import { GatewayError } from "../errors/gateway-error.js";
 import type { Logger } from "../logging/logger.js";
 import type { ApiGeneration } from "./api-generation.js";
+import { noteClientBodyFields } from "./client-body-fields.js";
 import { createErrorHandler } from "./create-error-handler.js";
 import { loadBundledSpec } from "./load-bundled-spec.js";
 import type { OperationHandler } from "./operation-handler.js";
@@ -27,6 +28,7 @@ interface OpenApiRequestMetadata {
 export function createGenerationRouter(options: GenerationRouterOptions): Router {
   const router = express.Router();
   router.use(express.json({ limit: options.jsonBodyLimit }));
+  router.use(noteClientBodyFields);
 
   const validatorMiddlewares = OpenApiValidator.middleware({
     apiSpec: loadBundledSpec(options.generation) as never,

@@ -48,6 +48,8 @@ describe.each(testDatabases)("OpenAI-style relay through the official SDK on $na
     expect(completion.choices[0]!.finish_reason).toBe("length");
     expect(completion.usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 5 });
     expect((upstream.requests[0]!.body as { model: string }).model).toBe("upstream-model-a");
+    // exactly what the client sent, with the mapped model: no spec defaults (temperature 0.7) injected upstream
+    expect(upstream.requests[0]!.body).toEqual({ model: "upstream-model-a", messages: [{ role: "user", content: "one two three four five six seven" }], max_tokens: 5 });
     expect(upstream.requests[0]!.headers.authorization).toBe("Bearer upstream-secret");
     const after = await readToken(gateway, tokenId);
     expect(before.remain_quota - after.remain_quota).toBe(20);

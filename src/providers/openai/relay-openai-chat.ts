@@ -2,6 +2,7 @@ import type { Response } from "express";
 import type { components } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
 import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
+import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { convertOpenaiChatUsage } from "./convert-openai-usage.js";
@@ -17,7 +18,7 @@ const openaiErrorFrame = (message: string) =>
 
 /** One chat attempt against an OpenAI-compatible channel: JSON answered whole, streams translated chunk by chunk. */
 export async function relayOpenaiChat(request: ChatRequest, response: Response, input: RelayAttemptInput): Promise<void> {
-  const prepared = prepareOpenaiChatBody(request, input.attempt.upstreamModel);
+  const prepared = prepareOpenaiChatBody(withoutInjectedDefaults(request, response), input.attempt.upstreamModel);
   const upstream = await sendUpstreamRequest(input.attempt, {
     method: "POST",
     path: "/v1/chat/completions",

@@ -1,5 +1,6 @@
 import type { Response } from "express";
 import type { components } from "../../../generated/types/openai.js";
+import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 
@@ -12,7 +13,7 @@ export async function relayOpenaiEmbeddings(request: EmbeddingRequest, response:
     method: "POST",
     path: "/v1/embeddings",
     headers: { authorization: `Bearer ${input.attempt.upstreamKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ ...request, model: input.attempt.upstreamModel }),
+    body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,
   });
   const result = (await upstream.body.json()) as EmbeddingResponse;

@@ -2,6 +2,7 @@ import type { Response } from "express";
 import type { components } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
 import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
+import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";
@@ -23,7 +24,7 @@ export async function relayOpenaiResponses(request: ResponsesRequest, response: 
       "content-type": "application/json",
       accept: request.stream ? "text/event-stream" : "application/json",
     },
-    body: JSON.stringify({ ...request, model: input.attempt.upstreamModel }),
+    body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,
   });
   if (!request.stream) {
