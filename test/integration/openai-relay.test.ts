@@ -133,6 +133,51 @@ describe.each(testDatabases)("OpenAI-style relay through the official SDK on $na
     expect(viaSdk.usage.prompt_tokens).toBe(2);
   });
 
+  it("turns enable_thinking off when not streaming, keeps `parameters` in its object, and keeps our own fields out of the upstream body", async () => {
+    const parameters = { incremental_output: true, enable_search: true, search_options: { region: "us", recency_days: 7 } };
+    await client.chat.completions.create({
+      model: "model-a",
+      messages: [{ role: "user", content: "hi" }],
+      // vendor-family fields the OpenAI SDK passes through as extra body fields
+      ...({ enable_thinking: true, parameters, svc_thinking_to_content: true, extra_body: { native: { a: 1 } } } as object),
+    });
+    const sent = upstream.requests[0]!.body as Record<string, unknown>;
+    expect(sent.enable_thinking).toBe(false);
+    expect(sent.parameters).toEqual(parameters);
+    expect(sent).not.toHaveProperty("svc_thinking_to_content");
+    expect(sent).not.toHaveProperty("extra_body");
+    expect(sent).not.toHaveProperty("incremental_output");
+  });
+
+  it("keeps enable_thinking on for streams, and with svc_thinking_to_content inlines the reasoning into content", async () => {
+    const stream = await client.chat.completions.create({
+      model: "model-a",
+      messages: [{ role: "user", content: "deep question" }],
+      stream: true,
+      ...({ enable_thinking: true, svc_thinking_to_content: true } as object),
+    });
+    let content = "";
+    let reasoning = "";
+    for await (const chunk of stream) {
+      content += chunk.choices[0]?.delta?.content ?? "";
+      reasoning += (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? "";
+    }
+    expect((upstream.requests[0]!.body as Record<string, unknown>).enable_thinking).toBe(true);
+    expect(reasoning).toBe("");
+    expect(content).toBe("<think>\nThinking about: deep question\n</think>\n\nEcho: deep question");
+  });
+
+  it("inlines reasoning into content for a non-streaming answer with svc_thinking_to_content", async () => {
+    const completion = await client.chat.completions.create({
+      model: "model-a",
+      messages: [{ role: "user", content: "deep question" }],
+      ...({ thinking: { type: "enabled" }, svc_thinking_to_content: true } as object),
+    });
+    expect(completion.choices[0]!.message.content).toBe("<think>\nThinking about: deep question\n</think>\n\nEcho: deep question");
+    expect(completion.choices[0]!.message).not.toHaveProperty("reasoning_content");
+    expect((upstream.requests[0]!.body as Record<string, unknown>).thinking).toEqual({ type: "enabled" });
+  });
+
   it("answers an unknown model with 503 no available channel in the OpenAI envelope", async () => {
     const error = await client.chat.completions.create({ model: "nope", messages: [{ role: "user", content: "x" }] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
