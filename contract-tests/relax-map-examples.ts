@@ -22,9 +22,10 @@ function candidates(document: JsonObject, schema: unknown): JsonObject[] {
   const alternatives = (resolved.oneOf ?? resolved.anyOf) as unknown[] | undefined;
   if (alternatives) return alternatives.flatMap((member) => candidates(document, member));
   if (Array.isArray(resolved.allOf)) {
-    const merged: JsonObject = { ...resolved, properties: { ...(resolved.properties as JsonObject) } };
+    const merged: JsonObject = { ...resolved, properties: { ...(resolved.properties as JsonObject) }, required: [...((resolved.required as string[] | undefined) ?? [])] };
     for (const member of resolved.allOf.flatMap((part) => candidates(document, part))) {
       Object.assign(merged.properties as JsonObject, member.properties);
+      (merged.required as string[]).push(...((member.required as string[] | undefined) ?? []));
       if (member.additionalProperties !== undefined) merged.additionalProperties ??= member.additionalProperties;
       if (member.items !== undefined) merged.items ??= member.items;
     }
@@ -34,9 +35,11 @@ function candidates(document: JsonObject, schema: unknown): JsonObject[] {
 }
 
 /**
- * Dredd 14 treats every key of an example object as required, which is wrong for maps (`additionalProperties`
- * without `properties`, such as id → key or model → model): their example keys are data. This returns the example
- * with each map emptied, so Dredd still checks the map is there but not which keys it holds.
+ * Dredd 14 treats every key of an example object as required. That is wrong twice: for maps (`additionalProperties`
+ * without `properties`, such as id → key or model → model) the example keys are data, and for optional properties
+ * (a native answer omits zero-valued fields; a list has no `nextPageToken` on its last page) the example shows more
+ * than every answer holds. This returns the example with each map emptied and only the schema's required keys
+ * kept, so Dredd checks what every answer must carry; Prism's proxy checks the full schema.
  */
 export function relaxMapExamples(example: unknown, schema: unknown, document: JsonObject): unknown {
   if (Array.isArray(example)) {
@@ -53,5 +56,10 @@ export function relaxMapExamples(example: unknown, schema: unknown, document: Js
   if (!match) return example;
   if (!isObject(match.properties) && match.additionalProperties !== undefined && match.additionalProperties !== false) return {};
   const properties = (match.properties as JsonObject | undefined) ?? {};
-  return Object.fromEntries(Object.entries(example).map(([key, value]) => [key, key in properties ? relaxMapExamples(value, properties[key], document) : value]));
+  const required = new Set(Array.isArray(match.required) ? (match.required as string[]) : []);
+  return Object.fromEntries(
+    Object.entries(example)
+      .filter(([key]) => required.has(key) || !(key in properties))
+      .map(([key, value]) => [key, key in properties ? relaxMapExamples(value, properties[key], document) : value]),
+  );
 }
