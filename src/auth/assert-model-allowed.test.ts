@@ -26,6 +26,14 @@ function tokenWith(fields: Pick<TokenRecord, "modelLimitsEnabled" | "modelLimits
 }
 
 describe("assertModelAllowed", () => {
+  it("allows a native model's thinking variants when the base model is listed, and nothing else by prefix", () => {
+    const token = tokenWith({ modelLimitsEnabled: true, modelLimits: "gmx-2.5-flash,kimi-k2" });
+    expect(() => assertModelAllowed(token, "gmx-2.5-flash-thinking-1024")).not.toThrow();
+    expect(() => assertModelAllowed(token, "gmx-2.5-flash-nothinking")).not.toThrow();
+    expect(() => assertModelAllowed(token, "gmx-2.5-flash-lite")).toThrow(PermissionError);
+    expect(() => assertModelAllowed(token, "kimi-k2-thinking")).toThrow(PermissionError);
+  });
+
   it("lets any model through while model limits are off, whatever the list says", () => {
     expect(() => assertModelAllowed(tokenWith({ modelLimitsEnabled: false, modelLimits: "" }), "gpt-4o")).not.toThrow();
     expect(() => assertModelAllowed(tokenWith({ modelLimitsEnabled: false, modelLimits: "gmx-2.5-flash" }), "gpt-4o")).not.toThrow();

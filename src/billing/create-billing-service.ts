@@ -1,3 +1,4 @@
+import { findModelPrice } from "./find-model-price.js";
 import type { ModelPrice } from "../config/gateway-config.js";
 import { InsufficientQuotaError } from "../errors/insufficient-quota-error.js";
 import type { GatewayContext } from "../gateway-context.js";
@@ -49,7 +50,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
   const settledUnlimitedReservations = new WeakSet<Reservation>();
 
   function priceOf(model: string): ModelPrice {
-    const price = config.pricing[model];
+    const price = findModelPrice(config.pricing, model);
     if (price) return price;
     if (!modelsWithoutPrice.has(model)) {
       modelsWithoutPrice.add(model);
@@ -63,7 +64,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
   }
 
   function defaultMaxOutputTokens(model: string): number {
-    return config.pricing[model]?.maxOutputTokens ?? config.defaultMaxOutputTokens;
+    return findModelPrice(config.pricing, model)?.maxOutputTokens ?? config.defaultMaxOutputTokens;
   }
 
   async function refundWhole(record: ReservationRecord): Promise<boolean> {
