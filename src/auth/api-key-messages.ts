@@ -3,6 +3,7 @@ export const apiKeyMessages = {
   missingNative: "Missing API key. Send x-goog-api-key, x-native-api-key, Authorization: Bearer or ?key= with sk-<API_KEY>.",
   invalid: "invalid token: the API key is not valid.",
   disabled: "This API key is disabled.",
+  ownerDisabled: "The user who owns this API key is disabled.",
   expired: "This API key has expired.",
   exhausted: "This API key's quota is used up: top up the token or make its quota unlimited.",
   ipNotAllowed: (ip: string) => `Requests from IP ${ip} are not allowed for this API key.`,

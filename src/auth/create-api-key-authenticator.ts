@@ -5,7 +5,7 @@ import { PermissionError } from "../errors/permission-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import type { ApiGeneration } from "../http/api-generation.js";
 import { stripKeyPrefix } from "../keys/strip-key-prefix.js";
-import { findTokenByKeyHash } from "../store/tokens/find-token-by-key-hash.js";
+import { findTokenAndOwnerByKeyHash } from "../store/tokens/find-token-and-owner-by-key-hash.js";
 import { updateTokenStatus } from "../store/tokens/update-token-status.js";
 import { setAuthenticatedToken } from "../users/authenticated-request.js";
 import { apiKeyMessages } from "./api-key-messages.js";
@@ -29,8 +29,10 @@ export function createApiKeyAuthenticator(context: GatewayContext, generation: A
     if (!presented) throw new AuthenticationError(generation === "native" ? apiKeyMessages.missingNative : apiKeyMessages.missing);
     const keyBody = stripKeyPrefix(presented);
     if (!keyBodyPattern.test(keyBody)) throw new AuthenticationError(apiKeyMessages.invalid);
-    const token = await findTokenByKeyHash(context.database.db, context.keyCipher.hash(keyBody));
-    if (!token) throw new AuthenticationError(apiKeyMessages.invalid);
+    const found = await findTokenAndOwnerByKeyHash(context.database.db, context.keyCipher.hash(keyBody));
+    if (!found) throw new AuthenticationError(apiKeyMessages.invalid);
+    const { token } = found;
+    if (found.ownerStatus !== 1) throw new PermissionError(apiKeyMessages.ownerDisabled, { code: "user_disabled" });
 
     const now = context.now();
     if (token.status === tokenStatus.disabled) throw new PermissionError(apiKeyMessages.disabled, { code: "token_disabled" });
@@ -46,7 +48,7 @@ export function createApiKeyAuthenticator(context: GatewayContext, generation: A
       throw new PermissionError(apiKeyMessages.ipNotAllowed(clientIp), { code: "ip_not_allowed" });
     }
     context.accessTimeRecorder.record(token.id, now);
-    setAuthenticatedToken(response, token, clientIp);
+    setAuthenticatedToken(response, token, clientIp, found.ownerGroup);
     next();
   };
 }

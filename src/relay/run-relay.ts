@@ -6,7 +6,7 @@ import type { ChannelAttempt } from "../channels/channel-router.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
-import { getAuthenticatedToken } from "../users/authenticated-request.js";
+import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
@@ -49,7 +49,7 @@ const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTo
 export async function runRelay(context: GatewayContext, request: Request, response: Response, call: RelayCall): Promise<void> {
   const token: TokenRecord = getAuthenticatedToken(response);
   assertModelAllowed(token, call.model);
-  const userGroup = (response.locals.userGroup as string | undefined) ?? "default";
+  const userGroup = getAuthenticatedUserGroup(response);
   const plan = context.channelRouter
     .planAttempts(call.routingModel ?? call.model, { group: token.group, crossGroupRetry: token.crossGroupRetry }, userGroup, context.config.relay.maxAttempts)
     .filter((attempt) => call.channelTypes.includes(attempt.channel.type));

@@ -14,9 +14,15 @@ export function getAuthenticatedUser(response: Response): UserRecord {
   return user;
 }
 
-export function setAuthenticatedToken(response: Response, token: TokenRecord, clientIp: string): void {
+export function setAuthenticatedToken(response: Response, token: TokenRecord, clientIp: string, ownerGroup: string): void {
   response.locals.token = token;
   response.locals.clientIp = clientIp;
+  response.locals.userGroup = ownerGroup;
+}
+
+/** The key owner's group: where a token with an empty group routes and bills. */
+export function getAuthenticatedUserGroup(response: Response): string {
+  return (response.locals.userGroup as string | undefined) ?? "default";
 }
 
 export function getAuthenticatedToken(response: Response): TokenRecord {

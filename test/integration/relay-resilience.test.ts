@@ -2,6 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { createApiKey } from "../support/create-api-key.js";
+import { createSignedInUser } from "./helpers/create-signed-in-user.js";
+import { createTokenForTest } from "./helpers/create-token-for-test.js";
+import { revealApiKey } from "./helpers/reveal-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 
@@ -130,6 +133,23 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     expect(served.status).toBe(200);
     // billed under the vip group's ratio 2: 6 units × 2
     expect((await readToken(gateway, auto.id)).remain_quota).toBe(988);
+  });
+
+  it("routes and bills a token with an empty group in its owner's group, and refuses the keys of a disabled owner", async () => {
+    const vipUser = await createSignedInUser(gateway, { group: "vip" });
+    const token = await createTokenForTest(vipUser.client, { remain_quota: 1000 });
+    expect(token.group).toBe("");
+    const key = await revealApiKey(vipUser.client, token.id);
+    const served = await post(key, chatBody("model-v"));
+    expect(served.status).toBe(200);
+    const billed = await vipUser.client.management.GET("/api/token/{id}", { params: { path: { id: token.id } } });
+    // the vip group's ratio 2: 6 units × 2
+    expect(billed.data!.data.remain_quota).toBe(988);
+
+    await gateway.gateway.context.database.db.updateTable("users").set({ status: 2 }).where("id", "=", vipUser.user.id).execute();
+    const refused = await post(key, chatBody("model-v"));
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { message: "The user who owns this API key is disabled.", code: "user_disabled" } });
   });
 
   it("refuses a model outside the token's model limits with 403 naming the model", async () => {

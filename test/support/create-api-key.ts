@@ -1,3 +1,5 @@
+import { createTokenForTest } from "../integration/helpers/create-token-for-test.js";
+import { revealApiKey } from "../integration/helpers/reveal-api-key.js";
 import type { TestGateway } from "./start-test-gateway.js";
 
 export interface CreateApiKeyOptions {
@@ -11,20 +13,13 @@ export interface CreateApiKeyOptions {
 
 /** Creates a token as root through the management API and returns its id and full `sk-` key. */
 export async function createApiKey(gateway: TestGateway, options: CreateApiKeyOptions = {}): Promise<{ id: number; key: string }> {
-  const name = options.name ?? `key-${Math.random().toString(36).slice(2, 10)}`;
-  const created = await gateway.client.management.POST("/api/token/", {
-    body: {
-      name,
-      remain_quota: options.remainQuota ?? 0,
-      unlimited_quota: options.unlimitedQuota ?? false,
-      ...(options.group ? { group: options.group } : {}),
-      ...(options.crossGroupRetry !== undefined ? { cross_group_retry: options.crossGroupRetry } : {}),
-      ...(options.modelLimits ? { model_limits_enabled: true, model_limits: options.modelLimits } : {}),
-    },
+  const token = await createTokenForTest(gateway.client, {
+    ...(options.name ? { name: options.name } : {}),
+    remain_quota: options.remainQuota ?? 0,
+    unlimited_quota: options.unlimitedQuota ?? false,
+    ...(options.group ? { group: options.group } : {}),
+    ...(options.crossGroupRetry !== undefined ? { cross_group_retry: options.crossGroupRetry } : {}),
+    ...(options.modelLimits ? { model_limits_enabled: true, model_limits: options.modelLimits } : {}),
   });
-  if (!created.data?.success) throw new Error(`token creation failed: ${JSON.stringify(created.error ?? created.data)}`);
-  const found = await gateway.client.management.GET("/api/token/search", { params: { query: { keyword: name } } });
-  const token = found.data!.data.items.find((item) => item.name === name)!;
-  const revealed = await gateway.client.management.POST("/api/token/{id}/key", { params: { path: { id: token.id } } });
-  return { id: token.id, key: `sk-${revealed.data!.data.key}` };
+  return { id: token.id, key: await revealApiKey(gateway.client, token.id) };
 }

@@ -18,7 +18,7 @@ import { relayNativeVoices } from "../../providers/native/relay-native-voices.js
 import { stripModelsPrefix } from "../../providers/native/strip-models-prefix.js";
 import { runRelay } from "../../relay/run-relay.js";
 import type { TokenRecord } from "../../store/tokens/token-record.js";
-import { getAuthenticatedToken } from "../../users/authenticated-request.js";
+import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../../users/authenticated-request.js";
 
 type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
 type EmbedContentRequest = components["schemas"]["EmbedContentRequest"];
@@ -35,7 +35,7 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
     return {
       token,
       routing: { group: token.group, crossGroupRetry: token.crossGroupRetry },
-      userGroup: (response.locals.userGroup as string | undefined) ?? "default",
+      userGroup: getAuthenticatedUserGroup(response),
     };
   };
 

@@ -12,7 +12,7 @@ import { relayOpenaiChat } from "../../providers/openai/relay-openai-chat.js";
 import { relayOpenaiEmbeddings } from "../../providers/openai/relay-openai-embeddings.js";
 import { relayOpenaiResponses } from "../../providers/openai/relay-openai-responses.js";
 import { runRelay, type RelayAttemptInput } from "../../relay/run-relay.js";
-import { getAuthenticatedToken } from "../../users/authenticated-request.js";
+import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../../users/authenticated-request.js";
 
 type TextOperationId = "listModels" | "createChatCompletion" | "createResponse" | "createEmbedding";
 
@@ -25,7 +25,7 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
       const token = getAuthenticatedToken(response);
       const allowed = token.modelLimitsEnabled ? new Set(token.modelLimits.split(",").map((model) => model.trim())) : undefined;
       const models = context.channelRouter
-        .listModels({ group: token.group, crossGroupRetry: token.crossGroupRetry }, token.group || "default")
+        .listModels({ group: token.group, crossGroupRetry: token.crossGroupRetry }, getAuthenticatedUserGroup(response))
         .filter((model) => !allowed || allowed.has(model));
       const created = context.now();
       response.json({ object: "list", data: models.map((id) => ({ id, object: "model", created, owned_by: "gateway" })) });

@@ -6,7 +6,7 @@ import { countTokensForUser } from './count-tokens-for-user.js';
 import { deleteTokenForUser } from './delete-token-for-user.js';
 import { deleteTokensForUser } from './delete-tokens-for-user.js';
 import { findTokenByIdForUser } from './find-token-by-id-for-user.js';
-import { findTokenByKeyHash } from './find-token-by-key-hash.js';
+import { findTokenAndOwnerByKeyHash } from './find-token-and-owner-by-key-hash.js';
 import { insertToken } from './insert-token.js';
 import { insertTokens } from './insert-tokens.js';
 import { listAllTokensForUser } from './list-all-tokens-for-user.js';
@@ -120,11 +120,11 @@ describe.each(testDatabases)('tokens on $name', ({ database }) => {
     expect(await findTokenByIdForUser(db, token.id, owner.id)).toMatchObject({ name: 'test token' });
   });
 
-  it('finds a token by key hash', async () => {
+  it('finds a token by key hash, with its owner\'s group and status', async () => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id, { keyHash: 'lookup-hash' });
-    expect(await findTokenByKeyHash(db, 'lookup-hash')).toEqual(token);
-    expect(await findTokenByKeyHash(db, 'missing-hash')).toBeNull();
+    expect(await findTokenAndOwnerByKeyHash(db, 'lookup-hash')).toEqual({ token, ownerGroup: user.group, ownerStatus: user.status });
+    expect(await findTokenAndOwnerByKeyHash(db, 'missing-hash')).toBeNull();
   });
 
   it('lists a page newest first, counts, and lists all', async () => {
@@ -217,6 +217,6 @@ describe.each(testDatabases)('tokens on $name', ({ database }) => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id);
     await db.deleteFrom('users').where('id', '=', user.id).execute();
-    expect(await findTokenByKeyHash(db, token.keyHash)).toBeNull();
+    expect(await findTokenAndOwnerByKeyHash(db, token.keyHash)).toBeNull();
   });
 });
