@@ -27,6 +27,7 @@ export async function profileGateway(projectRoot: string, upstreamUrl: string, l
     window.endMicroseconds = Number(process.hrtime.bigint() / 1000n);
   } finally {
     await gateway.server.stop();
+    fs.rmSync(gateway.dataFolder, { recursive: true, force: true });
   }
   const profileName = fs.readdirSync(profileFolder).find((name) => name.endsWith(".cpuprofile"));
   if (!profileName) throw new Error(`the gateway wrote no .cpuprofile into ${profileFolder}`);

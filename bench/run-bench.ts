@@ -77,6 +77,7 @@ try {
   });
 } finally {
   await Promise.all([raw.server.stop(), portkey.server.stop(), gateway.server.stop()]);
+  fs.rmSync(gateway.dataFolder, { recursive: true, force: true });
 }
 
 try {

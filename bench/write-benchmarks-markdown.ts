@@ -107,7 +107,8 @@ ${results.memory.map((reading) => `| ${reading.target} | ${format(reading.before
 A fresh gateway under \`node --cpu-prof\`, limited token, 0 ms upstream, 64 connections, ${results.profile.seconds} s after a warm-up
 (${format(results.profile.load.requestsPerSecond, 0)} req/s while profiled). Only samples inside the measured load count
 (start-up and schema compilation excluded): ${format(summary.busyMs, 0)} ms busy, ${format(summary.idleMs, 0)} ms idle.
-Percentages are of busy time; *total* includes callees. Produced by bench/summarise-cpu-profile.ts.
+Percentages are of busy time; *total* includes callees, but for async code only what its own synchronous slices call:
+work it awaits that resumes in another microtask is not counted under it. Produced by bench/summarise-cpu-profile.ts.
 
 ### By package
 
