@@ -7,6 +7,7 @@ import type { ApiGeneration } from "./api-generation.js";
 import { noteClientBodyFields } from "./client-body-fields.js";
 import { createErrorHandler } from "./create-error-handler.js";
 import { loadBundledSpec } from "./load-bundled-spec.js";
+import { memoizeValidatorRouteMatching } from "./memoize-validator-route-matching.js";
 import type { OperationHandler } from "./operation-handler.js";
 
 export interface GenerationRouterOptions {
@@ -26,6 +27,7 @@ interface OpenApiRequestMetadata {
 
 /** One generation's stack: JSON parsing, the spec's validator, authentication, the operationId dispatch, errors. */
 export function createGenerationRouter(options: GenerationRouterOptions): Router {
+  memoizeValidatorRouteMatching();
   const router = express.Router();
   router.use(express.json({ limit: options.jsonBodyLimit }));
   router.use(noteClientBodyFields);

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './database-schema.js';
 import type { GatewayDatabase } from './gateway-database.js';
 import { runMigrations } from './migrations/run-migrations.js';
+import { cachePreparedStatements } from './cache-prepared-statements.js';
 
 export type { GatewayDatabase } from './gateway-database.js';
 
@@ -60,7 +61,7 @@ function openSqlite(location: string): GatewayDatabase {
   }
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachePreparedStatements(connection) }) });
   return { db, dialect: 'sqlite', close: createOnceCloser(() => db.destroy()) };
 }
 
