@@ -6,6 +6,7 @@ import { createApp } from "./app.js";
 import { createBillingService } from "./billing/create-billing-service.js";
 import { startReservationRecovery } from "./billing/start-reservation-recovery.js";
 import { openRedis } from "./cache/open-redis.js";
+import { createTokenCache } from "./auth/create-token-cache.js";
 import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.js";
 import { createChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import { createChannelRouter } from "./channels/create-channel-router.js";
@@ -59,6 +60,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
       intervalMs: 1000,
       onError: (error) => logger.error({ err: error }, "failed to record token access times"),
     }),
+    tokenCache: createTokenCache({ ttlMs: config.tokenCacheTtlMs, maximumEntries: 100_000 }),
     trustedProxies: config.trustedProxies ? parseAllowList(config.trustedProxies) : undefined,
     now,
   };

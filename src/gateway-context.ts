@@ -1,4 +1,5 @@
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import type { TokenCache } from "./auth/create-token-cache.js";
 import type { AllowList } from "./auth/ip/allow-list.js";
 import type { BillingService } from "./billing/billing-service.js";
 import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
@@ -17,6 +18,8 @@ export interface GatewayContext {
   logger: Logger;
   keyRevealLimiter: RateLimiterAbstract;
   accessTimeRecorder: AccessTimeRecorder;
+  /** API key lookups, kept briefly; token changes through this instance invalidate them. */
+  tokenCache: TokenCache;
   billing: BillingService;
   trustedProxies: AllowList | undefined;
   channelRouter: ChannelRouter;

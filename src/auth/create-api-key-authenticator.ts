@@ -29,7 +29,8 @@ export function createApiKeyAuthenticator(context: GatewayContext, generation: A
     if (!presented) throw new AuthenticationError(generation === "native" ? apiKeyMessages.missingNative : apiKeyMessages.missing);
     const keyBody = stripKeyPrefix(presented);
     if (!keyBodyPattern.test(keyBody)) throw new AuthenticationError(apiKeyMessages.invalid);
-    const found = await findTokenAndOwnerByKeyHash(context.database.db, context.keyCipher.hash(keyBody));
+    const keyHash = context.keyCipher.hash(keyBody);
+    const found = await context.tokenCache.get(keyHash, () => findTokenAndOwnerByKeyHash(context.database.db, keyHash));
     if (!found) throw new AuthenticationError(apiKeyMessages.invalid);
     const { token } = found;
     if (found.ownerStatus !== 1) throw new PermissionError(apiKeyMessages.ownerDisabled, { code: "user_disabled" });
@@ -37,7 +38,10 @@ export function createApiKeyAuthenticator(context: GatewayContext, generation: A
     const now = context.now();
     if (token.status === tokenStatus.disabled) throw new PermissionError(apiKeyMessages.disabled, { code: "token_disabled" });
     if (token.status === tokenStatus.expired || (token.expiredTime !== -1 && token.expiredTime <= now)) {
-      if (token.status !== tokenStatus.expired) await updateTokenStatus(context.database.db, token.id, tokenStatus.expired, { onlyFromStatus: token.status });
+      if (token.status !== tokenStatus.expired) {
+        await updateTokenStatus(context.database.db, token.id, tokenStatus.expired, { onlyFromStatus: token.status });
+        context.tokenCache.invalidateToken(token.id);
+      }
       throw new PermissionError(apiKeyMessages.expired, { code: "token_expired" });
     }
     if (token.status === tokenStatus.exhausted || (!token.unlimitedQuota && token.remainQuota <= 0)) {

@@ -1,3 +1,4 @@
+import { createSqliteQuotaLedger } from "../store/quota/create-sqlite-quota-ledger.js";
 import { findModelPrice } from "./find-model-price.js";
 import type { ModelPrice } from "../config/gateway-config.js";
 import { InsufficientQuotaError } from "../errors/insufficient-quota-error.js";
@@ -48,6 +49,8 @@ export function createBillingService(context: BillingContext, options: BillingSe
   const usageLogWriter = createUsageLogWriter(db, logger, options.flushIntervalMs ?? 500);
   const modelsWithoutPrice = new Set<string>();
   const settledUnlimitedReservations = new WeakSet<Reservation>();
+  // SQLite: reservation and settlement as one synchronous transaction each (see create-sqlite-quota-ledger.ts).
+  const sqliteLedger = context.database.sqliteConnection ? createSqliteQuotaLedger(context.database.sqliteConnection) : undefined;
 
   function priceOf(model: string): ModelPrice {
     const price = findModelPrice(config.pricing, model);
@@ -94,6 +97,12 @@ export function createBillingService(context: BillingContext, options: BillingSe
       const base = { requestId, tokenId: token.id, userId: token.userId };
       if (token.unlimitedQuota) return { ...base, reserved: 0, unlimited: true };
       assertQuotaAmount("amount", amount);
+      if (sqliteLedger?.isAvailable()) {
+        const remaining = sqliteLedger.reserve({ requestId, tokenId: token.id, userId: token.userId, amount, createdTime: context.now() });
+        if (remaining !== null) return { ...base, reserved: amount, unlimited: false };
+        const current = await findTokenByIdForUser(db, token.id, token.userId);
+        throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
+      }
       const remaining = await reserveTokenQuota(db, token.id, amount);
       if (remaining === null) {
         const current = await findTokenByIdForUser(db, token.id, token.userId);
@@ -113,9 +122,16 @@ export function createBillingService(context: BillingContext, options: BillingSe
       if (reservation.unlimited) {
         if (settledUnlimitedReservations.has(reservation)) return false;
         settledUnlimitedReservations.add(reservation);
+        if (sqliteLedger?.isAvailable()) {
+          sqliteLedger.chargeUnlimited(reservation.tokenId, actualCost);
+          return true;
+        }
         // refund 0 leaves the balance alone; used_quota still counts what the token spent.
         await applyTokenSettlement(db, { tokenId: reservation.tokenId, refund: 0, actual: actualCost });
         return true;
+      }
+      if (sqliteLedger?.isAvailable()) {
+        return sqliteLedger.settle({ requestId: reservation.requestId, actual: actualCost, settledTime: context.now() });
       }
       return runInTransaction(db, async (transaction) => {
         const settled = await settleReservation(transaction, {

@@ -9,6 +9,18 @@ export interface ExactDecimal {
  * that round-trips, which for config values is the text in the file. Money then stays exact: 0.1 + 0.2 is 0.3.
  */
 export function parseDecimal(value: number): ExactDecimal {
+  // Token counts are whole numbers and prices repeat: both skip the text parsing on the request path.
+  if (Number.isSafeInteger(value)) return { numerator: BigInt(value), denominator: 1n };
+  const known = parsedPrices.get(value);
+  if (known) return known;
+  const parsed = parseDecimalText(value);
+  if (parsedPrices.size < 10_000) parsedPrices.set(value, parsed);
+  return parsed;
+}
+
+const parsedPrices = new Map<number, ExactDecimal>();
+
+function parseDecimalText(value: number): ExactDecimal {
   if (!Number.isFinite(value)) throw new RangeError(`expected a finite number, got ${value}`);
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(value));
   if (!match) throw new RangeError(`cannot read ${value} as a decimal`);

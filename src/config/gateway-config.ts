@@ -58,4 +58,6 @@ export interface GatewayConfig {
   keyRevealRateLimit: { points: number; durationSeconds: number };
   /** Reservations older than this were left by a stopped process and are refunded (longer than any request). */
   reservationRecoveryAfterSeconds: number;
+  /** How long an API key lookup is reused (0 turns the cache off). */
+  tokenCacheTtlMs: number;
 }

@@ -173,6 +173,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     },
     nativeSafetySettings: file.native?.safety_settings,
     reservationRecoveryAfterSeconds: readInteger(environment, "RESERVATION_RECOVERY_AFTER_SECONDS", 3600),
+    tokenCacheTtlMs: readInteger(environment, "TOKEN_CACHE_TTL_MS", 2000),
     keyRevealRateLimit: {
       points: file.key_reveal_rate_limit?.points ?? 10,
       durationSeconds: file.key_reveal_rate_limit?.duration_seconds ?? 60,

@@ -147,6 +147,8 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     expect(billed.data!.data.remain_quota).toBe(988);
 
     await gateway.gateway.context.database.db.updateTable("users").set({ status: 2 }).where("id", "=", vipUser.user.id).execute();
+    // No user administration API exists yet: the change went to the database directly, past the token cache.
+    gateway.gateway.context.tokenCache.invalidateAll();
     const refused = await post(key, chatBody("model-v"));
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ error: { message: "The user who owns this API key is disabled.", code: "user_disabled" } });

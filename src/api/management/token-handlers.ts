@@ -66,16 +66,21 @@ export function createTokenHandlers(context: GatewayContext): Record<TokenOperat
       const body = request.body as JsonRequestBody<operations["updateToken"]>;
       const statusOnly = String(request.query.status_only) === "true";
       const token = await updateUserToken(context, getAuthenticatedUser(response), body, statusOnly);
+      context.tokenCache.invalidateToken(token.id);
       sendSuccess(response, view(token));
     },
     async deleteToken(request, response) {
-      const deleted = await deleteTokenForUser(db, Number(readPathParameter(request, "id")), getAuthenticatedUser(response).id);
+      const tokenId = Number(readPathParameter(request, "id"));
+      const deleted = await deleteTokenForUser(db, tokenId, getAuthenticatedUser(response).id);
       if (!deleted) throw new NotFoundError(tokenMessages.notFound);
+      context.tokenCache.invalidateToken(tokenId);
       sendSuccess(response);
     },
     async batchDeleteTokens(request, response) {
       const body = request.body as JsonRequestBody<operations["batchDeleteTokens"]>;
-      sendSuccess(response, await deleteTokensForUser(db, body.ids, getAuthenticatedUser(response).id));
+      const deleted = await deleteTokensForUser(db, body.ids, getAuthenticatedUser(response).id);
+      for (const tokenId of body.ids) context.tokenCache.invalidateToken(tokenId);
+      sendSuccess(response, deleted);
     },
     async revealTokenKey(request, response) {
       const user = getAuthenticatedUser(response);

@@ -1,0 +1,74 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { assertQuotaAmount } from './assert-quota-amount.js';
+
+export interface SqliteQuotaLedger {
+  /**
+   * False while a Kysely transaction is open on the connection (it is waiting at an await): statements run now
+   * would join that transaction and vanish with its rollback, so the caller takes the Kysely path, which queues.
+   */
+  isAvailable(): boolean;
+  /** Takes `amount` and writes the ledger row, atomically; the new balance, or null when it cannot cover it. */
+  reserve(input: { requestId: string; tokenId: number; userId: number; amount: number; createdTime: number }): number | null;
+  /** Marks the reservation settled (only if it is not yet) and applies charge and refund, atomically. */
+  settle(input: { requestId: string; actual: number; settledTime: number }): boolean;
+  /** used_quota += actual for an unlimited token (no reservation, no balance change). */
+  chargeUnlimited(tokenId: number, actual: number): void;
+}
+
+/**
+ * The reservation and the settlement are each two statements that must commit together. On SQLite they run as one
+ * synchronous better-sqlite3 transaction: no other query can interleave (the event loop is held for a few
+ * microseconds), no BEGIN/COMMIT round trips through Kysely's connection mutex. The SQL is the same as the
+ * Kysely queries beside this file (reserve-token-quota, insert-reservation, settle-reservation,
+ * apply-token-settlement), which PostgreSQL uses; the billing tests run both paths.
+ */
+export function createSqliteQuotaLedger(connection: BetterSqlite3.Database): SqliteQuotaLedger {
+  const takeQuota = connection.prepare(
+    'update tokens set remain_quota = remain_quota - ? where id = ? and remain_quota >= ? returning remain_quota',
+  );
+  const insertReservation = connection.prepare(
+    'insert into quota_reservations (id, token_id, user_id, reserved, settled, actual, created_time, settled_time) values (?, ?, ?, ?, 0, null, ?, null)',
+  );
+  const markSettled = connection.prepare(
+    'update quota_reservations set settled = 1, actual = ?, settled_time = ? where id = ? and settled = 0 returning token_id, reserved',
+  );
+  // The balance never goes below zero; a token reaching zero while enabled becomes 4 (quota exhausted).
+  const applySettlement = connection.prepare(
+    `update tokens set
+       remain_quota = case when remain_quota + @refund < 0 then 0 else remain_quota + @refund end,
+       used_quota = used_quota + @actual,
+       status = case when (case when remain_quota + @refund < 0 then 0 else remain_quota + @refund end) = 0
+                      and unlimited_quota = 0 and status = 1 then 4 else status end
+     where id = @tokenId`,
+  );
+  const chargeUnlimited = connection.prepare('update tokens set used_quota = used_quota + ? where id = ?');
+
+  const reserve = connection.transaction((input: { requestId: string; tokenId: number; userId: number; amount: number; createdTime: number }) => {
+    const row = takeQuota.get(input.amount, input.tokenId, input.amount) as { remain_quota: number } | undefined;
+    if (row === undefined) return null;
+    insertReservation.run(input.requestId, input.tokenId, input.userId, input.amount, input.createdTime);
+    return row.remain_quota;
+  });
+  const settle = connection.transaction((input: { requestId: string; actual: number; settledTime: number }) => {
+    const settled = markSettled.get(input.actual, input.settledTime, input.requestId) as { token_id: number; reserved: number } | undefined;
+    if (settled === undefined) return false;
+    applySettlement.run({ tokenId: settled.token_id, refund: settled.reserved - input.actual, actual: input.actual });
+    return true;
+  });
+
+  return {
+    isAvailable: () => !connection.inTransaction,
+    reserve(input) {
+      assertQuotaAmount('amount', input.amount);
+      return reserve(input);
+    },
+    settle(input) {
+      assertQuotaAmount('actual', input.actual);
+      return settle(input);
+    },
+    chargeUnlimited(tokenId, actual) {
+      assertQuotaAmount('actual', actual);
+      chargeUnlimited.run(actual, tokenId);
+    },
+  };
+}
