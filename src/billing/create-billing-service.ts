@@ -49,7 +49,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
   const usageLogWriter = createUsageLogWriter(db, logger, options.flushIntervalMs ?? 500);
   const modelsWithoutPrice = new Set<string>();
   const settledUnlimitedReservations = new WeakSet<Reservation>();
-  // SQLite: reservation and settlement as one synchronous transaction each (see create-sqlite-quota-ledger.ts).
+  // SQLite: reservation and settlement in savepoints with group commit (see create-sqlite-quota-ledger.ts).
   const sqliteLedger = context.database.sqliteConnection ? createSqliteQuotaLedger(context.database.sqliteConnection) : undefined;
 
   function priceOf(model: string): ModelPrice {
@@ -97,8 +97,8 @@ export function createBillingService(context: BillingContext, options: BillingSe
       const base = { requestId, tokenId: token.id, userId: token.userId };
       if (token.unlimitedQuota) return { ...base, reserved: 0, unlimited: true };
       assertQuotaAmount("amount", amount);
-      if (sqliteLedger?.isAvailable()) {
-        const remaining = sqliteLedger.reserve({ requestId, tokenId: token.id, userId: token.userId, amount, createdTime: context.now() });
+      if (sqliteLedger) {
+        const remaining = await sqliteLedger.reserve({ requestId, tokenId: token.id, userId: token.userId, amount, createdTime: context.now() });
         if (remaining !== null) return { ...base, reserved: amount, unlimited: false };
         const current = await findTokenByIdForUser(db, token.id, token.userId);
         throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
@@ -122,15 +122,15 @@ export function createBillingService(context: BillingContext, options: BillingSe
       if (reservation.unlimited) {
         if (settledUnlimitedReservations.has(reservation)) return false;
         settledUnlimitedReservations.add(reservation);
-        if (sqliteLedger?.isAvailable()) {
-          sqliteLedger.chargeUnlimited(reservation.tokenId, actualCost);
+        if (sqliteLedger) {
+          await sqliteLedger.chargeUnlimited(reservation.tokenId, actualCost);
           return true;
         }
         // refund 0 leaves the balance alone; used_quota still counts what the token spent.
         await applyTokenSettlement(db, { tokenId: reservation.tokenId, refund: 0, actual: actualCost });
         return true;
       }
-      if (sqliteLedger?.isAvailable()) {
+      if (sqliteLedger) {
         return sqliteLedger.settle({ requestId: reservation.requestId, actual: actualCost, settledTime: context.now() });
       }
       return runInTransaction(db, async (transaction) => {
