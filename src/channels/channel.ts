@@ -1,25 +1,12 @@
-import type { ChannelTimeouts } from "../config/gateway-config.js";
+import type { ConfiguredChannel } from "../config/gateway-config.js";
 
-/** One upstream account, as the relay uses it (keys decrypted, JSON columns parsed). */
-export interface Channel {
+/**
+ * One upstream account, as the relay uses it (keys decrypted, JSON columns parsed): the fields of a configured
+ * channel (base URL without a trailing slash; keys used round-robin and never logged; models as clients name them;
+ * model_mapping client name → upstream name; priority higher first; weight random within a priority) plus its id
+ * and where it came from.
+ */
+export interface Channel extends ConfiguredChannel {
   id: number;
-  name: string;
-  /** The upstream protocol. */
-  type: "openai" | "native";
-  /** Without a trailing slash, e.g. http://127.0.0.1:9001 (the adapter appends /v1/… or /v1beta/…). */
-  baseUrl: string;
-  /** Upstream credentials, used round-robin. Never logged, never returned whole. */
-  keys: string[];
-  /** Model names clients use (before mapping). */
-  models: string[];
-  /** Client model name → upstream model name. */
-  modelMapping: Record<string, string>;
-  groups: string[];
-  /** Higher first. */
-  priority: number;
-  /** Random by weight within one priority. */
-  weight: number;
-  enabled: boolean;
   source: "config" | "api";
-  timeouts: ChannelTimeouts;
 }

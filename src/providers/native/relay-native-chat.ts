@@ -10,6 +10,7 @@ import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { convertChatRequestToNative, type ChatToNativeResult } from "./convert-chat-request-to-native.js";
 import { convertNativeResponseToChat } from "./convert-native-response-to-chat.js";
 import { createNativeEventToChatTransform } from "./create-native-event-to-chat-transform.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
@@ -50,11 +51,7 @@ export async function relayNativeChat(request: ChatRequest, response: Response, 
   const upstream = await sendUpstreamRequest(input.attempt, {
     method: "POST",
     path: request.stream ? `/v1beta/models/${modelPath}:streamGenerateContent?alt=sse` : `/v1beta/models/${modelPath}:generateContent`,
-    headers: {
-      "x-goog-api-key": input.attempt.upstreamKey,
-      "content-type": "application/json",
-      accept: request.stream ? "text/event-stream" : "application/json",
-    },
+    headers: buildUpstreamHeaders(input.attempt, { stream: request.stream === true }),
     body: JSON.stringify(translation.body),
     signal: input.signal,
   });

@@ -3,6 +3,7 @@ import type { components } from "../../../generated/types/native.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { readUpstreamJson } from "./read-upstream-json.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type EmbedContentRequest = components["schemas"]["EmbedContentRequest"];
 type BatchEmbedContentsRequest = components["schemas"]["BatchEmbedContentsRequest"];
@@ -25,7 +26,7 @@ export async function relayNativeEmbed(call: NativeEmbedCall, response: Response
   const upstream = await sendUpstreamRequest(input.attempt, {
     method: "POST",
     path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:${call.method}`,
-    headers: { "x-goog-api-key": input.attempt.upstreamKey, "content-type": "application/json", accept: "application/json" },
+    headers: buildUpstreamHeaders(input.attempt),
     body: JSON.stringify(body),
     signal: input.signal,
   });

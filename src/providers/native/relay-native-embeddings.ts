@@ -6,6 +6,7 @@ import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import { convertEmbeddingRequestToNative, readEmbeddingTexts } from "./convert-embedding-request-to-native.js";
 import { convertNativeEmbeddingsToOpenai } from "./convert-native-embeddings-to-openai.js";
 import { estimateEmbeddingTokens } from "./estimate-embedding-tokens.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type EmbeddingRequest = OpenaiComponents["schemas"]["CreateEmbeddingRequest"];
 type BatchEmbedContentsResponse = NativeComponents["schemas"]["BatchEmbedContentsResponse"];
@@ -23,7 +24,7 @@ export async function relayNativeEmbeddings(request: EmbeddingRequest, input: Re
     const upstream = await sendUpstreamRequest(input.attempt, {
       method: "POST",
       path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:batchEmbedContents`,
-      headers: { "x-goog-api-key": input.attempt.upstreamKey, "content-type": "application/json" },
+      headers: buildUpstreamHeaders(input.attempt),
       body: JSON.stringify(batch),
       signal: input.signal,
     });

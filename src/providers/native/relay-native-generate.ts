@@ -7,6 +7,7 @@ import { collectProducedMedia, type ProducedMedia } from "./collect-produced-med
 import { convertNativeUsage } from "./convert-native-usage.js";
 import { pipeNativeEventStream } from "./pipe-native-event-stream.js";
 import { readUpstreamJson } from "./read-upstream-json.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
 type GenerateContentResponse = components["schemas"]["GenerateContentResponse"];
@@ -31,11 +32,7 @@ export async function relayNativeGenerate(call: NativeGenerateCall, response: Re
   const upstream = await sendUpstreamRequest(input.attempt, {
     method: "POST",
     path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:${method}${call.mode === "sse" ? "?alt=sse" : ""}`,
-    headers: {
-      "x-goog-api-key": input.attempt.upstreamKey,
-      "content-type": "application/json",
-      accept: call.mode === "sse" ? "text/event-stream" : "application/json",
-    },
+    headers: buildUpstreamHeaders(input.attempt, { stream: call.mode === "sse" }),
     body: JSON.stringify(call.request),
     signal: input.signal,
   });

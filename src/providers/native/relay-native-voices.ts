@@ -4,6 +4,7 @@ import type { QueryParameters } from "../../http/operation-types.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import { readUpstreamJson } from "./read-upstream-json.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type VoiceQuery = QueryParameters<operations["listVoices"]>;
 type ListVoicesResponse = components["schemas"]["ListVoicesResponse"];
@@ -41,7 +42,7 @@ export async function relayNativeVoices(call: NativeVoicesCall): Promise<ListVoi
       const upstream = await sendUpstreamRequest(attempt, {
         method: "GET",
         path: `/v1beta/voices?${search.toString()}`,
-        headers: { "x-goog-api-key": attempt.upstreamKey, accept: "application/json" },
+        headers: buildUpstreamHeaders(attempt, { jsonBody: false }),
         signal: call.signal,
       });
       const page = (await readUpstreamJson(upstream.body, call.signal)) as ListVoicesResponse;

@@ -9,6 +9,7 @@ import { convertOpenaiChatUsage } from "./convert-openai-usage.js";
 import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-transform.js";
 import { inlineReasoningIntoContent } from "./inline-reasoning-into-content.js";
 import { prepareOpenaiChatBody } from "./prepare-openai-chat-body.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
 type ChatCompletion = components["schemas"]["ChatCompletion"];
@@ -22,11 +23,7 @@ export async function relayOpenaiChat(request: ChatRequest, response: Response, 
   const upstream = await sendUpstreamRequest(input.attempt, {
     method: "POST",
     path: "/v1/chat/completions",
-    headers: {
-      authorization: `Bearer ${input.attempt.upstreamKey}`,
-      "content-type": "application/json",
-      accept: request.stream ? "text/event-stream" : "application/json",
-    },
+    headers: buildUpstreamHeaders(input.attempt, { stream: request.stream === true }),
     body: JSON.stringify(prepared.body),
     signal: input.signal,
   });

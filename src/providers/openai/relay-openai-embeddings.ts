@@ -3,6 +3,7 @@ import type { components } from "../../../generated/types/openai.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type EmbeddingRequest = components["schemas"]["CreateEmbeddingRequest"];
 type EmbeddingResponse = components["schemas"]["CreateEmbeddingResponse"];
@@ -12,7 +13,7 @@ export async function relayOpenaiEmbeddings(request: EmbeddingRequest, response:
   const upstream = await sendUpstreamRequest(input.attempt, {
     method: "POST",
     path: "/v1/embeddings",
-    headers: { authorization: `Bearer ${input.attempt.upstreamKey}`, "content-type": "application/json" },
+    headers: buildUpstreamHeaders(input.attempt),
     body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,
   });

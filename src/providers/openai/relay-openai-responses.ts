@@ -7,6 +7,7 @@ import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";
 import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
 type ResponseObject = components["schemas"]["ResponseObject"];
@@ -19,11 +20,7 @@ export async function relayOpenaiResponses(request: ResponsesRequest, response: 
   const upstream = await sendUpstreamRequest(input.attempt, {
     method: "POST",
     path: "/v1/responses",
-    headers: {
-      authorization: `Bearer ${input.attempt.upstreamKey}`,
-      "content-type": "application/json",
-      accept: request.stream ? "text/event-stream" : "application/json",
-    },
+    headers: buildUpstreamHeaders(input.attempt, { stream: request.stream === true }),
     body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,
   });
