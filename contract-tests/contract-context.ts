@@ -9,6 +9,8 @@ export interface ContractContext {
   jsonBodyLimitBytes: number;
   /** The channels' time to first response header; an upstream slower than this makes the gateway answer 504. */
   upstreamHeaderTimeoutMs: number;
+  /** The models the fake upstreams' channels serve. */
+  servedModels: ReadonlySet<string>;
   /** Applies a fault plan to both fake upstreams, or clears it. */
   setUpstreamFault(fault: FaultPlan | undefined): void;
 }

@@ -38,6 +38,22 @@ function bodyModel(operation: SpecOperation): string | undefined {
   return operation.parameters.find((parameter) => parameter.in === "path" && parameter.name === "model")?.example as string | undefined;
 }
 
+/** The values the JSON body's `model` is limited to, when its schema is an enum. */
+function modelEnum(operation: SpecOperation): string[] | undefined {
+  const resolve = (schema: unknown): JsonObject | undefined => {
+    let current = schema as JsonObject | undefined;
+    for (let depth = 0; depth < 10 && typeof current?.$ref === "string"; depth += 1) {
+      current = (current.$ref as string)
+        .slice(2)
+        .split("/")
+        .reduce<unknown>((node, segment) => (node as JsonObject | undefined)?.[segment], operation.document) as JsonObject | undefined;
+    }
+    return current;
+  };
+  const modelSchema = resolve((resolve(operation.jsonBodySchema)?.properties as JsonObject | undefined)?.model);
+  return Array.isArray(modelSchema?.enum) ? (modelSchema.enum as string[]) : undefined;
+}
+
 function isVideoTaskOperation(operation: SpecOperation): boolean {
   return operation.pathTemplate.includes("/video");
 }
@@ -266,11 +282,16 @@ export async function prepareOperationCall(
           upstreamFault: variant === "502" ? { status: 500 } : { latencyMs: context.upstreamHeaderTimeoutMs + 500 },
         },
       };
-    case "503":
+    case "503": {
       if (!bodyModel(operation)) return { skip: "the operation does not call an upstream" };
-      if ("model" in shape.pathValues) shape.pathValues.model = unservedModel;
-      else shape.body = { ...(shape.body as JsonObject), model: unservedModel };
+      // A body whose `model` is an enum only lets through the names it lists: use one no channel serves.
+      const allowed = modelEnum(operation);
+      const model = allowed ? allowed.find((name) => !context.servedModels.has(name)) : unservedModel;
+      if (model === undefined) return { skip: "every model the schema allows is served" };
+      if ("model" in shape.pathValues) shape.pathValues.model = model;
+      else shape.body = { ...(shape.body as JsonObject), model };
       break;
+    }
   }
   return { call: render(operation, shape) };
 }

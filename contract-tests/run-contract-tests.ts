@@ -70,7 +70,8 @@ async function main(): Promise<number> {
   const outcome = createContractOutcome();
   let gateway: ContractGateway | undefined;
   try {
-    gateway = await startContractGateway(collectExampleModels(operations));
+    const channelModels = collectExampleModels(operations);
+    gateway = await startContractGateway(channelModels);
     activeGateway = gateway;
     const context: ContractContext = {
       gatewayUrl: gateway.url,
@@ -79,6 +80,7 @@ async function main(): Promise<number> {
       jsonBodyLimitBytes: gateway.jsonBodyLimitBytes,
       upstreamHeaderTimeoutMs: gateway.upstreamHeaderTimeoutMs,
       setUpstreamFault: gateway.setUpstreamFault,
+      servedModels: new Set([...channelModels.openai, ...channelModels.native]),
     };
     console.log(`Gateway under test: ${gateway.url} (log: ${gateway.logFile})`);
     const registerHooks = createDreddHooks({ context, operations, pending: pendingSet, outcome });

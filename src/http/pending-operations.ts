@@ -7,9 +7,6 @@ import type { ApiGeneration } from "./api-generation.js";
 export const pendingOperations = {
   management: [],
   openai: [
-    "createSpeech",
-    "createTranscription",
-    "createTranslation",
     "createImage",
     "createImageEdit",
     "submitVideoGeneration",

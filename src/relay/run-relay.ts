@@ -20,6 +20,8 @@ export interface RelayAttemptInput {
    * answer sees the request billed. Streams write as they go; the relay ends them after settlement too.
    */
   deliver(body: unknown): void;
+  /** Hands over a binary answer (audio), sent after settlement like `deliver`. */
+  deliverBytes(contentType: string, bytes: Buffer): void;
 }
 
 export interface RelayCall {
@@ -68,9 +70,12 @@ export async function runRelay(context: GatewayContext, request: Request, respon
   response.on("close", onClientGone);
 
   const observed = createObservedUsage();
-  let delivery: { body: unknown } | undefined;
+  let delivery: { body: unknown } | { contentType: string; bytes: Buffer } | undefined;
   const deliver = (body: unknown) => {
     delivery = { body };
+  };
+  const deliverBytes = (contentType: string, bytes: Buffer) => {
+    delivery = { contentType, bytes };
   };
   const startedAt = performance.now();
   let usedAttempt: ChannelAttempt | undefined;
@@ -79,7 +84,7 @@ export async function runRelay(context: GatewayContext, request: Request, respon
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
       try {
-        await call.execute({ attempt, signal: abortController.signal, observed, requestId, deliver });
+        await call.execute({ attempt, signal: abortController.signal, observed, requestId, deliver, deliverBytes });
         context.channelRouter.reportSuccess(attempt.channel.id);
         failure = undefined;
         break;
@@ -115,7 +120,8 @@ export async function runRelay(context: GatewayContext, request: Request, respon
   }
   if (failure && !response.headersSent) throw failure;
   if (failure) context.logger.warn({ requestId, err: (failure as Error).message }, "stream ended early");
-  if (delivery) response.json(delivery.body);
+  if (delivery && "bytes" in delivery) response.type(delivery.contentType).send(delivery.bytes);
+  else if (delivery) response.json(delivery.body);
   else if (!response.writableEnded) response.end();
   void request;
 }

@@ -1,4 +1,4 @@
-import { errors as undiciErrors, request, type Dispatcher } from "undici";
+import { errors as undiciErrors, request, type Dispatcher, type FormData as UndiciFormData } from "undici";
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import { getUpstreamDispatcher } from "./get-upstream-dispatcher.js";
 import { isRetryableUpstreamStatus, mapUpstreamStatus } from "./classify-upstream-status.js";
@@ -10,7 +10,7 @@ export interface UpstreamRequest {
   /** Path and query after the channel's base URL, e.g. `/v1/chat/completions`. */
   path: string;
   headers: Record<string, string>;
-  body?: string | Buffer;
+  body?: string | Buffer | UndiciFormData;
   signal: AbortSignal;
 }
 

@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
@@ -20,9 +20,10 @@ describe.each(testDatabases)("OpenAI-style relay through the official SDK on $na
       database,
       configFile: {
         channels: [
-          { name: "main", type: "openai", base_url: upstream.url, key: "upstream-secret", models: ["model-a", "model-e"], model_mapping: { "model-a": "upstream-model-a" } },
+          { name: "main", type: "openai", base_url: upstream.url, key: "upstream-secret", models: ["model-a", "model-e", "speech-1", "transcribe-1"], model_mapping: { "model-a": "upstream-model-a" } },
         ],
-        pricing: { "model-a": { input: 2, output: 4 }, "model-e": { input: 2, output: 0 } },
+        // speech-1: `input` is read as USD per 1M input characters
+        pricing: { "model-a": { input: 2, output: 4 }, "model-e": { input: 2, output: 0 }, "speech-1": { input: 15 }, "transcribe-1": { per_second: 0.0001 } },
       },
     });
     const apiKey = await createApiKey(gateway, { remainQuota: 1_000_000 });
@@ -176,6 +177,44 @@ describe.each(testDatabases)("OpenAI-style relay through the official SDK on $na
     expect(completion.choices[0]!.message.content).toBe("<think>\nThinking about: deep question\n</think>\n\nEcho: deep question");
     expect(completion.choices[0]!.message).not.toHaveProperty("reasoning_content");
     expect((upstream.requests[0]!.body as Record<string, unknown>).thinking).toEqual({ type: "enabled" });
+  });
+
+  it("synthesises speech: the upstream's audio bytes and content type pass through, billed per input character", async () => {
+    const before = await readToken(gateway, tokenId);
+    const audio = await client.audio.speech.create({ model: "speech-1", voice: "alloy", input: "hello world", response_format: "wav" });
+    expect(audio.headers.get("content-type")).toBe("audio/wav");
+    const bytes = Buffer.from(await audio.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString("ascii")).toBe("RIFF");
+    expect(bytes.subarray(8, 12).toString("ascii")).toBe("WAVE");
+    expect(upstream.requests[0]!.body).toEqual({ model: "speech-1", voice: "alloy", input: "hello world", response_format: "wav" });
+    // 11 characters × 15 USD per 1M = 165 micro-USD = 82.5 units, rounded half up to 83
+    const after = await readToken(gateway, tokenId);
+    expect(before.remain_quota - after.remain_quota).toBe(83);
+  });
+
+  it("transcribes and translates multipart audio, billed by the upstream's reported duration, in every response format", async () => {
+    const before = await readToken(gateway, tokenId);
+    // the fake counts 32,000 bytes per second: 64,000 bytes are 2 seconds
+    const audio = Buffer.alloc(64_000, 1);
+    const transcription = await client.audio.transcriptions.create({ file: await toFile(audio, "meeting.wav", { type: "audio/wav" }), model: "transcribe-1" });
+    expect(transcription.text).toBe("Transcription of meeting.wav (64000 bytes).");
+    const sent = upstream.requests[0]!;
+    expect(String(sent.headers["content-type"])).toMatch(/^multipart\/form-data; boundary=/);
+    // 2 s × 0.0001 USD = 0.0002 USD = 100 units
+    expect(before.remain_quota - (await readToken(gateway, tokenId)).remain_quota).toBe(100);
+
+    const subtitles = await client.audio.transcriptions.create({ file: await toFile(audio, "meeting.wav", { type: "audio/wav" }), model: "transcribe-1", response_format: "srt" });
+    expect(subtitles).toBe("1\n00:00:00,000 --> 00:00:02,000\nTranscription of meeting.wav (64000 bytes).\n");
+    const translation = await client.audio.translations.create({ file: await toFile(audio, "talk.wav", { type: "audio/wav" }), model: "transcribe-1", response_format: "text" });
+    expect(translation).toBe("Translation of talk.wav (64000 bytes).\n");
+  });
+
+  it("refuses a transcription without a file part in the OpenAI envelope", async () => {
+    const form = new FormData();
+    form.append("model", "transcribe-1");
+    const response = await fetch(`${gateway.url}/v1/audio/transcriptions`, { method: "POST", headers: { authorization: `Bearer ${client.apiKey}` }, body: form });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { type: string; message: string } }).error).toMatchObject({ type: "invalid_request_error" });
   });
 
   it("answers an unknown model with 503 no available channel in the OpenAI envelope", async () => {

@@ -3,8 +3,9 @@ import type { GatewayContext } from "../../gateway-context.js";
 import { completeHandlerMap } from "../../http/complete-handler-map.js";
 import type { OperationHandlerMap } from "../../http/operation-handler.js";
 import { pendingOperations } from "../../http/pending-operations.js";
+import { createAudioHandlers } from "./audio-handlers.js";
 import { createTextHandlers } from "./text-handlers.js";
 
 export function createOpenaiHandlers(context: GatewayContext): OperationHandlerMap<operations> {
-  return completeHandlerMap<operations, (typeof pendingOperations.openai)[number]>({ ...createTextHandlers(context) }, pendingOperations.openai);
+  return completeHandlerMap<operations, (typeof pendingOperations.openai)[number]>({ ...createTextHandlers(context), ...createAudioHandlers(context) }, pendingOperations.openai);
 }

@@ -1,0 +1,50 @@
+import { FormData } from "undici";
+import type { components } from "../../../generated/types/openai.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
+import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { formatTranscript, type TranscriptFormat } from "./format-transcript.js";
+
+type VerboseTranscript = components["schemas"]["TranscriptionVerboseResponse"];
+
+export interface TranscriptionCall {
+  task: "transcriptions" | "translations";
+  /** The form's text fields as the client sent them. */
+  fields: Record<string, string>;
+  file: { buffer: Buffer; originalname: string; mimetype: string };
+}
+
+/**
+ * Transcription or translation on an OpenAI-compatible channel. The multipart form is rebuilt for the upstream with
+ * the mapped model and `response_format: verbose_json`, whose `duration` is what the request is billed by (priced
+ * with `per_second`); the client's format is then rendered from that transcript (format-transcript.ts).
+ */
+export async function relayOpenaiTranscription(call: TranscriptionCall, input: RelayAttemptInput): Promise<void> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(call.fields)) {
+    // `file` also appears among the fields: the validator puts a placeholder there to validate the upload.
+    if (name !== "model" && name !== "response_format" && name !== "file") form.append(name, value);
+  }
+  form.append("model", input.attempt.upstreamModel);
+  form.append("response_format", "verbose_json");
+  form.append("file", new Blob([call.file.buffer], { type: call.file.mimetype }), call.file.originalname);
+
+  const upstream = await sendUpstreamRequest(input.attempt, {
+    method: "POST",
+    path: `/v1/audio/${call.task}`,
+    headers: buildUpstreamHeaders(input.attempt, { jsonBody: false }),
+    body: form,
+    signal: input.signal,
+  });
+  const transcript = (await upstream.body.json()) as VerboseTranscript;
+  input.observed.usage = {
+    promptTokens: 0,
+    completionTokens: 0,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    durationSeconds: Math.ceil(transcript.duration ?? 0),
+  };
+  const formatted = formatTranscript(transcript, (call.fields.response_format ?? "json") as TranscriptFormat);
+  if (formatted.kind === "json") input.deliver(formatted.body);
+  else input.deliverBytes(formatted.contentType, Buffer.from(formatted.text));
+}
