@@ -7,8 +7,6 @@ import type { ApiGeneration } from "./api-generation.js";
 export const pendingOperations = {
   management: [],
   openai: [
-    "createImage",
-    "createImageEdit",
     "submitVideoGeneration",
     "getVideoGeneration",
     "getVideoGenerationViaQueryBase",

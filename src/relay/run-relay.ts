@@ -31,6 +31,11 @@ export interface RelayCall {
   routingModel?: string;
   isStream: boolean;
   promptTokenEstimate: number;
+  /**
+   * Usage priced per unit that the reservation must hold too (images requested at `per_image`), beyond the token
+   * worst case, so a per-image model cannot be granted more images than the balance covers.
+   */
+  reservedUsage?: Pick<MeteredUsage, "imageCount">;
   maxOutputTokens: number | undefined;
   /** Channel types whose adapters can serve this call. */
   channelTypes: ReadonlyArray<"openai" | "native">;
@@ -59,7 +64,11 @@ export async function runRelay(context: GatewayContext, request: Request, respon
 
   const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
   const worstCase = Math.max(
-    ...plan.map((attempt) => context.billing.worstCaseCost(call.model, attempt.group, call.promptTokenEstimate, call.maxOutputTokens)),
+    ...plan.map(
+      (attempt) =>
+        context.billing.worstCaseCost(call.model, attempt.group, call.promptTokenEstimate, call.maxOutputTokens) +
+        (call.reservedUsage ? context.billing.priceUsage(call.model, attempt.group, { ...zeroUsage, ...call.reservedUsage }) : 0),
+    ),
   );
   const reservation = await context.billing.reserve(token, requestId, worstCase);
 

@@ -4,6 +4,7 @@ import { handleAudioSpeech } from "./handle-audio-speech.js";
 import { handleAudioTranscription } from "./handle-audio-transcription.js";
 import { handleChatCompletions } from "./handle-chat-completions.js";
 import { handleEmbeddings } from "./handle-embeddings.js";
+import { handleImages } from "./handle-images.js";
 import { handleListModels } from "./handle-list-models.js";
 import { handleResponses } from "./handle-responses.js";
 import { OpenaiRequestError } from "./openai-request-error.js";
@@ -35,6 +36,10 @@ export async function routeOpenaiRequest(exchange: FakeExchange, state: OpenaiFa
         return handleAudioTranscription(exchange, "transcribe");
       case "/v1/audio/translations":
         return handleAudioTranscription(exchange, "translate");
+      case "/v1/images/generations":
+        return handleImages(exchange, state.ids, "generations");
+      case "/v1/images/edits":
+        return handleImages(exchange, state.ids, "edits");
     }
   }
   throw new OpenaiRequestError(404, `Invalid URL (${method} ${exchange.url.pathname})`);

@@ -4,8 +4,9 @@ import { completeHandlerMap } from "../../http/complete-handler-map.js";
 import type { OperationHandlerMap } from "../../http/operation-handler.js";
 import { pendingOperations } from "../../http/pending-operations.js";
 import { createAudioHandlers } from "./audio-handlers.js";
+import { createImageHandlers } from "./image-handlers.js";
 import { createTextHandlers } from "./text-handlers.js";
 
 export function createOpenaiHandlers(context: GatewayContext): OperationHandlerMap<operations> {
-  return completeHandlerMap<operations, (typeof pendingOperations.openai)[number]>({ ...createTextHandlers(context), ...createAudioHandlers(context) }, pendingOperations.openai);
+  return completeHandlerMap<operations, (typeof pendingOperations.openai)[number]>({ ...createTextHandlers(context), ...createAudioHandlers(context), ...createImageHandlers(context) }, pendingOperations.openai);
 }

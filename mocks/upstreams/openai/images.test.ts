@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { FakeUpstream } from "../shared/fake-upstream.js";
+import { readJson } from "../shared/read-json.js";
+import { FAKE_IMAGE_B64 } from "./handle-images.js";
+import { startFakeOpenaiServer } from "./start-fake-openai-server.js";
+
+let upstream: FakeUpstream;
+
+beforeAll(async () => {
+  upstream = await startFakeOpenaiServer();
+});
+afterAll(() => upstream.close());
+beforeEach(() => upstream.reset());
+
+async function post(path: string, body: unknown) {
+  const response = await fetch(`${upstream.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return { status: response.status, body: await readJson(response) };
+}
+
+describe("POST /v1/images/generations and /v1/images/edits", () => {
+  it("returns n URLs by default with usage by prompt words and images", async () => {
+    const { status, body } = await post("/v1/images/generations", { model: "img-c-2", prompt: "a red fox", n: 2 });
+    expect(status).toBe(200);
+    expect(body.data).toEqual([{ url: "https://images.invalid/img_000001.png" }, { url: "https://images.invalid/img_000002.png" }]);
+    expect(body.usage).toEqual({ input_tokens: 3, output_tokens: 200, total_tokens: 203, input_tokens_details: { text_tokens: 3, image_tokens: 0 } });
+    expect(typeof body.created).toBe("number");
+  });
+
+  it("returns a decodable PNG as b64_json", async () => {
+    const { body } = await post("/v1/images/generations", { model: "m", prompt: "x", response_format: "b64_json" });
+    expect(body.data).toEqual([{ b64_json: FAKE_IMAGE_B64 }]);
+    expect(Buffer.from(body.data[0].b64_json, "base64").subarray(1, 4).toString("ascii")).toBe("PNG");
+  });
+
+  it("accepts multipart edits and counts the uploaded images", async () => {
+    const form = new FormData();
+    form.append("model", "img-c-2");
+    form.append("prompt", "make it blue");
+    form.append("n", "1");
+    form.append("response_format", "b64_json");
+    form.append("image[]", new Blob([Buffer.from(FAKE_IMAGE_B64, "base64")], { type: "image/png" }), "a.png");
+    form.append("image[]", new Blob([Buffer.from(FAKE_IMAGE_B64, "base64")], { type: "image/png" }), "b.png");
+    const response = await fetch(`${upstream.url}/v1/images/edits`, { method: "POST", body: form });
+    const body = await readJson(response);
+    expect(response.status).toBe(200);
+    expect(body.data).toHaveLength(1);
+    expect(body.usage.input_tokens_details).toEqual({ text_tokens: 3, image_tokens: 100 });
+  });
+
+  it("refuses a missing prompt and an edit without an image", async () => {
+    expect((await post("/v1/images/generations", { model: "m" })).status).toBe(400);
+    const edit = await post("/v1/images/edits", { model: "m", prompt: "p" });
+    expect(edit.status).toBe(400);
+    expect(edit.body.error.param).toBe("image");
+  });
+});
+
+describe("the img-d- input.messages form", () => {
+  it("reads the prompt and images from the messages and n from parameters", async () => {
+    const { status, body } = await post("/v1/images/edits", {
+      model: "img-d-edit-plus",
+      input: { messages: [{ role: "user", content: [{ image: "https://example.com/a.png" }, { text: "add a lamp" }] }] },
+      parameters: { n: 2 },
+      response_format: "b64_json",
+    });
+    expect(status).toBe(200);
+    expect(body.data).toHaveLength(2);
+    expect(body.usage.input_tokens_details).toEqual({ text_tokens: 3, image_tokens: 50 });
+  });
+});

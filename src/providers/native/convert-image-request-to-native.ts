@@ -1,0 +1,97 @@
+import type { components as NativeComponents } from "../../../generated/types/native.js";
+import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
+import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import type { FetchMedia } from "../../net/create-safe-fetcher.js";
+import { mapImageQualityToSize } from "./map-image-quality-to-size.js";
+import { mapImageSizeToAspectRatio } from "./map-image-size-to-aspect-ratio.js";
+import { nativeImageMimeTypes } from "./native-image-mime-types.js";
+import { parseDataUri } from "./parse-data-uri.js";
+
+type ImageRequest = OpenaiComponents["schemas"]["ImageGenerationRequest"];
+type GenerateContentRequest = NativeComponents["schemas"]["GenerateContentRequest"];
+type GenerationConfig = NativeComponents["schemas"]["GenerationConfig"];
+type ImageConfig = NativeComponents["schemas"]["ImageConfig"];
+type Part = NativeComponents["schemas"]["Part"];
+type SafetySetting = NativeComponents["schemas"]["SafetySetting"];
+
+export interface ImageToNativeOptions {
+  request: ImageRequest;
+  /** The SSRF-safe downloader for reference image URLs. */
+  fetchMedia: FetchMedia;
+  /** Platform default safety settings (config native.safety_settings). */
+  safetySettings?: readonly SafetySetting[] | undefined;
+}
+
+const base64Pattern = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * An OpenAI-style image request (generations or edits: the same for the native family) → a native generateContent
+ * body. The prompt comes first, then the reference images inline (data URIs and raw base64 decoded, URLs downloaded
+ * through the safe fetcher; only the seed's image types). size → aspectRatio, quality → imageSize (an explicit
+ * image_size wins), responseModalities [IMAGE] unless the client chose its own. `n` and `response_format` have no
+ * native meaning: one image per call, always returned as base64.
+ */
+export async function convertImageRequestToNative(options: ImageToNativeOptions): Promise<GenerateContentRequest> {
+  const { request } = options;
+  if (typeof request.prompt !== "string" || request.prompt.trim() === "") {
+    throw new InvalidRequestError("prompt is required and must not be empty.", { param: "prompt" });
+  }
+  const references = request.image === undefined ? [] : Array.isArray(request.image) ? request.image : [request.image];
+  const imageParts = await Promise.all(
+    references.map((reference, index) => readReferenceImage(reference, Array.isArray(request.image) ? `image[${index}]` : "image", options.fetchMedia)),
+  );
+
+  const imageConfig: ImageConfig = {};
+  const aspectRatio = mapImageSizeToAspectRatio(request.size);
+  if (aspectRatio !== undefined) imageConfig.aspectRatio = aspectRatio;
+  imageConfig.imageSize = typeof request.image_size === "string" && request.image_size.trim() !== "" ? request.image_size.trim().toUpperCase() : mapImageQualityToSize(request.quality);
+  if (typeof request.mime_type === "string" && request.mime_type.trim() !== "") imageConfig.imageOutputOptions = { mimeType: request.mime_type.trim().toLowerCase() };
+
+  const modalities = (request.response_modalities ?? []).map((modality) => modality.trim().toUpperCase()).filter((modality) => modality !== "");
+  const generationConfig: GenerationConfig = { responseModalities: modalities.length > 0 ? modalities : ["IMAGE"], imageConfig };
+  if (typeof request.temperature === "number") generationConfig.temperature = request.temperature;
+  if (typeof request.top_p === "number") generationConfig.topP = request.top_p;
+
+  const body: GenerateContentRequest = { contents: [{ role: "user", parts: [{ text: request.prompt }, ...imageParts] }], generationConfig };
+  if (options.safetySettings && options.safetySettings.length > 0) body.safetySettings = [...options.safetySettings];
+  return body;
+}
+
+async function readReferenceImage(reference: string, param: string, fetchMedia: FetchMedia): Promise<Part> {
+  const value = reference.trim();
+  if (/^data:/i.test(value)) {
+    const parsed = parseDataUri(value);
+    if (parsed === undefined) throw new InvalidRequestError(`${param} is not a valid base64 data URI.`, { param });
+    return inlineImage(parsed.mimeType, parsed.data, param);
+  }
+  if (/^https?:\/\//i.test(value)) {
+    const media = await fetchMedia(value);
+    return inlineImage(media.mimeType.toLowerCase(), media.data.toString("base64"), param);
+  }
+  const data = value.replaceAll(/\s/g, "");
+  const mimeType = base64Pattern.test(data) ? detectImageMimeType(Buffer.from(data.slice(0, 64), "base64")) : undefined;
+  if (mimeType === undefined) {
+    throw new InvalidRequestError(`${param} must be an http(s) URL, a data: URI or base64 of a PNG, JPEG, WebP or HEIC/HEIF image.`, { param });
+  }
+  return { inlineData: { mimeType, data } };
+}
+
+function inlineImage(mimeType: string, data: string, param: string): Part {
+  if (!nativeImageMimeTypes.has(mimeType)) {
+    throw new InvalidRequestError(`Unsupported reference image MIME type ${mimeType}; allowed: ${[...nativeImageMimeTypes].join(", ")}.`, { param });
+  }
+  return { inlineData: { mimeType, data } };
+}
+
+/** Raw base64 carries no type: the file's signature tells it (the upstream needs a mimeType with inlineData). */
+function detectImageMimeType(head: Buffer): string | undefined {
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
+  if (head.subarray(0, 4).toString("latin1") === "RIFF" && head.subarray(8, 12).toString("latin1") === "WEBP") return "image/webp";
+  if (head.subarray(4, 8).toString("latin1") === "ftyp") {
+    const brand = head.subarray(8, 12).toString("latin1");
+    if (["heic", "heix", "hevc", "hevx"].includes(brand)) return "image/heic";
+    if (["mif1", "msf1", "heif"].includes(brand)) return "image/heif";
+  }
+  return undefined;
+}

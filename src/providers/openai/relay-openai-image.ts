@@ -1,0 +1,77 @@
+import type { Response } from "express";
+import { FormData } from "undici";
+import type { components } from "../../../generated/types/openai.js";
+import type { MeteredUsage } from "../../billing/metered-usage.js";
+import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
+import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+
+type ImageRequest = components["schemas"]["ImageGenerationRequest"];
+type ImageResponse = components["schemas"]["ImageResponse"];
+
+export interface UploadedImageFile {
+  fieldname: string;
+  buffer: Buffer;
+  originalname: string;
+  mimetype: string;
+}
+
+export type OpenaiImageCall =
+  | { task: "generations" | "edits"; kind: "json"; request: ImageRequest }
+  /** A multipart edit: the form's text fields as sent and its file parts (image, image[], mask) as uploaded. */
+  | { task: "edits"; kind: "multipart"; fields: Record<string, string>; files: readonly UploadedImageFile[] };
+
+/**
+ * Image generation or editing on an OpenAI-compatible channel: the client's JSON passes through with the mapped
+ * model (a multipart edit is rebuilt as a form with its files), and the upstream's answer goes back as it is. Billed
+ * by the images returned (`data.length`, priced per_image) plus the tokens the upstream reports, if it does.
+ */
+export async function relayOpenaiImage(call: OpenaiImageCall, response: Response, input: RelayAttemptInput): Promise<void> {
+  const path = `/v1/images/${call.task}`;
+  const upstream =
+    call.kind === "json"
+      ? await sendUpstreamRequest(input.attempt, {
+          method: "POST",
+          path,
+          headers: buildUpstreamHeaders(input.attempt),
+          body: JSON.stringify({ ...withoutInjectedDefaults(call.request, response), model: input.attempt.upstreamModel }),
+          signal: input.signal,
+        })
+      : await sendUpstreamRequest(input.attempt, {
+          method: "POST",
+          path,
+          headers: buildUpstreamHeaders(input.attempt, { jsonBody: false }),
+          body: buildEditForm(call.fields, call.files, input.attempt.upstreamModel),
+          signal: input.signal,
+        });
+  const result = (await upstream.body.json()) as ImageResponse;
+  input.observed.usage = readImageUsage(result);
+  input.deliver(result);
+}
+
+function buildEditForm(fields: Record<string, string>, files: readonly UploadedImageFile[], upstreamModel: string): FormData {
+  const fileFields = new Set(files.map((file) => file.fieldname));
+  const form = new FormData();
+  form.append("model", upstreamModel);
+  for (const [name, value] of Object.entries(fields)) {
+    // The validator leaves a placeholder under each file part's name to validate the upload; the file goes below.
+    if (name !== "model" && !fileFields.has(name)) form.append(name, value);
+  }
+  for (const file of files) form.append(file.fieldname, new Blob([file.buffer], { type: file.mimetype }), file.originalname);
+  return form;
+}
+
+function readImageUsage(result: ImageResponse): MeteredUsage {
+  const usage = result.usage;
+  const metered: MeteredUsage = {
+    promptTokens: usage?.input_tokens ?? 0,
+    completionTokens: usage?.output_tokens ?? 0,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    imageCount: Array.isArray(result.data) ? result.data.length : 0,
+  };
+  const imageOutputTokens = usage?.output_tokens_details?.image_tokens;
+  if (typeof imageOutputTokens === "number" && imageOutputTokens > 0) metered.imageOutputTokens = imageOutputTokens;
+  return metered;
+}
