@@ -17,4 +17,6 @@ for (const [latency, connections] of points) {
     console.log(`${latency} ms c=${connections} ${target.name}: ${Math.round(result.requestsPerSecond)} req/s, mean ${result.latency.meanMs.toFixed(2)} ms`);
   }
 }
+await Promise.all([raw.server.stop(), gateway.server.stop()]);
+await upstream.stop();
 process.exit(0);
