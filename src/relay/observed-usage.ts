@@ -13,3 +13,11 @@ export interface ObservedUsage {
 export function createObservedUsage(): ObservedUsage {
   return { usage: undefined, streamedCompletionTokens: 0 };
 }
+
+/**
+ * Counts streamed text toward what a stream cut short is billed: about four characters a token, at least one per
+ * piece. Used only when the upstream never reported usage.
+ */
+export function recordStreamedText(observed: ObservedUsage, text: string): void {
+  observed.streamedCompletionTokens += Math.max(1, Math.ceil(text.length / 4));
+}

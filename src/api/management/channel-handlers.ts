@@ -25,6 +25,11 @@ type ChannelOperationId = "listChannels" | "getChannel" | "createChannel" | "upd
 export function createChannelHandlers(context: GatewayContext): Record<ChannelOperationId, OperationHandler> {
   const { db } = context.database;
   const view = (record: Parameters<typeof toChannelView>[0]) => toChannelView(record, context.keyCipher);
+  // This instance reloads at once; the others hear of it through the change bus (Redis), when there is one.
+  const applyChannelChange = async () => {
+    await context.channelRouter.reload();
+    await context.channelChanges.publish();
+  };
   return {
     async listChannels(request, response) {
       assertAdministrator(getAuthenticatedUser(response));
@@ -41,22 +46,19 @@ export function createChannelHandlers(context: GatewayContext): Record<ChannelOp
     async createChannel(request, response) {
       assertAdministrator(getAuthenticatedUser(response));
       const channel = await createApiChannel(context, request.body as JsonRequestBody<operations["createChannel"]>);
-      await context.channelRouter.reload();
-      await context.channelChanges.publish();
+      await applyChannelChange();
       sendSuccess(response, view(channel));
     },
     async updateChannel(request, response) {
       assertAdministrator(getAuthenticatedUser(response));
       const channel = await updateApiChannel(context, request.body as JsonRequestBody<operations["updateChannel"]>);
-      await context.channelRouter.reload();
-      await context.channelChanges.publish();
+      await applyChannelChange();
       sendSuccess(response, view(channel));
     },
     async deleteChannel(request, response) {
       assertAdministrator(getAuthenticatedUser(response));
       await deleteApiChannel(context, Number(readPathParameter(request, "id")));
-      await context.channelRouter.reload();
-      await context.channelChanges.publish();
+      await applyChannelChange();
       sendSuccess(response);
     },
     async testChannel(request, response) {

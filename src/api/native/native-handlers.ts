@@ -44,10 +44,10 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
       const model = stripModelsPrefix(readPathParameter(request, "model"));
       const mode = !streaming ? "json" : request.query.alt === "sse" ? "sse" : "json-array";
       const { routing, userGroup } = routingOf(response);
-      const reachable = new Set(context.channelRouter.listModels(routing, userGroup));
+      // Only a name with a thinking suffix asks this, so the model list is built only then.
       const resolved = applyNativeThinkingSuffix(model, request.body as GenerateContentRequest, {
         stream: streaming,
-        isServed: (name) => reachable.has(name),
+        isServed: (name) => context.channelRouter.listModels(routing, userGroup).includes(name),
       });
       if (resolved.warnings.length > 0) context.logger.debug({ model, warnings: resolved.warnings }, "thinking suffix adjusted");
       assertNativeSpeechRules(resolved.routingModel, resolved.request);

@@ -26,9 +26,8 @@ export function applyNativeThinkingSuffix(
   options: { stream: boolean; isServed: (model: string) => boolean },
 ): NativeSuffixResolution {
   const warnings: string[] = [];
-  if (options.isServed(model)) return { routingModel: model, request, warnings };
   const parsed = parseModelSuffix(model);
-  if (!parsed.suffix) return { routingModel: model, request, warnings };
+  if (!parsed.suffix || options.isServed(model)) return { routingModel: model, request, warnings };
   if (request.generationConfig?.thinkingConfig) return { routingModel: parsed.upstreamModel, request, warnings };
   const thinkingConfig = resolveThinkingConfig({
     model: describeThinkingModel(parsed.upstreamModel),

@@ -11,6 +11,8 @@ import { convertChatRequestToNative, type ChatToNativeResult } from "./convert-c
 import { convertNativeResponseToChat } from "./convert-native-response-to-chat.js";
 import { createNativeEventToChatTransform } from "./create-native-event-to-chat-transform.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
+import { formatChatStreamErrorFrame } from "../openai/format-chat-stream-error-frame.js";
+import { recordStreamedText } from "../../relay/observed-usage.js";
 
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
@@ -30,9 +32,6 @@ export interface NativeChatDependencies {
    */
   translations?: Map<string, Promise<ChatToNativeResult>>;
 }
-
-const chatErrorFrame = (message: string) =>
-  `data: ${JSON.stringify({ error: { message, type: "upstream_error", code: "bad_response" } })}\n\ndata: [DONE]\n\n`;
 
 /**
  * One chat attempt against a native channel. `attempt.upstreamModel` is the channel's name for the model with the
@@ -71,7 +70,7 @@ export async function relayNativeChat(request: ChatRequest, response: Response, 
   await pipeUpstreamEvents({
     upstreamBody: upstream.body,
     writer: createSseWriter(response),
-    errorFrame: chatErrorFrame,
+    errorFrame: formatChatStreamErrorFrame,
     transform: createNativeEventToChatTransform({
       model: request.model,
       includeThoughts: translation.includeThoughts,
@@ -81,9 +80,7 @@ export async function relayNativeChat(request: ChatRequest, response: Response, 
         // All zeros means the upstream never reported usage: leave the relay its estimate from the streamed text.
         if (usage.promptTokens > 0 || usage.completionTokens > 0) input.observed.usage = usage;
       },
-      onText: (text) => {
-        input.observed.streamedCompletionTokens += Math.max(1, Math.ceil(text.length / 4));
-      },
+      onText: (text) => recordStreamedText(input.observed, text),
     }),
   });
 }

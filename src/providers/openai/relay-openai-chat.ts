@@ -6,16 +6,15 @@ import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { convertOpenaiChatUsage } from "./convert-openai-usage.js";
+import { formatChatStreamErrorFrame } from "./format-chat-stream-error-frame.js";
 import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-transform.js";
 import { inlineReasoningIntoContent } from "./inline-reasoning-into-content.js";
 import { prepareOpenaiChatBody } from "./prepare-openai-chat-body.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
+import { recordStreamedText } from "../../relay/observed-usage.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
 type ChatCompletion = components["schemas"]["ChatCompletion"];
-
-const openaiErrorFrame = (message: string) =>
-  `data: ${JSON.stringify({ error: { message, type: "upstream_error", code: "bad_response" } })}\n\ndata: [DONE]\n\n`;
 
 /** One chat attempt against an OpenAI-compatible channel: JSON answered whole, streams translated chunk by chunk. */
 export async function relayOpenaiChat(request: ChatRequest, response: Response, input: RelayAttemptInput): Promise<void> {
@@ -40,7 +39,7 @@ export async function relayOpenaiChat(request: ChatRequest, response: Response, 
   await pipeUpstreamEvents({
     upstreamBody: upstream.body,
     writer: createSseWriter(response),
-    errorFrame: openaiErrorFrame,
+    errorFrame: formatChatStreamErrorFrame,
     transform: createOpenaiChatStreamTransform({
       clientModel: request.model,
       clientWantsUsage: prepared.clientWantsUsage,
@@ -48,9 +47,7 @@ export async function relayOpenaiChat(request: ChatRequest, response: Response, 
       onUsage: (usage) => {
         input.observed.usage = usage;
       },
-      onText: (text) => {
-        input.observed.streamedCompletionTokens += Math.max(1, Math.ceil(text.length / 4));
-      },
+      onText: (text) => recordStreamedText(input.observed, text),
     }),
   });
 }

@@ -8,6 +8,7 @@ import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";
 import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
+import { recordStreamedText } from "../../relay/observed-usage.js";
 
 type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
 type ResponseObject = components["schemas"]["ResponseObject"];
@@ -40,9 +41,7 @@ export async function relayOpenaiResponses(request: ResponsesRequest, response: 
       onUsage: (usage) => {
         input.observed.usage = usage;
       },
-      onText: (text) => {
-        input.observed.streamedCompletionTokens += Math.max(1, Math.ceil(text.length / 4));
-      },
+      onText: (text) => recordStreamedText(input.observed, text),
     }),
   });
 }
