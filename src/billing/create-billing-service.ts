@@ -50,7 +50,8 @@ export function createBillingService(context: BillingContext, options: BillingSe
   const modelsWithoutPrice = new Set<string>();
   const settledUnlimitedReservations = new WeakSet<Reservation>();
   // SQLite: reservation and settlement in savepoints with group commit (see create-sqlite-quota-ledger.ts).
-  const sqliteLedger = context.database.sqliteConnection ? createSqliteQuotaLedger(context.database.sqliteConnection) : undefined;
+  const { sqliteConnection, sqliteCommitWindow } = context.database;
+  const sqliteLedger = sqliteConnection && sqliteCommitWindow ? createSqliteQuotaLedger(sqliteConnection, sqliteCommitWindow) : undefined;
 
   function priceOf(model: string): ModelPrice {
     const price = findModelPrice(config.pricing, model);
@@ -166,7 +167,10 @@ export function createBillingService(context: BillingContext, options: BillingSe
       });
     },
 
-    flush: () => usageLogWriter.flush(),
+    flush: async () => {
+      await usageLogWriter.flush();
+      sqliteCommitWindow?.commitNow();
+    },
 
     async recoverAbandonedReservations(olderThanSeconds) {
       const createdBefore = context.now() - olderThanSeconds;

@@ -60,4 +60,8 @@ export interface GatewayConfig {
   reservationRecoveryAfterSeconds: number;
   /** How long an API key lookup is reused (0 turns the cache off). */
   tokenCacheTtlMs: number;
+  /** SQLite: how long quota ledger writes may wait to commit together (src/store/quota/create-commit-window.ts). */
+  sqliteCommitIntervalMs: number;
+  /** The hot JSON operations skip the Express router when the request allows (src/http/fast-lane/); on by default. */
+  fastLane: boolean;
 }

@@ -159,6 +159,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     managementBodyLimit: environment.MANAGEMENT_BODY_LIMIT || "1mb",
     uploadFileSizeLimit: readInteger(environment, "UPLOAD_FILE_SIZE_LIMIT", 25 * 1024 * 1024),
     validateResponses: environment.VALIDATE_RESPONSES === "true",
+    fastLane: environment.FAST_LANE !== "false",
     shutdownGraceMs: readInteger(environment, "SHUTDOWN_GRACE_MS", 10_000),
     channels,
     groupRatios,
@@ -174,6 +175,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     nativeSafetySettings: file.native?.safety_settings,
     reservationRecoveryAfterSeconds: readInteger(environment, "RESERVATION_RECOVERY_AFTER_SECONDS", 3600),
     tokenCacheTtlMs: readInteger(environment, "TOKEN_CACHE_TTL_MS", 2000),
+    sqliteCommitIntervalMs: readInteger(environment, "SQLITE_COMMIT_INTERVAL_MS", 10),
     keyRevealRateLimit: {
       points: file.key_reveal_rate_limit?.points ?? 10,
       durationSeconds: file.key_reveal_rate_limit?.duration_seconds ?? 60,

@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import type { Request, Response } from "express";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
@@ -9,6 +8,7 @@ import type { TokenRecord } from "../store/tokens/token-record.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
 import { UpstreamFailure } from "./upstream-failure.js";
+import { createRequestId } from "./create-request-id.js";
 
 export interface RelayAttemptInput {
   attempt: ChannelAttempt;
@@ -62,7 +62,7 @@ export async function runRelay(context: GatewayContext, request: Request, respon
     .filter((attempt) => call.channelTypes.includes(attempt.channel.type));
   if (plan.length === 0) throw new NoAvailableChannelError(call.model);
 
-  const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
+  const requestId = createRequestId();
   const worstCase = Math.max(
     ...plan.map(
       (attempt) =>

@@ -5,7 +5,7 @@ import { cachePreparedStatements } from './cache-prepared-statements.js';
 describe('cachePreparedStatements', () => {
   it('prepares one SQL text once, keeps at most the given number, and still runs every statement correctly', () => {
     const connection = new BetterSqlite3(':memory:');
-    const database = cachePreparedStatements(connection, 2);
+    const database = cachePreparedStatements(connection, { maximumStatements: 2 });
     database.prepare('create table t (x integer)').run([]);
     const insert = database.prepare('insert into t (x) values (?)');
     expect(database.prepare('insert into t (x) values (?)')).toBe(insert);

@@ -7,10 +7,16 @@ import type { SqliteDatabase } from 'kysely';
  * SQL text gets the same prepared statement here. A statement runs to completion synchronously inside one call,
  * so reusing it is safe. Bounded: SQL with variable IN-lists produces many texts.
  */
-export function cachePreparedStatements(connection: BetterSqlite3.Database, maximumStatements = 500): SqliteDatabase {
+export function cachePreparedStatements(
+  connection: BetterSqlite3.Database,
+  options: { maximumStatements?: number; beforeWrite?: () => void } = {},
+): SqliteDatabase {
+  const maximumStatements = options.maximumStatements ?? 500;
   const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     prepare(sql: string) {
+      // Kysely prepares a statement right before running it, so this runs just before any write or transaction.
+      if (options.beforeWrite && !sql.startsWith('select')) options.beforeWrite();
       let statement = statements.get(sql);
       if (statement === undefined) {
         statement = connection.prepare(sql);

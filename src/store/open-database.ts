@@ -7,6 +7,7 @@ import type { Database } from './database-schema.js';
 import type { GatewayDatabase } from './gateway-database.js';
 import { runMigrations } from './migrations/run-migrations.js';
 import { cachePreparedStatements } from './cache-prepared-statements.js';
+import { createCommitWindow } from './quota/create-commit-window.js';
 
 export type { GatewayDatabase } from './gateway-database.js';
 
@@ -15,6 +16,10 @@ export interface OpenDatabaseOptions {
   postgresPoolSize?: number;
   /** PostgreSQL only: schema to use as search_path (tests isolate themselves this way). */
   postgresSchema?: string;
+  /** SQLite only: how long the quota ledger's writes may wait to commit together (default 10 ms). */
+  sqliteCommitIntervalMs?: number;
+  /** SQLite only: a commit window that failed to commit (its writes are lost; default: printed to stderr). */
+  onSqliteCommitError?(error: unknown): void;
 }
 
 const POSTGRES_INT8_OID = 20;
@@ -22,7 +27,7 @@ const POSTGRES_NUMERIC_OID = 1700;
 
 export async function openDatabase(databaseUrl: string, options: OpenDatabaseOptions = {}): Promise<GatewayDatabase> {
   const gatewayDatabase = databaseUrl.startsWith('sqlite:')
-    ? openSqlite(databaseUrl.slice('sqlite:'.length))
+    ? openSqlite(databaseUrl.slice('sqlite:'.length), options)
     : databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')
       ? openPostgres(databaseUrl, options)
       : undefined;
@@ -44,7 +49,7 @@ function describeScheme(databaseUrl: string): string {
   return colon === -1 ? databaseUrl.slice(0, 20) : `${databaseUrl.slice(0, colon)}:`;
 }
 
-function openSqlite(location: string): GatewayDatabase {
+function openSqlite(location: string, options: OpenDatabaseOptions): GatewayDatabase {
   // Accept sqlite:./file, sqlite:/abs/file, sqlite:///abs/file and sqlite::memory:.
   const path = location.startsWith('//') ? location.slice(2) : location;
   if (path === '') {
@@ -64,8 +69,19 @@ function openSqlite(location: string): GatewayDatabase {
   }
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachePreparedStatements(connection) }) });
-  return { db, dialect: 'sqlite', sqliteConnection: connection, close: createOnceCloser(() => db.destroy()) };
+  const commitWindow = createCommitWindow(connection, {
+    intervalMs: options.sqliteCommitIntervalMs ?? 10,
+    onCommitError: options.onSqliteCommitError ?? ((error) => console.error('SQLite commit window failed to commit', error)),
+  });
+  // Before any other write or transaction through Kysely the open window commits: a transaction cannot nest, and
+  // a write the API acknowledged (a new token, a password) must not wait for the ledger's window to be durable.
+  const statements = cachePreparedStatements(connection, { beforeWrite: () => commitWindow.commitNow() });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const close = async () => {
+    commitWindow.commitNow();
+    await db.destroy();
+  };
+  return { db, dialect: 'sqlite', sqliteConnection: connection, sqliteCommitWindow: commitWindow, close: createOnceCloser(close) };
 }
 
 function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): GatewayDatabase {

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { assertQuotaAmount } from './assert-quota-amount.js';
-import { createGroupCommitter } from './create-group-committer.js';
+import type { CommitWindow } from './create-commit-window.js';
 
 export interface SqliteQuotaLedger {
   /** Takes `amount` and writes the ledger row, atomically; the new balance, or null when it cannot cover it. */
@@ -13,13 +13,13 @@ export interface SqliteQuotaLedger {
 
 /**
  * The reservation and the settlement are each two statements that must commit together. On SQLite they run
- * synchronously inside better-sqlite3 savepoints, no other query can interleave, and calls of the same event-loop
- * turn share one commit (create-group-committer.ts): the commit was a quarter of the gateway's busy time when each
+ * synchronously, each in its own savepoint, no other query can interleave, and the calls of a few milliseconds
+ * share one commit (create-commit-window.ts): the commits were the largest single cost of the hot path when each
  * request paid two of its own. The SQL is the same as the
  * Kysely queries beside this file (reserve-token-quota, insert-reservation, settle-reservation,
  * apply-token-settlement), which PostgreSQL uses; the billing tests run both paths.
  */
-export function createSqliteQuotaLedger(connection: BetterSqlite3.Database): SqliteQuotaLedger {
+export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, commitWindow: CommitWindow): SqliteQuotaLedger {
   const takeQuota = connection.prepare(
     'update tokens set remain_quota = remain_quota - ? where id = ? and remain_quota >= ? returning remain_quota',
   );
@@ -39,35 +39,35 @@ export function createSqliteQuotaLedger(connection: BetterSqlite3.Database): Sql
      where id = @tokenId`,
   );
   const addUsedQuota = connection.prepare('update tokens set used_quota = used_quota + ? where id = ?');
-  const chargeUnlimited = createGroupCommitter(connection, (input: { tokenId: number; actual: number }) => {
+  const chargeUnlimited = (input: { tokenId: number; actual: number }) => {
     addUsedQuota.run(input.actual, input.tokenId);
-  });
+  };
 
-  const reserve = createGroupCommitter(connection, (input: { requestId: string; tokenId: number; userId: number; amount: number; createdTime: number }) => {
+  const reserve = (input: { requestId: string; tokenId: number; userId: number; amount: number; createdTime: number }) => {
     const row = takeQuota.get(input.amount, input.tokenId, input.amount) as { remain_quota: number } | undefined;
     if (row === undefined) return null;
     insertReservation.run(input.requestId, input.tokenId, input.userId, input.amount, input.createdTime);
     return row.remain_quota;
-  });
-  const settle = createGroupCommitter(connection, (input: { requestId: string; actual: number; settledTime: number }) => {
+  };
+  const settle = (input: { requestId: string; actual: number; settledTime: number }) => {
     const settled = markSettled.get(input.actual, input.settledTime, input.requestId) as { token_id: number; reserved: number } | undefined;
     if (settled === undefined) return false;
     applySettlement.run({ tokenId: settled.token_id, refund: settled.reserved - input.actual, actual: input.actual });
     return true;
-  });
+  };
 
   return {
     reserve(input) {
       assertQuotaAmount('amount', input.amount);
-      return reserve(input);
+      return commitWindow.run(() => reserve(input));
     },
     settle(input) {
       assertQuotaAmount('actual', input.actual);
-      return settle(input);
+      return commitWindow.run(() => settle(input));
     },
     chargeUnlimited(tokenId, actual) {
       assertQuotaAmount('actual', actual);
-      return chargeUnlimited({ tokenId, actual });
+      return commitWindow.run(() => chargeUnlimited({ tokenId, actual }));
     },
   };
 }

@@ -1,0 +1,75 @@
+import type BetterSqlite3 from 'better-sqlite3';
+
+export interface CommitWindow {
+  /**
+   * Runs `work` at once, synchronously, in its own savepoint of the window's transaction (opened if none is):
+   * a failing call rolls back only itself, and what it wrote is visible to every later statement on this
+   * connection immediately. The transaction commits when the window closes, at most `intervalMs` later. While a
+   * transaction that is not the window's is open (a Kysely transaction waiting at an await), the work waits
+   * for it to end, so it never joins, or is rolled back with, somebody else's transaction.
+   */
+  run<Result>(work: () => Result): Promise<Result>;
+  /** Commits the open window now: before another transaction begins on the connection, and before closing. */
+  commitNow(): void;
+}
+
+/**
+ * Group commit for SQLite by time: the quota ledger's reservations and settlements are small writes whose cost
+ * is mostly the commit (WAL frames written page by page, locks taken and released, now and then a checkpoint),
+ * and the same few pages change in every one of them. Committing them together every few milliseconds writes
+ * each page once per window. Consistency is unchanged: every conditional UPDATE runs immediately and alone on
+ * the one connection, so a balance is never taken twice. Durability is bounded: a process killed without its
+ * SIGTERM drain loses at most the last window, always in the caller's favour (a lost reservation never charged,
+ * a lost settlement refunded whole by reservation recovery), never a double charge.
+ */
+export function createCommitWindow(connection: BetterSqlite3.Database, options: { intervalMs: number; onCommitError(error: unknown): void }): CommitWindow {
+  const begin = connection.prepare('begin immediate');
+  const commit = connection.prepare('commit');
+  const inSavepoint = connection.transaction((work: () => unknown) => work());
+  let open = false;
+  let timer: NodeJS.Timeout | undefined;
+  let waiting: Array<() => void> = [];
+
+  const commitNow = () => {
+    if (!open) return;
+    open = false;
+    clearTimeout(timer);
+    try {
+      commit.run();
+    } catch (error) {
+      if (connection.inTransaction) connection.exec('rollback');
+      options.onCommitError(error);
+    }
+  };
+
+  const runWaiting = () => {
+    if (connection.inTransaction && !open) {
+      setImmediate(runWaiting);
+      return;
+    }
+    const ready = waiting;
+    waiting = [];
+    for (const resume of ready) resume();
+  };
+
+  const run = <Result>(work: () => Result): Promise<Result> => {
+    if (connection.inTransaction && !open) {
+      return new Promise<Result>((resolve, reject) => {
+        if (waiting.push(() => run(work).then(resolve, reject)) === 1) setImmediate(runWaiting);
+      });
+    }
+    try {
+      if (!open) {
+        begin.run();
+        open = true;
+        timer = setTimeout(commitNow, options.intervalMs);
+        timer.unref();
+      }
+      return Promise.resolve(inSavepoint(work) as Result);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+
+  return { run, commitNow };
+}
