@@ -1,9 +1,11 @@
-import express, { type Express } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import express, { type Express, type Request, type Response } from "express";
 import { selectApiGeneration, type ApiGeneration } from "./http/api-generation.js";
 import { createGenerationRouter, type GenerationRouterOptions } from "./http/create-generation-router.js";
+import type { FastLane } from "./http/fast-lane/create-fast-lane.js";
 import type { Logger } from "./logging/logger.js";
 
-export type GenerationWiring = Pick<GenerationRouterOptions, "handlers" | "authenticate" | "jsonBodyLimit">;
+export type GenerationWiring = Pick<GenerationRouterOptions, "handlers" | "authenticate" | "jsonBodyLimit" | "fastLaneOperations">;
 
 export interface AppOptions {
   logger: Logger;
@@ -19,18 +21,17 @@ export function createApp(options: AppOptions): Express {
   app.disable("etag");
   app.set("query parser", "extended");
 
-  const routers = Object.fromEntries(
-    (Object.keys(options.generations) as ApiGeneration[]).map((generation) => [
+  const routings = (Object.keys(options.generations) as ApiGeneration[]).map((generation) => ({
+    generation,
+    routing: createGenerationRouter({
       generation,
-      createGenerationRouter({
-        generation,
-        ...options.generations[generation],
-        uploadFileSizeLimit: options.uploadFileSizeLimit,
-        validateResponses: options.validateResponses,
-        logger: options.logger,
-      }),
-    ]),
-  ) as Record<ApiGeneration, express.Router>;
+      ...options.generations[generation],
+      uploadFileSizeLimit: options.uploadFileSizeLimit,
+      validateResponses: options.validateResponses,
+      logger: options.logger,
+    }),
+  }));
+  const routers = Object.fromEntries(routings.map(({ generation, routing }) => [generation, routing.router])) as Record<ApiGeneration, express.Router>;
 
   app.use((request, response, next) => {
     const generation = selectApiGeneration(request.path);
@@ -42,5 +43,17 @@ export function createApp(options: AppOptions): Express {
       error: { message: `No route for ${request.method} ${request.path}. The APIs live under /api, /v1 and /v1beta.`, type: "invalid_request_error", code: "not_found", param: null },
     });
   });
+
+  // The hot JSON operations are tried on the fast lane before Express routes anything (create-fast-lane.ts).
+  type Handle = (request: IncomingMessage, response: ServerResponse, callback?: unknown) => void;
+  const expressApp = app as unknown as { handle: Handle };
+  const routeThroughExpress = expressApp.handle.bind(app);
+  const fastLanes: FastLane[] = routings.flatMap(({ routing }) => routing.createFastLane?.(app, routeThroughExpress as (request: Request, response: Response) => void) ?? []);
+  if (fastLanes.length > 0) {
+    expressApp.handle = (request, response, callback) => {
+      for (const fastLane of fastLanes) if (fastLane(request, response)) return;
+      routeThroughExpress(request, response, callback);
+    };
+  }
   return app;
 }

@@ -43,7 +43,10 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
   const redis = config.redisUrl ? await openRedis(config.redisUrl, logger) : undefined;
   const database =
     options.database ??
-    (await openDatabase(config.databaseUrl).catch(async (error: unknown) => {
+    (await openDatabase(config.databaseUrl, {
+      sqliteCommitIntervalMs: config.sqliteCommitIntervalMs,
+      onSqliteCommitError: (error) => logger.error({ err: error }, "quota ledger commit failed; the writes of its window are lost"),
+    }).catch(async (error: unknown) => {
       await redis?.close();
       throw error;
     }));
@@ -84,7 +87,12 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
     uploadFileSizeLimit: config.uploadFileSizeLimit,
     generations: {
       management: { handlers: createManagementHandlers(context), authenticate: createUserAuthenticator(context), jsonBodyLimit: config.managementBodyLimit },
-      openai: { handlers: createOpenaiHandlers(context), authenticate: createApiKeyAuthenticator(context, "openai"), jsonBodyLimit: config.jsonBodyLimit },
+      openai: {
+        handlers: createOpenaiHandlers(context),
+        authenticate: createApiKeyAuthenticator(context, "openai"),
+        jsonBodyLimit: config.jsonBodyLimit,
+        fastLaneOperations: config.fastLane ? ["createChatCompletion", "createResponse", "createEmbedding"] : [],
+      },
       native: { handlers: createNativeHandlers(context), authenticate: createApiKeyAuthenticator(context, "native"), jsonBodyLimit: config.jsonBodyLimit },
     },
   });

@@ -3,6 +3,7 @@ import type { GatewayConfig } from "./config/gateway-config.js";
 import { loadConfig } from "./config/load-config.js";
 import { createGateway, type Gateway } from "./create-gateway.js";
 import { GatewayError } from "./errors/gateway-error.js";
+import { createGatewayServer } from "./http/create-gateway-server.js";
 import { createLogger } from "./logging/logger.js";
 
 // Process entry: config → store → app → listen; SIGTERM/SIGINT stop taking requests, drain, flush, exit.
@@ -22,7 +23,7 @@ try {
   process.exit(1);
 }
 
-const server: Server = gateway.app.listen(config.port, config.host);
+const server: Server = createGatewayServer(gateway.app).listen(config.port, config.host);
 server.on("listening", () => logger.info({ port: config.port, host: config.host, database: config.databaseUrl.split(":")[0] }, "gateway listening"));
 server.on("error", (error) => {
   console.error(`Cannot listen on ${config.host}:${config.port}: ${error.message}`);

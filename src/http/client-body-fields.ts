@@ -7,6 +7,8 @@ import type { RequestHandler, Response } from "express";
  * reasoning models that reject it. So the top-level field names are noted before validation.
  */
 export const noteClientBodyFields: RequestHandler = (request, response, next) => {
+  // The fast lane notes them first and may hand the request to the Express stack, defaults possibly written.
+  if (response.locals.clientBodyFields !== undefined) return next();
   const body: unknown = request.body;
   if (body !== null && typeof body === "object" && !Array.isArray(body)) response.locals.clientBodyFields = new Set(Object.keys(body));
   next();

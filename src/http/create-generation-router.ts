@@ -1,4 +1,6 @@
-import express, { type RequestHandler, type Router } from "express";
+import { Readable } from "node:stream";
+import bytes from "bytes";
+import express, { type Express, type Request, type RequestHandler, type Response, type Router } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import multer from "multer";
 import { GatewayError } from "../errors/gateway-error.js";
@@ -8,6 +10,8 @@ import { noteClientBodyFields } from "./client-body-fields.js";
 import { createErrorHandler } from "./create-error-handler.js";
 import { loadBundledSpec } from "./load-bundled-spec.js";
 import { memoizeValidatorRouteMatching } from "./memoize-validator-route-matching.js";
+import { compileJsonBodyValidators } from "./fast-lane/compile-json-body-validators.js";
+import { createFastLane, type FastLane } from "./fast-lane/create-fast-lane.js";
 import type { OperationHandler } from "./operation-handler.js";
 
 export interface GenerationRouterOptions {
@@ -19,6 +23,14 @@ export interface GenerationRouterOptions {
   uploadFileSizeLimit: number;
   validateResponses: boolean;
   logger: Logger;
+  /** POST operations with JSON bodies served by the fast lane (create-fast-lane.ts) when the request allows. */
+  fastLaneOperations?: readonly string[];
+}
+
+export interface GenerationRouting {
+  router: Router;
+  /** For the hot operations; `routeThroughExpress` is the app's own handle, where declined requests go. */
+  createFastLane?(app: Express, routeThroughExpress: (request: Request, response: Response) => void): FastLane;
 }
 
 interface OpenApiRequestMetadata {
@@ -26,14 +38,14 @@ interface OpenApiRequestMetadata {
 }
 
 /** One generation's stack: JSON parsing, the spec's validator, authentication, the operationId dispatch, errors. */
-export function createGenerationRouter(options: GenerationRouterOptions): Router {
+export function createGenerationRouter(options: GenerationRouterOptions): GenerationRouting {
   memoizeValidatorRouteMatching();
   const router = express.Router();
-  router.use(express.json({ limit: options.jsonBodyLimit }));
+  const parseJson = express.json({ limit: options.jsonBodyLimit });
+  router.use(parseJson);
   router.use(noteClientBodyFields);
 
-  const validatorMiddlewares = OpenApiValidator.middleware({
-    apiSpec: loadBundledSpec(options.generation) as never,
+  const validatorOptions = {
     // coerceTypes stays off for bodies: with it, `null` also passes as "" and `oneOf [null, string]` matches twice.
     // Path and query parameters are always coerced by the validator regardless.
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
@@ -42,7 +54,10 @@ export function createGenerationRouter(options: GenerationRouterOptions): Router
     validateFormats: true,
     ignoreUndocumented: false,
     fileUploader: { storage: multer.memoryStorage(), limits: { fileSize: options.uploadFileSizeLimit, files: 16 } },
-  }) as unknown as RequestHandler[];
+  };
+  const spec = loadBundledSpec(options.generation);
+  const validatorMiddlewares = OpenApiValidator.middleware({ apiSpec: spec as never, ...validatorOptions }) as unknown as RequestHandler[];
+  const responseChecks = validatorMiddlewares.filter((middleware) => ["metadataMiddleware", "responseMiddleware"].includes(middleware.name));
   // Authenticate right after the operation is identified (the validator's security slot), before bodies are checked.
   const securityIndex = validatorMiddlewares.findIndex((middleware) => middleware.name === "securityMiddleware");
   validatorMiddlewares.splice(securityIndex + 1, 0, options.authenticate);
@@ -57,6 +72,31 @@ export function createGenerationRouter(options: GenerationRouterOptions): Router
     }
     Promise.resolve(handler(request, response, next)).catch(next);
   });
-  router.use(createErrorHandler(options.generation, options.logger));
-  return router;
+  const errorHandler = createErrorHandler(options.generation, options.logger);
+  router.use(errorHandler);
+
+  const fastLaneOperations = options.fastLaneOperations ?? [];
+  if (fastLaneOperations.length === 0) return { router };
+  const routes = compileJsonBodyValidators(loadBundledSpec(options.generation), fastLaneOperations, validatorOptions);
+  return {
+    router,
+    createFastLane: (app, routeThroughExpress) =>
+      createFastLane({
+        app,
+        routes,
+        handlers: options.handlers,
+        authenticate: options.authenticate,
+        errorHandler,
+        jsonBodyLimitBytes: bytes.parse(options.jsonBodyLimit) ?? 0,
+        notePresentedBody: noteClientBodyFields,
+        beforeHandler: options.validateResponses ? responseChecks : [],
+        explainUnparsableBody: (body, headers) =>
+          new Promise((resolve) => {
+            // The body parser itself, over the same bytes, so the 400 is word for word the Express stack's.
+            const replay = Object.assign(Readable.from([body]), { headers });
+            parseJson(replay as unknown as Request, {} as Response, (error?: unknown) => resolve(error));
+          }),
+        routeThroughExpress,
+      }),
+  };
 }

@@ -6,6 +6,8 @@ interface PoolEntry {
   /** The timeouts the pool was built with; a change rebuilds it. */
   settings: string;
   pool: Pool;
+  /** The base URL's path without a trailing slash ("" for an origin), put before every request path. */
+  basePath: string;
 }
 
 // Idle upstream sockets are kept this long for the next request (undici's default of 4 s reconnects too often).
@@ -22,24 +24,31 @@ const pools = new Map<string, PoolEntry>();
  * `request(url, { dispatcher })` or `fetch(url, { dispatcher })`, the URL built from channel.baseUrl.
  */
 export function getUpstreamDispatcher(channel: Pick<Channel, "id" | "baseUrl" | "timeouts">): Pool {
+  return getUpstreamPool(channel).pool;
+}
+
+/** The channel's pool and the path its requests start with: `pool.request({ path: basePath + path })`. */
+export function getUpstreamPool(channel: Pick<Channel, "id" | "baseUrl" | "timeouts">): PoolEntry {
   const key = `${channel.id} ${channel.baseUrl}`;
   const settings = `${channel.timeouts.connectMs}/${channel.timeouts.headerMs}/${channel.timeouts.idleMs}`;
   const existing = pools.get(key);
-  if (existing && existing.settings === settings) return existing.pool;
+  if (existing && existing.settings === settings) return existing;
   // The channel changed (timeouts or base URL): retire its previous pool.
   for (const [otherKey, entry] of pools) {
     if (entry.channelId !== channel.id) continue;
     pools.delete(otherKey);
     void entry.pool.close().catch(() => undefined);
   }
-  const pool = new Pool(new URL(channel.baseUrl).origin, {
+  const baseUrl = new URL(channel.baseUrl);
+  const pool = new Pool(baseUrl.origin, {
     connectTimeout: channel.timeouts.connectMs,
     headersTimeout: channel.timeouts.headerMs,
     bodyTimeout: channel.timeouts.idleMs,
     keepAliveTimeout: keepAliveTimeoutMs,
   });
-  pools.set(key, { channelId: channel.id, settings, pool });
-  return pool;
+  const entry = { channelId: channel.id, settings, pool, basePath: baseUrl.pathname.replace(/\/+$/, "") };
+  pools.set(key, entry);
+  return entry;
 }
 
 /** Closes every pool (at shutdown, after the HTTP server stopped taking requests); requests under way finish first. */

@@ -1,6 +1,6 @@
-import { errors as undiciErrors, request, type Dispatcher, type FormData as UndiciFormData } from "undici";
+import { errors as undiciErrors, type Dispatcher, type FormData as UndiciFormData } from "undici";
 import type { ChannelAttempt } from "../channels/channel-router.js";
-import { getUpstreamDispatcher } from "./get-upstream-dispatcher.js";
+import { getUpstreamPool } from "./get-upstream-dispatcher.js";
 import { isRetryableUpstreamStatus, mapUpstreamStatus } from "./classify-upstream-status.js";
 import { readUpstreamErrorMessage } from "./read-upstream-error-message.js";
 import { UpstreamFailure } from "./upstream-failure.js";
@@ -34,12 +34,14 @@ function describeTransportError(error: unknown): { message: string; status: numb
 export async function sendUpstreamRequest(attempt: ChannelAttempt, upstreamRequest: UpstreamRequest): Promise<UpstreamResponse> {
   let response: UpstreamResponse;
   try {
-    response = await request(`${attempt.channel.baseUrl}${upstreamRequest.path}`, {
+    // Straight to the channel's pool with a path: no URL string to parse on every request.
+    const { pool, basePath } = getUpstreamPool(attempt.channel);
+    response = await pool.request({
+      path: `${basePath}${upstreamRequest.path}`,
       method: upstreamRequest.method,
       headers: upstreamRequest.headers,
-      body: upstreamRequest.body,
+      body: upstreamRequest.body as Dispatcher.RequestOptions["body"],
       signal: upstreamRequest.signal,
-      dispatcher: getUpstreamDispatcher(attempt.channel),
     });
   } catch (error) {
     if (upstreamRequest.signal.aborted) throw error;

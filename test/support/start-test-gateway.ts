@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import YAML from "yaml";
 import { createGatewayClient, type GatewayClient } from "../../src/client/create-gateway-client.js";
+import { createGatewayServer } from "../../src/http/create-gateway-server.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { createGateway, type Gateway } from "../../src/create-gateway.js";
 import { createLogger } from "../../src/logging/logger.js";
@@ -48,7 +49,7 @@ export async function startTestGateway(options: StartTestGatewayOptions): Promis
   const config = loadConfig(environment);
   const logger = createLogger({ level: config.logLevel, file: path.join(testLogFolder, `gateway-${process.pid}.log`) });
   const gateway = await createGateway(config, logger, { database: options.database, ...(options.now ? { now: options.now } : {}) });
-  const server = gateway.app.listen(0, "127.0.0.1");
+  const server = createGatewayServer(gateway.app).listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -1,0 +1,103 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from "express";
+import type { OperationHandler } from "../operation-handler.js";
+import { adoptExpressObjects } from "./adopt-express-objects.js";
+import type { FastLaneRoute } from "./compile-json-body-validators.js";
+import { isPlainJsonRequest } from "./is-plain-json-request.js";
+
+/** Takes a request (true) or leaves it untouched for the Express stack (false). */
+export type FastLane = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+export interface FastLaneOptions {
+  app: Express;
+  routes: FastLaneRoute[];
+  handlers: Record<string, OperationHandler>;
+  authenticate: RequestHandler;
+  errorHandler: ErrorRequestHandler;
+  jsonBodyLimitBytes: number;
+  /** The generation's own steps, in Express order, for what the fast lane does not decide itself. */
+  notePresentedBody: RequestHandler;
+  /** Runs before the handler (express-openapi-validator's response validation when it is on), or nothing. */
+  beforeHandler: RequestHandler[];
+  /** The body parser's verdict on a body the fast lane could not parse (its exact 400). */
+  explainUnparsableBody(body: Buffer, headers: IncomingHttpHeaders): Promise<unknown>;
+  /** The full Express stack, for a request whose body is read (`request.body` set) but not valid. */
+  routeThroughExpress(request: Request, response: Response): void;
+}
+
+/**
+ * The hot JSON operations without the Express router: a valid POST with a JSON body goes straight through the
+ * steps the generation's router would run for it (body, the spec's body validation, authentication, handler,
+ * error handler), skipping the router's layers and the validator's per-request machinery that does nothing for
+ * such a request (no path, query, header or cookie parameters, no multipart). Anything else is not taken here:
+ * another method, path, query string, content type, encoding or an oversized body; and a body the spec rejects
+ * goes back through the full Express stack, so every error a client can see is still the validator's own.
+ */
+export function createFastLane(options: FastLaneOptions): FastLane {
+  const routes = new Map(options.routes.map((route) => [route.path, route]));
+  return (incoming, outgoing) => {
+    if (incoming.method !== "POST") return false;
+    const route = routes.get(incoming.url ?? "");
+    if (route === undefined || !isPlainJsonRequest(incoming.headers, options.jsonBodyLimitBytes)) return false;
+    const { request, response } = adoptExpressObjects(options.app, incoming, outgoing);
+    readBody(request, (body) => void serve(route, request, response, body));
+    return true;
+  };
+
+  async function serve(route: FastLaneRoute, request: Request, response: Response, rawBody: Buffer): Promise<void> {
+    const fail = (error: unknown) => options.errorHandler(error, request, response, ignoreNext);
+    try {
+      const body = parseJsonObject(rawBody);
+      if (body === undefined) {
+        fail(await options.explainUnparsableBody(rawBody, request.headers));
+        return;
+      }
+      (request as { _body?: boolean })._body = true;
+      request.body = body;
+      await runStep(options.notePresentedBody, request, response);
+      (request as { openapi?: unknown }).openapi = { expressRoute: route.path, openApiRoute: route.path, pathParams: {}, schema: route.operation };
+      if (!route.validateBody({ body })) {
+        // Defaults may have been written into the body while it failed: the validator gets the client's body.
+        request.body = parseJsonObject(rawBody);
+        options.routeThroughExpress(request, response);
+        return;
+      }
+      await runStep(options.authenticate, request, response);
+      for (const step of options.beforeHandler) await runStep(step, request, response);
+      await options.handlers[route.operationId]!(request, response, (error?: unknown) => {
+        if (error) fail(error);
+      });
+    } catch (error) {
+      fail(error);
+    }
+  }
+}
+
+const ignoreNext: NextFunction = () => undefined;
+
+/** The whole body; a client that leaves before sending it gets nothing (its socket is gone). */
+function readBody(request: IncomingMessage, onBody: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  request.on("data", (chunk: Buffer) => chunks.push(chunk));
+  request.on("error", () => request.destroy());
+  request.on("end", () => onBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+}
+
+/** The body as body-parser's strict JSON mode accepts it (an object or array; empty is `{}`), else undefined. */
+function parseJsonObject(body: Buffer): object | undefined {
+  if (body.length === 0) return {};
+  try {
+    const parsed: unknown = JSON.parse(body.toString("utf8"));
+    return parsed !== null && typeof parsed === "object" ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs one Express middleware; resolves when it calls next(), rejects on next(error) or a throw. */
+function runStep(step: RequestHandler, request: Request, response: Response): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const next = (error?: unknown) => (error ? reject(error) : resolve());
+    Promise.resolve(step(request, response, next)).catch(reject);
+  });
+}
