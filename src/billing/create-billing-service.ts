@@ -16,6 +16,7 @@ import type { BillingService, Reservation } from "./billing-service.js";
 import { buildInsufficientQuotaMessage } from "./build-insufficient-quota-message.js";
 import { computeWorstCaseCost } from "./compute-worst-case-cost.js";
 import { createUsageLogWriter } from "./create-usage-log-writer.js";
+import { createSqliteUsageLogInserter } from "../store/usage-logs/create-sqlite-usage-log-inserter.js";
 import { priceMeteredUsage } from "./price-metered-usage.js";
 
 /** What billing needs of the gateway; a full GatewayContext fits, and createGateway can build billing before it. */
@@ -46,12 +47,18 @@ const RECOVERY_PAGE_SIZE = 500;
 export function createBillingService(context: BillingContext, options: BillingServiceOptions = {}): BillingService {
   const { db } = context.database;
   const { config, logger } = context;
-  const usageLogWriter = createUsageLogWriter(db, logger, options.flushIntervalMs ?? 500);
+
   const modelsWithoutPrice = new Set<string>();
   const settledUnlimitedReservations = new WeakSet<Reservation>();
   // SQLite: reservation and settlement in savepoints with group commit (see create-sqlite-quota-ledger.ts).
   const { sqliteConnection, sqliteCommitWindow } = context.database;
   const sqliteLedger = sqliteConnection && sqliteCommitWindow ? createSqliteQuotaLedger(sqliteConnection, sqliteCommitWindow) : undefined;
+  const usageLogWriter = createUsageLogWriter(
+    db,
+    logger,
+    options.flushIntervalMs ?? 500,
+    sqliteConnection && sqliteCommitWindow ? { insertOne: createSqliteUsageLogInserter(sqliteConnection), commitWindow: sqliteCommitWindow } : undefined,
+  );
 
   function priceOf(model: string): ModelPrice {
     const price = findModelPrice(config.pricing, model);

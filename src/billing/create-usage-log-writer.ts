@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Logger } from "../logging/logger.js";
 import type { Database } from "../store/database-schema.js";
+import type { CommitWindow } from "../store/quota/create-commit-window.js";
 import { insertUsageLogs } from "../store/usage-logs/insert-usage-logs.js";
 import type { NewUsageLog } from "../store/usage-logs/insert-usage-logs.js";
 
@@ -19,7 +20,13 @@ const MAX_ROWS_PER_STATEMENT = 500;
  * chained so flush() also waits for a batch the timer already took. A failed write is logged with the rows' request
  * ids and dropped: the balance was already settled, and retrying forever could grow the queue without bound.
  */
-export function createUsageLogWriter(db: Kysely<Database>, logger: Logger, flushIntervalMs: number): UsageLogWriter {
+export function createUsageLogWriter(
+  db: Kysely<Database>,
+  logger: Logger,
+  flushIntervalMs: number,
+  sqlite?: { insertOne(log: NewUsageLog): void; commitWindow: CommitWindow },
+): UsageLogWriter {
+  if (sqlite) return createWindowedUsageLogWriter(logger, sqlite);
   let queue: NewUsageLog[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writes: Promise<void> = Promise.resolve();
@@ -50,5 +57,22 @@ export function createUsageLogWriter(db: Kysely<Database>, logger: Logger, flush
       timer ??= setTimeout(() => void flush(), flushIntervalMs).unref();
     },
     flush,
+  };
+}
+
+/**
+ * SQLite: each row is written when it is enqueued, inside the ledger's commit window (create-commit-window.ts),
+ * so it costs one prepared insert and commits with the settlement beside it; flush commits the window.
+ */
+function createWindowedUsageLogWriter(logger: Logger, sqlite: { insertOne(log: NewUsageLog): void; commitWindow: CommitWindow }): UsageLogWriter {
+  return {
+    enqueue(log) {
+      sqlite.commitWindow.run(() => sqlite.insertOne(log)).catch((error: unknown) => {
+        logger.error({ err: error, requestIds: [log.requestId] }, "could not write usage log rows; they are dropped");
+      });
+    },
+    async flush() {
+      sqlite.commitWindow.commitNow();
+    },
   };
 }

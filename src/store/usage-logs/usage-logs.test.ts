@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openTestDatabases } from '../testing/open-test-databases.js';
 import { countUsageLogsForUser } from './count-usage-logs-for-user.js';
+import { createSqliteUsageLogInserter } from './create-sqlite-usage-log-inserter.js';
 import { insertUsageLogs } from './insert-usage-logs.js';
 import type { NewUsageLog } from './insert-usage-logs.js';
 import { listUsageLogsForUser } from './list-usage-logs-for-user.js';
@@ -66,5 +67,22 @@ describe.each(testDatabases)('usage logs on $name', ({ database }) => {
     expect(await countUsageLogsForUser(db, { userId })).toBe(4);
     expect(await countUsageLogsForUser(db, { userId, model: 'a', endTime: 300 })).toBe(2);
     expect(await countUsageLogsForUser(db, { userId: 999 })).toBe(0);
+  });
+});
+
+describe('the SQLite one-row inserter', () => {
+  it('writes every field as the batched insert does, visible at once on the connection', async () => {
+    const sqlite = testDatabases.find((testDatabase) => testDatabase.name === 'sqlite')!.database;
+    const insertOne = createSqliteUsageLogInserter(sqlite.sqliteConnection!);
+    const streamed = usageLog({ userId: 90, requestId: 'one-stream', isStream: true, quota: 5_000_000_000, channelId: null });
+    const failed = usageLog({ userId: 90, requestId: 'one-error', status: 'error', errorMessage: 'upstream timed out', createdTime: 1001 });
+    await sqlite.sqliteCommitWindow!.run(() => {
+      insertOne(streamed);
+      insertOne(failed);
+    });
+    expect(await listUsageLogsForUser(sqlite.db, { userId: 90 }, { limit: 10, offset: 0 })).toEqual([
+      { ...failed, id: expect.any(Number) },
+      { ...streamed, id: expect.any(Number) },
+    ]);
   });
 });
