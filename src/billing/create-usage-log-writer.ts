@@ -67,7 +67,7 @@ export function createUsageLogWriter(
 function createWindowedUsageLogWriter(logger: Logger, sqlite: { insertOne(log: NewUsageLog): void; commitWindow: CommitWindow }): UsageLogWriter {
   return {
     enqueue(log) {
-      sqlite.commitWindow.run(() => sqlite.insertOne(log)).catch((error: unknown) => {
+      sqlite.commitWindow.run(() => sqlite.insertOne(log), { savepoint: false }).catch((error: unknown) => {
         logger.error({ err: error, requestIds: [log.requestId] }, "could not write usage log rows; they are dropped");
       });
     },

@@ -16,11 +16,12 @@ export interface RelayAttemptInput {
   observed: ObservedUsage;
   requestId: string;
   /**
-   * Hands over the JSON answer. It is sent after settlement, so a client that reads its balance right after the
-   * answer sees the request billed. Streams write as they go; the relay ends them after settlement too.
+   * Hands over the JSON answer. A client that reads its balance right after the answer must see the request
+   * billed: it is sent after settlement, or right before a settlement that cannot be observed late
+   * (BillingService.settlesSynchronously). Streams write as they go; the relay ends them after settlement.
    */
   deliver(body: unknown): void;
-  /** Hands over a binary answer (audio), sent after settlement like `deliver`. */
+  /** Hands over a binary answer (audio), sent like `deliver`. */
   deliverBytes(contentType: string, bytes: Buffer): void;
 }
 
@@ -89,6 +90,28 @@ export async function runRelay(context: GatewayContext, request: Request, respon
   const startedAt = performance.now();
   let usedAttempt: ChannelAttempt | undefined;
   let failure: unknown;
+  let answerFirst = false;
+  /** Settles what was observed, exactly once whatever happened, and queues the usage log row. */
+  const settleAndRecord = async () => {
+    const usage = observed.usage ?? (observed.streamedCompletionTokens > 0 ? { ...zeroUsage, completionTokens: observed.streamedCompletionTokens } : undefined);
+    const billedGroup = usedAttempt?.group ?? plan[0]!.group;
+    const cost = usage ? context.billing.priceUsage(call.model, billedGroup, usage) : 0;
+    await context.billing.settle(reservation, cost);
+    context.billing.recordUsage({
+      userId: token.userId,
+      tokenId: token.id,
+      tokenName: token.name,
+      model: call.model,
+      channelId: usedAttempt?.channel.id ?? null,
+      requestId,
+      isStream: call.isStream,
+      usage: usage ?? zeroUsage,
+      quota: cost,
+      latencyMs: Math.round(performance.now() - startedAt),
+      status: failure ? "error" : "success",
+      ...(failure ? { errorMessage: (failure as Error).message?.slice(0, 500) } : {}),
+    });
+  };
   try {
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
@@ -108,29 +131,19 @@ export async function runRelay(context: GatewayContext, request: Request, respon
     }
   } finally {
     response.off("close", onClientGone);
-    const usage = observed.usage ?? (observed.streamedCompletionTokens > 0 ? { ...zeroUsage, completionTokens: observed.streamedCompletionTokens } : undefined);
-    const billedGroup = usedAttempt?.group ?? plan[0]!.group;
-    const cost = usage ? context.billing.priceUsage(call.model, billedGroup, usage) : 0;
-    await context.billing.settle(reservation, cost);
-    context.billing.recordUsage({
-      userId: token.userId,
-      tokenId: token.id,
-      tokenName: token.name,
-      model: call.model,
-      channelId: usedAttempt?.channel.id ?? null,
-      requestId,
-      isStream: call.isStream,
-      usage: usage ?? zeroUsage,
-      quota: cost,
-      latencyMs: Math.round(performance.now() - startedAt),
-      status: failure ? "error" : "success",
-      ...(failure ? { errorMessage: (failure as Error).message?.slice(0, 500) } : {}),
-    });
+    // A whole JSON or binary answer goes out first when settling cannot be observed late (settlesSynchronously):
+    // the settlement then runs right after the write, in the same turn of the event loop.
+    answerFirst = context.billing.settlesSynchronously && delivery !== undefined && !failure;
+    if (!answerFirst) await settleAndRecord();
   }
-  if (failure && !response.headersSent) throw failure;
-  if (failure) context.logger.warn({ requestId, err: (failure as Error).message }, "stream ended early");
-  if (delivery && "bytes" in delivery) response.type(delivery.contentType).send(delivery.bytes);
-  else if (delivery) response.json(delivery.body);
-  else if (!response.writableEnded) response.end();
+  try {
+    if (failure && !response.headersSent) throw failure;
+    if (failure) context.logger.warn({ requestId, err: (failure as Error).message }, "stream ended early");
+    if (delivery && "bytes" in delivery) response.type(delivery.contentType).send(delivery.bytes);
+    else if (delivery) response.json(delivery.body);
+    else if (!response.writableEnded) response.end();
+  } finally {
+    if (answerFirst) await settleAndRecord();
+  }
   void request;
 }

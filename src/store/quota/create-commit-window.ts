@@ -6,11 +6,14 @@ export interface CommitWindow {
    * a failing call rolls back only itself, and what it wrote is visible to every later statement on this
    * connection immediately. The transaction commits when the window closes, at most `intervalMs` later. While a
    * transaction that is not the window's is open (a Kysely transaction waiting at an await), the work waits
-   * for it to end, so it never joins, or is rolled back with, somebody else's transaction.
+   * for it to end, so it never joins, or is rolled back with, somebody else's transaction. `savepoint: false`
+   * is for work that is a single statement (atomic by itself) and saves the savepoint's two statements.
    */
-  run<Result>(work: () => Result): Promise<Result>;
+  run<Result>(work: () => Result, options?: { savepoint?: boolean }): Promise<Result>;
   /** Commits the open window now: before another transaction begins on the connection, and before closing. */
   commitNow(): void;
+  /** Work to do inside the window's transaction right before it commits (writes deferred until then). */
+  beforeCommit(hook: () => void): void;
 }
 
 /**
@@ -29,12 +32,14 @@ export function createCommitWindow(connection: BetterSqlite3.Database, options: 
   let open = false;
   let timer: NodeJS.Timeout | undefined;
   let waiting: Array<() => void> = [];
+  const beforeCommitHooks: Array<() => void> = [];
 
   const commitNow = () => {
     if (!open) return;
     open = false;
     clearTimeout(timer);
     try {
+      for (const hook of beforeCommitHooks) hook();
       commit.run();
     } catch (error) {
       if (connection.inTransaction) connection.exec('rollback');
@@ -52,10 +57,10 @@ export function createCommitWindow(connection: BetterSqlite3.Database, options: 
     for (const resume of ready) resume();
   };
 
-  const run = <Result>(work: () => Result): Promise<Result> => {
+  const run = <Result>(work: () => Result, runOptions?: { savepoint?: boolean }): Promise<Result> => {
     if (connection.inTransaction && !open) {
       return new Promise<Result>((resolve, reject) => {
-        if (waiting.push(() => run(work).then(resolve, reject)) === 1) setImmediate(runWaiting);
+        if (waiting.push(() => run(work, runOptions).then(resolve, reject)) === 1) setImmediate(runWaiting);
       });
     }
     try {
@@ -65,11 +70,11 @@ export function createCommitWindow(connection: BetterSqlite3.Database, options: 
         timer = setTimeout(commitNow, options.intervalMs);
         timer.unref();
       }
-      return Promise.resolve(inSavepoint(work) as Result);
+      return Promise.resolve(runOptions?.savepoint === false ? work() : (inSavepoint(work) as Result));
     } catch (error) {
       return Promise.reject(error);
     }
   };
 
-  return { run, commitNow };
+  return { run, commitNow, beforeCommit: (hook) => void beforeCommitHooks.push(hook) };
 }

@@ -3,7 +3,7 @@ import { assertQuotaAmount } from './assert-quota-amount.js';
 import type { CommitWindow } from './create-commit-window.js';
 
 export interface SqliteQuotaLedger {
-  /** Takes `amount` and writes the ledger row, atomically; the new balance, or null when it cannot cover it. */
+  /** Takes `amount` (its ledger row is written with the window's commit); the new balance, or null when it cannot cover it. */
   reserve(input: { requestId: string; tokenId: number; userId: number; amount: number; createdTime: number }): Promise<number | null>;
   /** Marks the reservation settled (only if it is not yet) and applies charge and refund, atomically. */
   settle(input: { requestId: string; actual: number; settledTime: number }): Promise<boolean>;
@@ -11,13 +11,21 @@ export interface SqliteQuotaLedger {
   chargeUnlimited(tokenId: number, actual: number): Promise<void>;
 }
 
+type ReserveInput = { requestId: string; tokenId: number; userId: number; amount: number; createdTime: number };
+
 /**
- * The reservation and the settlement are each two statements that must commit together. On SQLite they run
- * synchronously, each in its own savepoint, no other query can interleave, and the calls of a few milliseconds
- * share one commit (create-commit-window.ts): the commits were the largest single cost of the hot path when each
- * request paid two of its own. The SQL is the same as the
- * Kysely queries beside this file (reserve-token-quota, insert-reservation, settle-reservation,
- * apply-token-settlement), which PostgreSQL uses; the billing tests run both paths.
+ * The quota ledger on SQLite. Every statement runs synchronously on the one connection, so no other query can
+ * interleave, and the writes of a few milliseconds share one commit (create-commit-window.ts): the commits were
+ * the largest single cost of the hot path when each request paid two of its own.
+ *
+ * A reservation takes the balance at once (the one conditional UPDATE). Its ledger row, which only crash
+ * recovery reads, is written when the window commits, and only if the request is still in flight then: a
+ * request settled within its window never needs one, because the hold and the settlement commit together or
+ * not at all. So a typical request costs three statements (take, settle, usage row) instead of eleven. A
+ * settlement of a reservation whose row was written goes the stored way: the exactly-once guard on the row,
+ * then the balance, in a savepoint. The SQL is the same as the Kysely queries beside this file
+ * (reserve-token-quota, insert-reservation, settle-reservation, apply-token-settlement), which PostgreSQL uses;
+ * the billing tests run both paths.
  */
 export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, commitWindow: CommitWindow): SqliteQuotaLedger {
   const takeQuota = connection.prepare(
@@ -39,35 +47,56 @@ export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, comm
      where id = @tokenId`,
   );
   const addUsedQuota = connection.prepare('update tokens set used_quota = used_quota + ? where id = ?');
-  const chargeUnlimited = (input: { tokenId: number; actual: number }) => {
-    addUsedQuota.run(input.actual, input.tokenId);
-  };
 
-  const reserve = (input: { requestId: string; tokenId: number; userId: number; amount: number; createdTime: number }) => {
+  // Holds taken in the open window whose ledger row is not written yet, by request id.
+  const unwritten = new Map<string, ReserveInput>();
+  commitWindow.beforeCommit(() => {
+    for (const held of unwritten.values()) {
+      try {
+        insertReservation.run(held.requestId, held.tokenId, held.userId, held.amount, held.createdTime);
+      } catch {
+        // A row that cannot be written (a request id used before) must not fail the whole window: that one hold
+        // is given back, and its settlement will find no reservation and charge nothing.
+        applySettlement.run({ tokenId: held.tokenId, refund: held.amount, actual: 0 });
+      }
+    }
+    unwritten.clear();
+  });
+
+  const reserve = (input: ReserveInput) => {
+    if (unwritten.has(input.requestId)) throw new Error(`reservation ${input.requestId} exists already`);
     const row = takeQuota.get(input.amount, input.tokenId, input.amount) as { remain_quota: number } | undefined;
     if (row === undefined) return null;
-    insertReservation.run(input.requestId, input.tokenId, input.userId, input.amount, input.createdTime);
+    unwritten.set(input.requestId, input);
     return row.remain_quota;
   };
-  const settle = (input: { requestId: string; actual: number; settledTime: number }) => {
+  const settleStored = connection.transaction((input: { requestId: string; actual: number; settledTime: number }) => {
     const settled = markSettled.get(input.actual, input.settledTime, input.requestId) as { token_id: number; reserved: number } | undefined;
     if (settled === undefined) return false;
     applySettlement.run({ tokenId: settled.token_id, refund: settled.reserved - input.actual, actual: input.actual });
+    return true;
+  });
+  const settle = (input: { requestId: string; actual: number; settledTime: number }) => {
+    const held = unwritten.get(input.requestId);
+    if (held === undefined) return settleStored(input);
+    // Exactly once: the hold leaves the map here, so a second settlement finds neither it nor a row.
+    unwritten.delete(input.requestId);
+    applySettlement.run({ tokenId: held.tokenId, refund: held.amount - input.actual, actual: input.actual });
     return true;
   };
 
   return {
     reserve(input) {
       assertQuotaAmount('amount', input.amount);
-      return commitWindow.run(() => reserve(input));
+      return commitWindow.run(() => reserve(input), { savepoint: false });
     },
     settle(input) {
       assertQuotaAmount('actual', input.actual);
-      return commitWindow.run(() => settle(input));
+      return commitWindow.run(() => settle(input), { savepoint: false });
     },
     chargeUnlimited(tokenId, actual) {
       assertQuotaAmount('actual', actual);
-      return commitWindow.run(() => chargeUnlimited({ tokenId, actual }));
+      return commitWindow.run(() => void addUsedQuota.run(actual, tokenId), { savepoint: false });
     },
   };
 }
