@@ -169,9 +169,7 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
     expect(outcomes.filter(Boolean)).toHaveLength(50);
     expect(await balanceOf(token)).toEqual({ remainQuota: 0, usedQuota: 50 * actual, status: 4 });
     const ledger = await db.selectFrom("quota_reservations").select(["settled", "actual"]).where("token_id", "=", token.id).execute();
-    // SQLite writes rows only for holds still in flight when a commit window closed (none or a few here).
-    if (database.dialect === "sqlite") expect(ledger.length).toBeLessThanOrEqual(50);
-    else expect(ledger).toHaveLength(50);
+    expect(ledger).toHaveLength(50);
     expect(ledger.every((row) => row.settled === 1 && row.actual === actual)).toBe(true);
   });
 

@@ -37,14 +37,14 @@ async function openLedger() {
 }
 
 describe('createSqliteQuotaLedger', () => {
-  it('settles a hold within its window without a ledger row: balance and used quota commit together', async () => {
+  it('settles a hold within its window with one settled ledger row: balance, used quota and row commit together', async () => {
     const ledger = await openLedger();
     expect(await ledger.hold('r1', 300)).toBe(700);
     expect(await ledger.settle('r1', 120)).toBe(true);
     expect(await ledger.settle('r1', 120)).toBe(false);
     expect(ledger.committed()).toEqual({ token: { remain_quota: 1000, used_quota: 0 }, rows: [] });
     ledger.commit();
-    expect(ledger.committed()).toEqual({ token: { remain_quota: 880, used_quota: 120 }, rows: [] });
+    expect(ledger.committed()).toEqual({ token: { remain_quota: 880, used_quota: 120 }, rows: [{ id: 'r1', reserved: 300, settled: 1, actual: 120 }] });
     ledger.close();
   });
 
@@ -79,6 +79,10 @@ describe('createSqliteQuotaLedger', () => {
     // 'taken' has a stored row now: a new hold under the same id cannot get one.
     await ledger.hold('taken', 200);
     await ledger.hold('fresh', 300);
+    ledger.commit();
+    // … and one settled within its window cannot get its settled row either: given back, charged nothing.
+    await ledger.hold('taken', 50);
+    expect(await ledger.settle('taken', 50)).toBe(false);
     ledger.commit();
     expect(ledger.committed()).toEqual({
       token: { remain_quota: 600, used_quota: 100 },

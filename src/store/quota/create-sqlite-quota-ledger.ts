@@ -18,12 +18,13 @@ type ReserveInput = { requestId: string; tokenId: number; userId: number; amount
  * interleave, and the writes of a few milliseconds share one commit (create-commit-window.ts): the commits were
  * the largest single cost of the hot path when each request paid two of its own.
  *
- * A reservation takes the balance at once (the one conditional UPDATE). Its ledger row, which only crash
- * recovery reads, is written when the window commits, and only if the request is still in flight then: a
- * request settled within its window never needs one, because the hold and the settlement commit together or
- * not at all. So a typical request costs three statements (take, settle, usage row) instead of eleven. A
- * settlement of a reservation whose row was written goes the stored way: the exactly-once guard on the row,
- * then the balance, in a savepoint. The SQL is the same as the Kysely queries beside this file
+ * A reservation takes the balance at once (the one conditional UPDATE). Its ledger row is written once, in its
+ * final state: settled, when the request settles within the window it reserved in (the hold and the settlement
+ * then commit together or not at all, and the exactly-once guard is the in-memory hold leaving its map); open,
+ * when the window commits with the request still in flight (crash recovery needs it then). So a typical request
+ * costs four statements (take, settle, ledger row, usage row) instead of eleven. A settlement of a reservation
+ * whose open row was written goes the stored way: the exactly-once guard on the row, then the balance, in a
+ * savepoint. The SQL is the same as the Kysely queries beside this file
  * (reserve-token-quota, insert-reservation, settle-reservation, apply-token-settlement), which PostgreSQL uses;
  * the billing tests run both paths.
  */
@@ -33,6 +34,9 @@ export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, comm
   );
   const insertReservation = connection.prepare(
     'insert into quota_reservations (id, token_id, user_id, reserved, settled, actual, created_time, settled_time) values (?, ?, ?, ?, 0, null, ?, null)',
+  );
+  const insertSettledReservation = connection.prepare(
+    'insert into quota_reservations (id, token_id, user_id, reserved, settled, actual, created_time, settled_time) values (?, ?, ?, ?, 1, ?, ?, ?)',
   );
   const markSettled = connection.prepare(
     'update quota_reservations set settled = 1, actual = ?, settled_time = ? where id = ? and settled = 0 returning token_id, reserved',
@@ -79,8 +83,15 @@ export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, comm
   const settle = (input: { requestId: string; actual: number; settledTime: number }) => {
     const held = unwritten.get(input.requestId);
     if (held === undefined) return settleStored(input);
-    // Exactly once: the hold leaves the map here, so a second settlement finds neither it nor a row.
+    // Exactly once: the hold leaves the map here, so a second settlement finds it no more, and its row says settled.
     unwritten.delete(input.requestId);
+    try {
+      insertSettledReservation.run(held.requestId, held.tokenId, held.userId, held.amount, input.actual, held.createdTime, input.settledTime);
+    } catch {
+      // As at commit: a row that cannot be written (a request id used before) gives its hold back, charging nothing.
+      applySettlement.run({ tokenId: held.tokenId, refund: held.amount, actual: 0 });
+      return false;
+    }
     applySettlement.run({ tokenId: held.tokenId, refund: held.amount - input.actual, actual: input.actual });
     return true;
   };
