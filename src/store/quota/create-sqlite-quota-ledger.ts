@@ -21,10 +21,10 @@ type ReserveInput = { requestId: string; tokenId: number; userId: number; amount
  * A reservation takes the balance at once (the one conditional UPDATE). Its ledger row is written once, in its
  * final state: settled, when the request settles within the window it reserved in (the hold and the settlement
  * then commit together or not at all, and the exactly-once guard is the in-memory hold leaving its map); open,
- * when the window commits with the request still in flight (crash recovery needs it then). So a typical request
- * costs four statements (take, settle, ledger row, usage row) instead of eleven. A settlement of a reservation
- * whose open row was written goes the stored way: the exactly-once guard on the row, then the balance, in a
- * savepoint. The SQL is the same as the Kysely queries beside this file
+ * when the window commits with the request still in flight (crash recovery needs it then). A request settled in
+ * its own window costs four statements (take, settle, ledger row, usage row) instead of eleven. A settlement of
+ * a reservation whose open row was written (any request that outlives its window: most, under load or with real
+ * models) goes the stored way: the exactly-once guard on the row, then the balance, in a savepoint. The SQL is the same as the Kysely queries beside this file
  * (reserve-token-quota, insert-reservation, settle-reservation, apply-token-settlement), which PostgreSQL uses;
  * the billing tests run both paths.
  */
