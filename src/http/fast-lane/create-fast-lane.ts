@@ -55,13 +55,14 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       (request as { _body?: boolean })._body = true;
       request.body = body;
       await runStep(options.notePresentedBody, request, response);
-      (request as { openapi?: unknown }).openapi = { expressRoute: route.path, openApiRoute: route.path, pathParams: {}, schema: route.operation };
       if (!route.validateBody({ body })) {
         // Defaults may have been written into the body while it failed: the validator gets the client's body.
         request.body = parseJsonObject(rawBody);
         options.routeThroughExpress(request, response);
         return;
       }
+      // What the validator's metadata step would have set: handlers read the operation and path parameters here.
+      (request as { openapi?: unknown }).openapi = { expressRoute: route.path, openApiRoute: route.path, pathParams: {}, schema: route.operation };
       await runStep(options.authenticate, request, response);
       for (const step of options.beforeHandler) await runStep(step, request, response);
       await options.handlers[route.operationId]!(request, response, (error?: unknown) => {
