@@ -1,4 +1,5 @@
 import type { TokenRecord } from "../store/tokens/token-record.js";
+import type { UsageLogRecord } from "../store/usage-logs/usage-log-record.js";
 import type { MeteredUsage } from "./metered-usage.js";
 
 export interface Reservation {
@@ -10,20 +11,11 @@ export interface Reservation {
   unlimited: boolean;
 }
 
-export interface UsageLogEntry {
-  userId: number;
-  tokenId: number;
-  tokenName: string;
-  model: string;
-  channelId: number | null;
-  requestId: string;
-  isStream: boolean;
+/** What the relay reports of one request: the stored row's fields, with usage as metered and no id or time yet. */
+export type UsageLogEntry = Pick<UsageLogRecord, "userId" | "tokenId" | "tokenName" | "model" | "channelId" | "requestId" | "isStream" | "quota" | "latencyMs" | "status"> & {
   usage: MeteredUsage;
-  quota: number;
-  latencyMs: number;
-  status: "success" | "error";
   errorMessage?: string;
-}
+};
 
 /**
  * Money rules of DESIGN.md and issue 4: price from config (USD per 1M tokens × group ratio, 500,000 units = 1 USD,

@@ -77,7 +77,8 @@ export function createGenerationRouter(options: GenerationRouterOptions): Genera
 
   const fastLaneOperations = options.fastLaneOperations ?? [];
   if (fastLaneOperations.length === 0) return { router };
-  const routes = compileJsonBodyValidators(loadBundledSpec(options.generation), fastLaneOperations, validatorOptions);
+  // The validator keeps its own deep copy of `spec`, so the same parsed document serves here.
+  const routes = compileJsonBodyValidators(spec, fastLaneOperations, validatorOptions);
   return {
     router,
     createFastLane: (app, routeThroughExpress) =>

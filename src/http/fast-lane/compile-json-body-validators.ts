@@ -38,7 +38,8 @@ export function compileJsonBodyValidators(spec: Record<string, unknown>, operati
   // The constructor normalises the options it is given in place: it gets its own copies.
   const ownOptions = Object.fromEntries(Object.entries(validatorOptions).map(([name, value]) => [name, isPlainObject(value) ? { ...value } : value]));
   const ajvOptions = new OpenApiValidator({ ...ownOptions, apiSpec: spec }).ajvOpts.request;
-  const ajv = createRequestAjv(structuredClone(spec), ajvOptions);
+  // Ajv reads the schemas and never writes them (the factory only drops `x-stoplight` keys, which ours lack).
+  const ajv = createRequestAjv(spec, ajvOptions);
   const paths = spec.paths as Record<string, Record<string, SpecOperation & Record<string, unknown>> & { parameters?: unknown[] }>;
   const routes: FastLaneRoute[] = [];
   for (const operationId of operationIds) {
