@@ -279,7 +279,9 @@ export async function prepareOperationCall(
       return {
         call: {
           ...render(operation, shape),
-          upstreamFault: variant === "502" ? { status: 500 } : { latencyMs: context.upstreamHeaderTimeoutMs + 500 },
+          // undici checks timeouts over a second long on a coarse clock (ticks of ~0.5 s, later on a busy machine), so the
+          // header timeout may fire up to a second or more after it is due: the fake waits well past that.
+          upstreamFault: variant === "502" ? { status: 500 } : { latencyMs: context.upstreamHeaderTimeoutMs + 3_000 },
         },
       };
     case "503": {
