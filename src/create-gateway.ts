@@ -46,6 +46,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
     (await openDatabase(config.databaseUrl, {
       sqliteCommitIntervalMs: config.sqliteCommitIntervalMs,
       onSqliteCommitError: (error) => logger.error({ err: error }, "quota ledger commit failed; the writes of its window are lost"),
+      onSqliteDeferredError: (error) => logger.error({ err: error }, "a deferred quota ledger write failed; that one settlement is not applied"),
     }).catch(async (error: unknown) => {
       await redis?.close();
       throw error;

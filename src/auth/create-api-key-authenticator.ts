@@ -10,7 +10,7 @@ import { updateTokenStatus } from "../store/tokens/update-token-status.js";
 import { setAuthenticatedToken } from "../users/authenticated-request.js";
 import { apiKeyMessages } from "./api-key-messages.js";
 import { createAllowListCache } from "./create-allow-list-cache.js";
-import { createKeyHashMemo } from "./create-key-hash-memo.js";
+import { memoizeRecent } from "../cache/memoize-recent.js";
 import { extractApiKey } from "./extract-api-key.js";
 import { isIpAllowed } from "./ip/is-ip-allowed.js";
 import { resolveClientIp } from "./ip/resolve-client-ip.js";
@@ -25,7 +25,7 @@ const tokenStatus = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as con
  */
 export function createApiKeyAuthenticator(context: GatewayContext, generation: ApiGeneration): RequestHandler {
   const allowListFor = createAllowListCache();
-  const keyHashOf = createKeyHashMemo((keyBody) => context.keyCipher.hash(keyBody), 10_000);
+  const keyHashOf = memoizeRecent((keyBody: string) => context.keyCipher.hash(keyBody), 10_000);
   return async (request, response, next) => {
     const presented = extractApiKey(request, generation);
     if (!presented) throw new AuthenticationError(generation === "native" ? apiKeyMessages.missingNative : apiKeyMessages.missing);

@@ -41,9 +41,10 @@ export interface BillingService {
    */
   settle(reservation: Reservation, actualCost: number): Promise<boolean>;
   /**
-   * True when settle applies its writes synchronously, before it first yields (SQLite's ledger): a relay may then
-   * send its answer first and settle in the same turn of the event loop, before any other request is read, so
-   * nobody can observe the balance in between. False when settling waits on the database (PostgreSQL).
+   * True when settle takes effect synchronously, before it first yields (SQLite's ledger: the hold leaves memory
+   * and its writes are queued to run before any other query): a relay may then send its answer first and settle in
+   * the same turn of the event loop, before any other request is read, so nobody can observe the balance in
+   * between. False when settling waits on the database (PostgreSQL).
    */
   readonly settlesSynchronously: boolean;
   /** Queues a usage log row; rows are written in batches off the hot path. */

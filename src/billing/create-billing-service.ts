@@ -82,6 +82,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
     return runInTransaction(db, async (transaction) => {
       const settled = await settleReservation(transaction, { reservationId: record.id, actual: 0, settledTime: context.now() });
       if (!settled) return false;
+      sqliteLedger?.forget(record.id);
       // A zero hold has nothing to give back; applying it would only flag a token already at zero as exhausted.
       if (settled.reserved > 0) await applyTokenSettlement(transaction, { tokenId: settled.tokenId, refund: settled.reserved, actual: 0 });
       return true;
@@ -106,8 +107,9 @@ export function createBillingService(context: BillingContext, options: BillingSe
       if (token.unlimitedQuota) return { ...base, reserved: 0, unlimited: true };
       assertQuotaAmount("amount", amount);
       if (sqliteLedger) {
-        const remaining = await sqliteLedger.reserve({ requestId, tokenId: token.id, userId: token.userId, amount, createdTime: context.now() });
-        if (remaining !== null) return { ...base, reserved: amount, unlimited: false };
+        if (await sqliteLedger.reserve({ requestId, tokenId: token.id, userId: token.userId, amount, createdTime: context.now() })) {
+          return { ...base, reserved: amount, unlimited: false };
+        }
         const current = await findTokenByIdForUser(db, token.id, token.userId);
         throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
       }

@@ -61,15 +61,17 @@ export function createUsageLogWriter(
 }
 
 /**
- * SQLite: each row is written when it is enqueued, inside the ledger's commit window (create-commit-window.ts),
- * so it costs one prepared insert and commits with the settlement beside it; flush commits the window.
+ * SQLite: each row is one prepared insert deferred into the ledger's commit window (create-commit-window.ts), so
+ * it is written with the settlement beside it, before any query could look for it, and commits with it; flush
+ * commits the window.
  */
 function createWindowedUsageLogWriter(logger: Logger, sqlite: { insertOne(log: NewUsageLog): void; commitWindow: CommitWindow }): UsageLogWriter {
   return {
     enqueue(log) {
-      sqlite.commitWindow.run(() => sqlite.insertOne(log), { savepoint: false }).catch((error: unknown) => {
-        logger.error({ err: error, requestIds: [log.requestId] }, "could not write usage log rows; they are dropped");
-      });
+      sqlite.commitWindow.defer(
+        () => sqlite.insertOne(log),
+        (error) => logger.error({ err: error, requestIds: [log.requestId] }, "could not write usage log rows; they are dropped"),
+      );
     },
     async flush() {
       sqlite.commitWindow.commitNow();

@@ -7,6 +7,8 @@ import type { Channel } from "./channel.js";
  * uniform random order among themselves.
  */
 export function orderChannelsForGroup(channels: readonly Channel[], random: () => number): Channel[] {
+  // One channel has one order (the common case of a model served once per group): no tiers to build, no draw.
+  if (channels.length === 1) return [channels[0]!];
   const tiers = new Map<number, Channel[]>();
   for (const channel of channels) {
     const tier = tiers.get(channel.priority);

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { ClientGoneSignal } from "./client-gone-signal.js";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
@@ -12,7 +13,7 @@ import { createRequestId } from "./create-request-id.js";
 
 export interface RelayAttemptInput {
   attempt: ChannelAttempt;
-  signal: AbortSignal;
+  signal: ClientGoneSignal;
   observed: ObservedUsage;
   requestId: string;
   /**
@@ -73,9 +74,9 @@ export async function runRelay(context: GatewayContext, request: Request, respon
   );
   const reservation = await context.billing.reserve(token, requestId, worstCase);
 
-  const abortController = new AbortController();
+  const clientGone = new ClientGoneSignal();
   const onClientGone = () => {
-    if (!response.writableFinished) abortController.abort(new Error("client disconnected"));
+    if (!response.writableFinished) clientGone.abort(new Error("client disconnected"));
   };
   response.on("close", onClientGone);
 
@@ -116,7 +117,7 @@ export async function runRelay(context: GatewayContext, request: Request, respon
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
       try {
-        await call.execute({ attempt, signal: abortController.signal, observed, requestId, deliver, deliverBytes });
+        await call.execute({ attempt, signal: clientGone, observed, requestId, deliver, deliverBytes });
         context.channelRouter.reportSuccess(attempt.channel.id);
         failure = undefined;
         break;
@@ -124,7 +125,7 @@ export async function runRelay(context: GatewayContext, request: Request, respon
         failure = error;
         const retryable = error instanceof UpstreamFailure && error.retryable;
         if (retryable) context.channelRouter.reportFailure(attempt.channel.id);
-        const canRetry = retryable && !response.headersSent && !abortController.signal.aborted && index < plan.length - 1;
+        const canRetry = retryable && !response.headersSent && !clientGone.aborted && index < plan.length - 1;
         if (!canRetry) break;
         context.logger.warn({ requestId, channel: attempt.channel.name, err: (error as Error).message }, "upstream attempt failed, trying the next channel");
       }

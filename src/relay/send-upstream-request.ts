@@ -1,4 +1,5 @@
 import { errors as undiciErrors, type Dispatcher, type FormData as UndiciFormData } from "undici";
+import type { ClientGoneSignal } from "./client-gone-signal.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import { getUpstreamPool } from "./get-upstream-dispatcher.js";
 import { isRetryableUpstreamStatus, mapUpstreamStatus } from "./classify-upstream-status.js";
@@ -11,7 +12,7 @@ export interface UpstreamRequest {
   path: string;
   headers: Record<string, string>;
   body?: string | Buffer | UndiciFormData;
-  signal: AbortSignal;
+  signal: ClientGoneSignal;
 }
 
 export type UpstreamResponse = Dispatcher.ResponseData;

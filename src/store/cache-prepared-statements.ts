@@ -9,13 +9,14 @@ import type { SqliteDatabase } from 'kysely';
  */
 export function cachePreparedStatements(
   connection: BetterSqlite3.Database,
-  options: { maximumStatements?: number; beforeWrite?: () => void } = {},
+  options: { maximumStatements?: number; beforeStatement?: () => void; beforeWrite?: () => void } = {},
 ): SqliteDatabase {
   const maximumStatements = options.maximumStatements ?? 500;
   const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     prepare(sql: string) {
-      // Kysely prepares a statement right before running it, so this runs just before any write or transaction.
+      // Kysely prepares a statement right before running it, so these run just before any query, write or transaction.
+      options.beforeStatement?.();
       if (options.beforeWrite && !sql.startsWith('select')) options.beforeWrite();
       let statement = statements.get(sql);
       if (statement === undefined) {

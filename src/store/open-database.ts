@@ -20,6 +20,8 @@ export interface OpenDatabaseOptions {
   sqliteCommitIntervalMs?: number;
   /** SQLite only: a commit window that failed to commit (its writes are lost; default: printed to stderr). */
   onSqliteCommitError?(error: unknown): void;
+  /** SQLite only: a deferred ledger write (a settlement) that failed; the rest of its window still commits. */
+  onSqliteDeferredError?(error: unknown): void;
 }
 
 const POSTGRES_INT8_OID = 20;
@@ -67,15 +69,25 @@ function openSqlite(location: string, options: OpenDatabaseOptions): GatewayData
     // cannot corrupt; only a power loss can drop the last commits. FULL would fsync three times per request.
     connection.pragma('synchronous = NORMAL');
   }
+  // Statement journals (every write inside the open commit window, every savepoint, every UPDATE … RETURNING)
+  // stay in memory instead of a temporary file opened and removed per statement: measured on this schema, the
+  // ledger's UPDATE … RETURNING inside an open transaction took ~14 µs with the default and ~4 µs with this (in a loop).
+  connection.pragma('temp_store = MEMORY');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
   const commitWindow = createCommitWindow(connection, {
     intervalMs: options.sqliteCommitIntervalMs ?? 10,
     onCommitError: options.onSqliteCommitError ?? ((error) => console.error('SQLite commit window failed to commit', error)),
+    onDeferredError: options.onSqliteDeferredError ?? ((error) => console.error('a deferred SQLite ledger write failed', error)),
   });
   // Before any other write or transaction through Kysely the open window commits: a transaction cannot nest, and
   // a write the API acknowledged (a new token, a password) must not wait for the ledger's window to be durable.
-  const statements = cachePreparedStatements(connection, { beforeWrite: () => commitWindow.commitNow() });
+  // Before any other query the window's deferred writes run (create-commit-window.ts): a balance read right after
+  // an answer includes that request's settlement.
+  const statements = cachePreparedStatements(connection, {
+    beforeStatement: () => commitWindow.applyDeferred(),
+    beforeWrite: () => commitWindow.commitNow(),
+  });
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   const close = async () => {
     commitWindow.commitNow();

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { ClientGoneSignal } from "../../relay/client-gone-signal.js";
 import type { components, operations } from "../../../generated/types/native.js";
 import { assertModelAllowed } from "../../auth/assert-model-allowed.js";
 import { estimatePromptTokens } from "../../billing/estimate-prompt-tokens.js";
@@ -116,14 +117,14 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
         .planAttempts(model, routing, userGroup, context.config.relay.maxAttempts)
         .filter((attempt) => attempt.channel.type === "native");
       if (attempts.length === 0) throw new NoAvailableChannelError(model);
-      const abortController = new AbortController();
-      const onClientGone = () => abortController.abort(new Error("client disconnected"));
+      const clientGone = new ClientGoneSignal();
+      const onClientGone = () => clientGone.abort(new Error("client disconnected"));
       response.once("close", onClientGone);
       try {
         const page = await relayNativeVoices({
           query: { ...query, model, page_size: toOptionalNumber(query.page_size) },
           attempts,
-          signal: abortController.signal,
+          signal: clientGone,
           onFailure: (attempt) => context.channelRouter.reportFailure(attempt.channel.id),
           onSuccess: (attempt) => context.channelRouter.reportSuccess(attempt.channel.id),
         });

@@ -1,3 +1,4 @@
+import { memoizeRecent } from '../../cache/memoize-recent.js';
 import type { AllowList } from './allow-list.js';
 import { formatIpAddress } from './format-ip-address.js';
 import { isIpInAllowList } from './is-ip-in-allow-list.js';
@@ -7,11 +8,12 @@ import { parseIpAddress } from './parse-ip-address.js';
 const bracketedIpv6 = /^\[([^\]]+)\](?::[0-9]{1,5})?$/;
 const ipv4WithPort = /^([0-9.]+):[0-9]{1,5}$/;
 
-function normalise(text: string): string | undefined {
+// Pure, and the same few peers (a proxy, a load balancer, the clients of a team) come back on every request.
+const normalise = memoizeRecent((text: string): string | undefined => {
   const withoutPort = bracketedIpv6.exec(text)?.[1] ?? ipv4WithPort.exec(text)?.[1] ?? text;
   const address = parseIpAddress(withoutPort);
   return address === undefined ? undefined : formatIpAddress(address);
-}
+}, 10_000);
 
 /**
  * The client address to check allow-lists and rate limits against.

@@ -5,7 +5,7 @@ import { UpstreamFailure } from "../../relay/upstream-failure.js";
  * A 2xx upstream body parsed as JSON. A body that breaks off or is not JSON is the upstream's fault and nothing
  * reached the client yet, so it is a retryable 502 (another channel may answer properly).
  */
-export async function readUpstreamJson(body: Dispatcher.ResponseData["body"], signal: AbortSignal): Promise<unknown> {
+export async function readUpstreamJson(body: Dispatcher.ResponseData["body"], signal: { readonly aborted: boolean }): Promise<unknown> {
   let text: string;
   try {
     text = await body.text();

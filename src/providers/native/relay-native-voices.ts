@@ -1,4 +1,5 @@
 import type { components, operations } from "../../../generated/types/native.js";
+import type { ClientGoneSignal } from "../../relay/client-gone-signal.js";
 import type { ChannelAttempt } from "../../channels/channel-router.js";
 import type { QueryParameters } from "../../http/operation-types.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
@@ -16,7 +17,7 @@ const singleFilters = ["gender", "pitch", "context", "type", "search", "page_tok
 export interface NativeVoicesCall {
   query: VoiceQuery;
   attempts: readonly ChannelAttempt[];
-  signal: AbortSignal;
+  signal: ClientGoneSignal;
   /** Told which channel failed retryably and which answered, for the router's cooldowns. */
   onFailure(attempt: ChannelAttempt): void;
   onSuccess(attempt: ChannelAttempt): void;

@@ -121,4 +121,54 @@ describe('createCommitWindow', () => {
       await database.close();
     }
   });
+
+  it('runs deferred work back to back before the commit, reporting a failing item while the others still run', async () => {
+    const { writer, reader } = openFileConnections();
+    const errors: unknown[] = [];
+    const deferredErrors: unknown[] = [];
+    const window = createCommitWindow(writer, {
+      intervalMs: 10_000,
+      onCommitError: (error) => errors.push(['commit', error]),
+      onDeferredError: (error) => deferredErrors.push(error),
+    });
+    const insert = writer.prepare('insert into t (id, n) values (?, ?)');
+    const itemErrors: unknown[] = [];
+    window.defer(() => void insert.run('d1', 1));
+    window.defer(() => void insert.run('d1', 2), (error) => itemErrors.push(error));
+    window.defer(() => void insert.run('d2', 3));
+    window.defer(() => void insert.run('d2', 4));
+    await wait(0);
+    // Queued, not yet written: nothing asked for it.
+    expect((writer.prepare('select count(*) as count from t').get() as { count: number }).count).toBe(0);
+    window.commitNow();
+    expect(writer.prepare('select id, n from t order by id').all()).toEqual([
+      { id: 'd1', n: 1 },
+      { id: 'd2', n: 3 },
+    ]);
+    expect(countCommitted(reader)).toBe(2);
+    expect(itemErrors).toHaveLength(1);
+    expect(String(itemErrors[0])).toContain('UNIQUE');
+    // Without its own handler a failing item goes to the window's onDeferredError, not to onCommitError.
+    expect(deferredErrors).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('through openDatabase: deferred work runs before any Kysely query, a read included', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'commit-window-'));
+    folders.push(folder);
+    const database = await openDatabase(`sqlite:${path.join(folder, 'gateway.db')}`, { sqliteCommitIntervalMs: 10_000 });
+    try {
+      const connection = database.sqliteConnection!;
+      database.sqliteCommitWindow!.defer(() =>
+        void connection.prepare("insert into users (username, password_hash, display_name, role, created_time) values ('deferred', 'x', '', 'user', 0)").run(),
+      );
+      await wait(0);
+      const found = await database.db.selectFrom('users').select('username').where('username', '=', 'deferred').execute();
+      expect(found).toEqual([{ username: 'deferred' }]);
+      // A read does not commit: the window stays open until its interval or a write.
+      expect(connection.inTransaction).toBe(true);
+    } finally {
+      await database.close();
+    }
+  });
 });

@@ -14,6 +14,15 @@ export interface CommitWindow {
   commitNow(): void;
   /** Work to do inside the window's transaction right before it commits (writes deferred until then). */
   beforeCommit(hook: () => void): void;
+  /**
+   * Queues writes whose result nobody waits for (a settlement, a usage row) to run inside the window, together
+   * with the rest of the queue, before anything else reads or writes through the connection (`applyDeferred`)
+   * and before the window commits. A failing item is reported to `onError` (default: the window's
+   * `onDeferredError`) and the others still run.
+   */
+  defer(work: () => void, onError?: (error: unknown) => void): void;
+  /** Runs the queued work now; the store calls it before every other statement, reads included. */
+  applyDeferred(): void;
 }
 
 /**
@@ -24,8 +33,12 @@ export interface CommitWindow {
  * the one connection, so a balance is never taken twice. Durability is bounded: a process killed without its
  * SIGTERM drain loses at most the last window, always in the caller's favour (a lost reservation never charged,
  * a lost settlement refunded whole by reservation recovery), never a double charge.
+ *
+ * Writes nobody waits for are deferred to run back to back (`defer`): run one at a time between a request's other
+ * work they found a cold cache every time (a settlement measured ~45 µs in the gateway against ~12 µs in a loop).
+ * They still run before any other statement on the connection, so a reader never sees the state without them.
  */
-export function createCommitWindow(connection: BetterSqlite3.Database, options: { intervalMs: number; onCommitError(error: unknown): void }): CommitWindow {
+export function createCommitWindow(connection: BetterSqlite3.Database, options: { intervalMs: number; onCommitError(error: unknown): void; onDeferredError?(error: unknown): void }): CommitWindow {
   const begin = connection.prepare('begin immediate');
   const commit = connection.prepare('commit');
   const inSavepoint = connection.transaction((work: () => unknown) => work());
@@ -33,9 +46,25 @@ export function createCommitWindow(connection: BetterSqlite3.Database, options: 
   let timer: NodeJS.Timeout | undefined;
   let waiting: Array<() => void> = [];
   const beforeCommitHooks: Array<() => void> = [];
+  let deferred: Array<{ work: () => void; onError: (error: unknown) => void }> = [];
+
+  // Only ever non-empty while the window is open: work is queued through `run`, and commitNow empties it first.
+  const applyDeferred = () => {
+    if (deferred.length === 0) return;
+    const queued = deferred;
+    deferred = [];
+    for (const item of queued) {
+      try {
+        item.work();
+      } catch (error) {
+        item.onError(error);
+      }
+    }
+  };
 
   const commitNow = () => {
     if (!open) return;
+    applyDeferred();
     open = false;
     clearTimeout(timer);
     try {
@@ -76,5 +105,9 @@ export function createCommitWindow(connection: BetterSqlite3.Database, options: 
     }
   };
 
-  return { run, commitNow, beforeCommit: (hook) => void beforeCommitHooks.push(hook) };
+  const defer = (work: () => void, onError: (error: unknown) => void = options.onDeferredError ?? options.onCommitError) => {
+    run(() => void deferred.push({ work, onError }), { savepoint: false }).catch(onError);
+  };
+
+  return { run, commitNow, beforeCommit: (hook) => void beforeCommitHooks.push(hook), defer, applyDeferred };
 }

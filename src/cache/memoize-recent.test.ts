@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createKeyHashMemo } from "./create-key-hash-memo.js";
+import { memoizeRecent } from "./memoize-recent.js";
 
-describe("createKeyHashMemo", () => {
+describe("memoizeRecent", () => {
   it("hashes a key once while it stays among the most recent entries, and forgets the oldest beyond the bound", () => {
     const hashed: string[] = [];
-    const hashOf = createKeyHashMemo((key) => {
+    const hashOf = memoizeRecent((key) => {
       hashed.push(key);
       return `h(${key})`;
     }, 2);
@@ -13,5 +13,15 @@ describe("createKeyHashMemo", () => {
     hashOf("c"); // evicts "a", the oldest
     hashOf("a");
     expect(hashed).toEqual(["a", "b", "c", "a"]);
+  });
+
+  it("remembers an undefined result too (an address that does not parse)", () => {
+    let calls = 0;
+    const parse = memoizeRecent((text) => {
+      calls += 1;
+      return text.includes(".") ? text : undefined;
+    }, 10);
+    expect([parse("junk"), parse("junk"), parse("1.2.3.4")]).toEqual([undefined, undefined, "1.2.3.4"]);
+    expect(calls).toBe(2);
   });
 });
