@@ -2,6 +2,12 @@
 export interface BenchPlan {
   upstreamLatenciesMs: number[];
   concurrencies: number[];
+  /**
+   * Every point runs its targets this many times, one after the other in turn, so a slow spell of the shared machine
+   * hits every target alike; a point's row is its median round and the aims take the median of per-round ratios.
+   */
+  rounds: number;
+  /** Seconds of one round of one target at one point. */
   secondsPerPoint: (latencyMs: number) => number;
   warmupSeconds: number;
   streamRequests: (latencyMs: number) => number;
@@ -12,8 +18,9 @@ export function createBenchPlan(quick: boolean): BenchPlan {
   return {
     upstreamLatenciesMs: [0, 20],
     concurrencies: [1, 16, 64],
+    rounds: quick ? 1 : 3,
     // 20 ms points settle faster (the upstream, not the CPU, sets the pace), so they run shorter.
-    secondsPerPoint: (latencyMs) => (quick ? 1 : latencyMs === 0 ? 8 : 5),
+    secondsPerPoint: (latencyMs) => (quick ? 1 : latencyMs === 0 ? 4 : 3),
     warmupSeconds: quick ? 1 : 3,
     streamRequests: (latencyMs) => (quick ? 10 : latencyMs === 0 ? 300 : 150),
     profileSeconds: quick ? 2 : 10,

@@ -19,12 +19,19 @@ export interface MemoryReading {
   peakMiB: number;
 }
 
+export interface RoundFigures {
+  requestsPerSecond: number;
+  meanMs: number;
+}
+
 export interface BenchResults {
   date: string;
   machine: MachineDescription;
   gatewayLaunch: string;
   secondsPerPoint: Record<number, number>;
-  points: Array<LoadPointResult & { latencyMs: number }>;
+  rounds: number;
+  /** One per target and point: the round with the median requests/s, and every round's figures in run order. */
+  points: Array<LoadPointResult & { latencyMs: number; rounds: RoundFigures[] }>;
   streams: MeasuredStream[];
   memory: MemoryReading[];
   profile: { summary: CpuProfileSummary; load: LoadPointResult; seconds: number };

@@ -9,7 +9,8 @@ import { evaluateAims } from "./evaluate-aims.js";
 import { measureStreamTtfb } from "./measure-stream-ttfb.js";
 import { profileGateway } from "./profile-gateway.js";
 import { readProcessMemory } from "./read-process-memory.js";
-import { runLoadPoint } from "./run-load-point.js";
+import { pickMedianRound } from "./pick-median-round.js";
+import { runLoadPoint, type LoadPointResult } from "./run-load-point.js";
 import { directTarget, setUpstreamLatency, startFakeUpstream, startGateway, startPortkey, startRawProxy, type GatewayLaunch } from "./start-bench-servers.js";
 import { writeBenchmarksMarkdown } from "./write-benchmarks-markdown.js";
 
@@ -40,6 +41,7 @@ const results: Omit<BenchResults, "profile"> = {
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", node: process.version, platform: `${os.type()} ${os.release()}`, loadAverage: { start: os.loadavg()[0]!, end: Number.NaN } },
   gatewayLaunch: `node ${launch.entry.join(" ")}`,
   secondsPerPoint: Object.fromEntries(plan.upstreamLatenciesMs.map((latency) => [latency, plan.secondsPerPoint(latency)])),
+  rounds: plan.rounds,
   points: [],
   streams: [],
   memory: [],
@@ -56,11 +58,15 @@ try {
     for (const connections of plan.concurrencies) {
       // The unlimited token (no reservation rows) is a cheap extra row at the 0 ms points where CPU cost shows.
       const targets = latencyMs === 0 && connections !== 16 ? [direct, raw, gateway.limited, gateway.unlimited, portkey] : [direct, ...measured];
-      for (const target of targets) {
-        const point = await runLoadPoint({ target, connections, durationSeconds: plan.secondsPerPoint(latencyMs), body: chatBody });
-        results.points.push({ ...point, latencyMs });
-        log(`${latencyMs} ms c=${connections} ${target.name}: ${point.requestsPerSecond.toFixed(0)} req/s, mean ${point.latency.meanMs.toFixed(2)} ms, failures ${point.failures}`);
+      const rounds = new Map(targets.map((target) => [target.name, [] as LoadPointResult[]]));
+      for (let round = 1; round <= plan.rounds; round += 1) {
+        for (const target of targets) {
+          const point = await runLoadPoint({ target, connections, durationSeconds: plan.secondsPerPoint(latencyMs), body: chatBody });
+          rounds.get(target.name)!.push(point);
+          log(`${latencyMs} ms c=${connections} round ${round} ${target.name}: ${point.requestsPerSecond.toFixed(0)} req/s, mean ${point.latency.meanMs.toFixed(2)} ms, failures ${point.failures}`);
+        }
       }
+      for (const [, measuredRounds] of rounds) results.points.push({ ...pickMedianRound(measuredRounds), latencyMs });
     }
   }
   for (const latencyMs of plan.upstreamLatenciesMs) {

@@ -68,7 +68,9 @@ the profile findings come from [bench/profile-findings.md](../bench/profile-find
 - Comparisons on the same upstream: a raw \`node:http\` pass-through with a keep-alive agent, and the Portkey gateway
   (\`@portkey-ai/gateway\`, \`x-portkey-provider: openai\` + \`x-portkey-custom-host\`, \`@hono/node-server\` 1.13.8).
 - Load: autocannon, keep-alive connections, \`POST /v1/chat/completions\` with one user message, non-streaming;
-  ${Object.entries(results.secondsPerPoint).map(([latency, seconds]) => `${seconds} s per point at ${latency} ms`).join(", ")}, after a warm-up of every target.
+  ${results.rounds} rounds per point, each running every target in turn for ${Object.entries(results.secondsPerPoint).map(([latency, seconds]) => `${seconds} s at ${latency} ms`).join(" or ")}, after a warm-up of every target.
+  A row is the target's round with the median requests/s; an aim takes the median over the rounds of the ratio (or
+  difference) between two targets measured one right after the other.
   Latencies are per response in fractional milliseconds. *Added* = through the target minus direct to the upstream at
   the same point (percentile differences are differences of percentiles).
 - Every server runs in its own process, the load generator in the bench process. **The machine has
