@@ -10,6 +10,7 @@ import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authe
 import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 import { createRequestId } from "./create-request-id.js";
+import { sendJsonAnswer } from "../http/send-json-answer.js";
 
 export interface RelayAttemptInput {
   attempt: ChannelAttempt;
@@ -141,7 +142,7 @@ export async function runRelay(context: GatewayContext, request: Request, respon
     if (failure && !response.headersSent) throw failure;
     if (failure) context.logger.warn({ requestId, err: (failure as Error).message }, "stream ended early");
     if (delivery && "bytes" in delivery) response.type(delivery.contentType).send(delivery.bytes);
-    else if (delivery) response.json(delivery.body);
+    else if (delivery) sendJsonAnswer(response, delivery.body);
     else if (!response.writableEnded) response.end();
   } finally {
     if (answerFirst) await settleAndRecord();
