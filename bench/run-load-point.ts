@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
 import type { BenchTarget } from "./start-bench-servers.js";
+import { readProcessCpuMicroseconds } from "./read-process-cpu-microseconds.js";
 import { summariseLatencies, type LatencySummary } from "./summarise-latencies.js";
 
 export interface LoadPointOptions {
@@ -16,6 +17,12 @@ export interface LoadPointResult {
   /** 2xx answers only; anything else counts in `failures`. */
   latency: LatencySummary;
   failures: number;
+  /**
+   * CPU time (user + system) of the process the load hits, per answered request: the proxy alone for a proxy (the
+   * upstream's share not included), the upstream itself for direct calls. Steadier than requests/s on a shared
+   * machine, since it does not count the time a process waited for a core.
+   */
+  serverCpuMicrosecondsPerRequest: number;
 }
 
 /**
@@ -25,6 +32,8 @@ export interface LoadPointResult {
 export async function runLoadPoint(options: LoadPointOptions): Promise<LoadPointResult> {
   const latencies: number[] = [];
   let failures = 0;
+  const serverPid = options.target.server.process.pid;
+  const cpuAtStart = readProcessCpuMicroseconds(serverPid);
   const startedAt = performance.now();
   const instance = autocannon({
     url: `${options.target.url}/v1/chat/completions`,
@@ -40,6 +49,7 @@ export async function runLoadPoint(options: LoadPointOptions): Promise<LoadPoint
   });
   const result = await instance;
   const elapsedSeconds = (performance.now() - startedAt) / 1000;
+  const serverCpuMicroseconds = readProcessCpuMicroseconds(serverPid) - cpuAtStart;
   failures += result.errors + result.timeouts;
   return {
     target: options.target.name,
@@ -47,5 +57,6 @@ export async function runLoadPoint(options: LoadPointOptions): Promise<LoadPoint
     requestsPerSecond: latencies.length / elapsedSeconds,
     latency: summariseLatencies(latencies),
     failures,
+    serverCpuMicrosecondsPerRequest: latencies.length > 0 ? serverCpuMicroseconds / latencies.length : Number.NaN,
   };
 }
