@@ -22,6 +22,7 @@ export interface MemoryReading {
 export interface RoundFigures {
   requestsPerSecond: number;
   meanMs: number;
+  stealShare: number;
 }
 
 export interface BenchResults {

@@ -63,7 +63,7 @@ try {
         for (const target of targets) {
           const point = await runLoadPoint({ target, connections, durationSeconds: plan.secondsPerPoint(latencyMs), body: chatBody });
           rounds.get(target.name)!.push(point);
-          log(`${latencyMs} ms c=${connections} round ${round} ${target.name}: ${point.requestsPerSecond.toFixed(0)} req/s, mean ${point.latency.meanMs.toFixed(2)} ms, ${point.serverCpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request, failures ${point.failures}`);
+          log(`${latencyMs} ms c=${connections} round ${round} ${target.name}: ${point.requestsPerSecond.toFixed(0)} req/s, mean ${point.latency.meanMs.toFixed(2)} ms, ${point.serverCpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request, steal ${(100 * point.stealShare).toFixed(0)}%, failures ${point.failures}`);
         }
       }
       for (const [, measuredRounds] of rounds) results.points.push({ ...pickMedianRound(measuredRounds), latencyMs });

@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
 import type { BenchTarget } from "./start-bench-servers.js";
+import { readMachineCpuTicks, stealShare } from "./read-machine-cpu-ticks.js";
 import { readProcessCpuMicroseconds } from "./read-process-cpu-microseconds.js";
 import { summariseLatencies, type LatencySummary } from "./summarise-latencies.js";
 
@@ -23,6 +24,11 @@ export interface LoadPointResult {
    * machine, since it does not count the time a process waited for a core.
    */
   serverCpuMicrosecondsPerRequest: number;
+  /**
+   * The share of the machine's CPU time the hypervisor gave to other guests during the point: a point with much
+   * steal measured the host's neighbours as much as the target.
+   */
+  stealShare: number;
 }
 
 /**
@@ -34,6 +40,7 @@ export async function runLoadPoint(options: LoadPointOptions): Promise<LoadPoint
   let failures = 0;
   const serverPid = options.target.server.process.pid;
   const cpuAtStart = readProcessCpuMicroseconds(serverPid);
+  const machineAtStart = readMachineCpuTicks();
   const startedAt = performance.now();
   const instance = autocannon({
     url: `${options.target.url}/v1/chat/completions`,
@@ -50,6 +57,7 @@ export async function runLoadPoint(options: LoadPointOptions): Promise<LoadPoint
   const result = await instance;
   const elapsedSeconds = (performance.now() - startedAt) / 1000;
   const serverCpuMicroseconds = readProcessCpuMicroseconds(serverPid) - cpuAtStart;
+  const machineAtEnd = readMachineCpuTicks();
   failures += result.errors + result.timeouts;
   return {
     target: options.target.name,
@@ -58,5 +66,6 @@ export async function runLoadPoint(options: LoadPointOptions): Promise<LoadPoint
     latency: summariseLatencies(latencies),
     failures,
     serverCpuMicrosecondsPerRequest: latencies.length > 0 ? serverCpuMicroseconds / latencies.length : Number.NaN,
+    stealShare: stealShare(machineAtStart, machineAtEnd),
   };
 }

@@ -7,7 +7,7 @@ const format = (value: number, digits = 2) => (Number.isFinite(value) ? value.to
 const signed = (value: number) => (Number.isFinite(value) ? `${value >= 0 ? "+" : ""}${value.toFixed(2)}` : "–");
 
 function loadTable(results: BenchResults, latencyMs: number): string {
-  const rows = ["| target | c | req/s | % of raw | mean ms | p50 ms | p99 ms | added mean | added p50 | added p99 | CPU µs/req | failures |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"];
+  const rows = ["| target | c | req/s | % of raw | mean ms | p50 ms | p99 ms | added mean | added p50 | added p99 | CPU µs/req | steal % | failures |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"];
   const points = results.points.filter((point) => point.latencyMs === latencyMs);
   const connectionsList = [...new Set(points.map((point) => point.connections))].sort((left, right) => left - right);
   for (const connections of connectionsList) {
@@ -19,7 +19,7 @@ function loadTable(results: BenchResults, latencyMs: number): string {
       rows.push(
         `| ${point.target} | ${connections} | ${format(point.requestsPerSecond, 0)} | ${raw ? format((100 * point.requestsPerSecond) / raw.requestsPerSecond, 1) : "–"} | ${format(point.latency.meanMs)} | ${format(point.latency.p50Ms)} | ${format(point.latency.p99Ms)} | ${
           isDirect || !direct ? "–" : signed(point.latency.meanMs - direct.latency.meanMs)
-        } | ${isDirect || !direct ? "–" : signed(point.latency.p50Ms - direct.latency.p50Ms)} | ${isDirect || !direct ? "–" : signed(point.latency.p99Ms - direct.latency.p99Ms)} | ${format(point.serverCpuMicrosecondsPerRequest, 0)} | ${point.failures} |`,
+        } | ${isDirect || !direct ? "–" : signed(point.latency.p50Ms - direct.latency.p50Ms)} | ${isDirect || !direct ? "–" : signed(point.latency.p99Ms - direct.latency.p99Ms)} | ${format(point.serverCpuMicrosecondsPerRequest, 0)} | ${format(100 * point.stealShare, 0)} | ${point.failures} |`,
       );
     }
   }
@@ -73,7 +73,9 @@ the profile findings come from [bench/profile-findings.md](../bench/profile-find
   difference) between two targets measured one right after the other.
   *CPU µs/req* is the user + system time of the process the load hits (\`/proc/<pid>/stat\`) per answered request:
   the proxy alone for a proxy, the upstream itself for *direct*; it does not count time spent waiting for a core,
-  so it moves far less between runs than requests/s on this shared machine.
+  so it moves far less between runs than requests/s on this shared machine. *Steal %* is the share of the
+  machine's CPU time the hypervisor gave to other guests during that round (\`/proc/stat\`): this machine is a
+  virtual one on a shared host, and rounds with steal measured the neighbours as much as the target.
   Latencies are per response in fractional milliseconds. *Added* = through the target minus direct to the upstream at
   the same point (percentile differences are differences of percentiles).
 - Every server runs in its own process, the load generator in the bench process. **The machine has
