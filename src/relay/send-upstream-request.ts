@@ -1,10 +1,9 @@
-import { errors as undiciErrors, type Dispatcher, type FormData as UndiciFormData } from "undici";
+import { type Dispatcher, type FormData as UndiciFormData } from "undici";
 import type { ClientGoneSignal } from "./client-gone-signal.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import { getUpstreamPool } from "./get-upstream-dispatcher.js";
-import { isRetryableUpstreamStatus, mapUpstreamStatus } from "./classify-upstream-status.js";
-import { readUpstreamErrorMessage } from "./read-upstream-error-message.js";
-import { UpstreamFailure } from "./upstream-failure.js";
+import { upstreamStatusFailure } from "./upstream-status-failure.js";
+import { upstreamTransportFailure } from "./upstream-transport-failure.js";
 
 export interface UpstreamRequest {
   method: "GET" | "POST";
@@ -16,16 +15,6 @@ export interface UpstreamRequest {
 }
 
 export type UpstreamResponse = Dispatcher.ResponseData;
-
-function describeTransportError(error: unknown): { message: string; status: number; code: string } {
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-    return { message: "The upstream provider timed out.", status: 504, code: "request_timeout" };
-  }
-  if (error instanceof undiciErrors.ConnectTimeoutError) {
-    return { message: "The upstream provider could not be reached in time.", status: 504, code: "request_timeout" };
-  }
-  return { message: "The upstream provider could not be reached.", status: 502, code: "bad_response" };
-}
 
 /**
  * One upstream HTTP call through the channel's keep-alive pool. A non-2xx answer is read, mapped into our error
@@ -46,18 +35,10 @@ export async function sendUpstreamRequest(attempt: ChannelAttempt, upstreamReque
     });
   } catch (error) {
     if (upstreamRequest.signal.aborted) throw error;
-    const described = describeTransportError(error);
-    throw new UpstreamFailure(described.message, true, { status: described.status, code: described.code, cause: error });
+    throw upstreamTransportFailure(error);
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response;
 
   const bodyText = await response.body.text().catch(() => "");
-  const retryAfterHeader = response.headers["retry-after"];
-  const retryAfterSeconds = typeof retryAfterHeader === "string" && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
-  const status = mapUpstreamStatus(response.statusCode);
-  throw new UpstreamFailure(`Upstream error (${response.statusCode}): ${readUpstreamErrorMessage(bodyText)}`, isRetryableUpstreamStatus(response.statusCode), {
-    status,
-    code: status === 429 ? "rate_limit_exceeded" : status >= 500 ? "upstream_error" : "invalid_request",
-    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-  });
+  throw upstreamStatusFailure(response.statusCode, response.headers, bodyText);
 }

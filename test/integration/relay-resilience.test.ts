@@ -79,6 +79,29 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     expect(backup.requests).toHaveLength(0);
   });
 
+  it("fails over when a JSON answer breaks off after its headers, and bills only the answer delivered", async () => {
+    const { id, key } = await createApiKey(gateway, { remainQuota: 1000 });
+    primary.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
+    const response = await post(key, chatBody());
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("Echo: hello world");
+    expect(primary.requests).toHaveLength(1);
+    expect(backup.requests).toHaveLength(1);
+    expect((await readToken(gateway, id)).remain_quota).toBe(994);
+
+    // With no channel left to try, the broken answer is a 502 in the OpenAI envelope and costs nothing.
+    primary.reset();
+    backup.reset();
+    primary.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
+    backup.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
+    const failed = await post(key, chatBody());
+    expect(failed.status).toBe(502);
+    expect(await failed.json()).toEqual({
+      error: { message: "The upstream answer broke off before it was complete.", type: "upstream_error", code: "bad_response", param: null },
+    });
+    expect((await readToken(gateway, id)).remain_quota).toBe(994);
+  });
+
   it("refunds the whole reservation when every channel fails, and answers 502 in the OpenAI envelope", async () => {
     const { id, key } = await createApiKey(gateway, { remainQuota: 1000 });
     primary.setFaults({ status: 503, times: 1 });

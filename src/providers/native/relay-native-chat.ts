@@ -7,6 +7,7 @@ import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { convertChatRequestToNative, type ChatToNativeResult } from "./convert-chat-request-to-native.js";
 import { convertNativeResponseToChat } from "./convert-native-response-to-chat.js";
 import { createNativeEventToChatTransform } from "./create-native-event-to-chat-transform.js";
@@ -47,16 +48,16 @@ export async function relayNativeChat(request: ChatRequest, response: Response, 
   }
 
   const modelPath = encodeURIComponent(translation.upstreamModel);
-  const upstream = await sendUpstreamRequest(input.attempt, {
+  const upstreamRequest = {
     method: "POST",
     path: request.stream ? `/v1beta/models/${modelPath}:streamGenerateContent?alt=sse` : `/v1beta/models/${modelPath}:generateContent`,
     headers: buildUpstreamHeaders(input.attempt, { stream: request.stream === true }),
     body: JSON.stringify(translation.body),
     signal: input.signal,
-  });
+  } as const;
 
   if (!request.stream) {
-    const answer = (await upstream.body.json()) as GenerateContentResponse;
+    const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, upstreamRequest);
     const { completion, usage } = convertNativeResponseToChat(answer, {
       model: request.model,
       includeThoughts: translation.includeThoughts,
@@ -67,6 +68,7 @@ export async function relayNativeChat(request: ChatRequest, response: Response, 
     return;
   }
 
+  const upstream = await sendUpstreamRequest(input.attempt, upstreamRequest);
   await pipeUpstreamEvents({
     upstreamBody: upstream.body,
     writer: createSseWriter(response),

@@ -1,8 +1,7 @@
 import type { Response } from "express";
 import type { components } from "../../../generated/types/native.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
-import { readUpstreamJson } from "./read-upstream-json.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type EmbedContentRequest = components["schemas"]["EmbedContentRequest"];
@@ -23,14 +22,13 @@ export async function relayNativeEmbed(call: NativeEmbedCall, response: Response
   const withModel = (single: EmbedContentRequest): EmbedContentRequest => (single.model === undefined ? single : { ...single, model: upstreamModelName });
   const body =
     call.method === "embedContent" ? withModel(call.request) : { ...call.request, requests: call.request.requests.map(withModel) };
-  const upstream = await sendUpstreamRequest(input.attempt, {
+  const answer = await sendUpstreamJsonRequest<unknown>(input.attempt, {
     method: "POST",
     path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:${call.method}`,
     headers: buildUpstreamHeaders(input.attempt),
     body: JSON.stringify(body),
     signal: input.signal,
   });
-  const answer = await readUpstreamJson(upstream.body, input.signal);
   input.observed.usage = { promptTokens: call.promptTokens, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
   input.deliver(answer);
   void response;

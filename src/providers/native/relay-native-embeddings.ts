@@ -1,7 +1,7 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import { convertEmbeddingRequestToNative, readEmbeddingTexts } from "./convert-embedding-request-to-native.js";
 import { convertNativeEmbeddingsToOpenai } from "./convert-native-embeddings-to-openai.js";
@@ -21,14 +21,13 @@ export async function relayNativeEmbeddings(request: EmbeddingRequest, input: Re
   const batches = convertEmbeddingRequestToNative(request, input.attempt.upstreamModel);
   const embeddings: ContentEmbedding[] = [];
   for (const batch of batches) {
-    const upstream = await sendUpstreamRequest(input.attempt, {
+    const answer = await sendUpstreamJsonRequest<Partial<BatchEmbedContentsResponse>>(input.attempt, {
       method: "POST",
       path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:batchEmbedContents`,
       headers: buildUpstreamHeaders(input.attempt),
       body: JSON.stringify(batch),
       signal: input.signal,
     });
-    const answer = (await upstream.body.json()) as Partial<BatchEmbedContentsResponse>;
     const received = Array.isArray(answer.embeddings) ? answer.embeddings : [];
     if (received.length !== batch.requests.length || received.some((embedding) => !Array.isArray(embedding?.values))) {
       // Vectors out of step with the inputs would be silently misattributed; nothing reached the client yet.

@@ -3,10 +3,10 @@ import type { components } from "../../../generated/types/native.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { collectProducedMedia, type ProducedMedia } from "./collect-produced-media.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
 import { pipeNativeEventStream } from "./pipe-native-event-stream.js";
-import { readUpstreamJson } from "./read-upstream-json.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
@@ -29,19 +29,20 @@ export interface NativeGenerateCall {
  */
 export async function relayNativeGenerate(call: NativeGenerateCall, response: Response, input: RelayAttemptInput): Promise<void> {
   const method = call.mode === "json" ? "generateContent" : "streamGenerateContent";
-  const upstream = await sendUpstreamRequest(input.attempt, {
+  const upstreamRequest = {
     method: "POST",
     path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:${method}${call.mode === "sse" ? "?alt=sse" : ""}`,
     headers: buildUpstreamHeaders(input.attempt, { stream: call.mode === "sse" }),
     body: JSON.stringify(call.request),
     signal: input.signal,
-  });
+  } as const;
 
   if (call.mode === "sse") {
+    const upstream = await sendUpstreamRequest(input.attempt, upstreamRequest);
     await pipeNativeEventStream(upstream.body, response, input);
     return;
   }
-  const answer = await readUpstreamJson(upstream.body, input.signal);
+  const answer = await sendUpstreamJsonRequest<unknown>(input.attempt, upstreamRequest);
   // Without alt the stream comes back as one JSON array of fragments, collected upstream and sent whole here.
   const fragments = (call.mode === "json-array" && Array.isArray(answer) ? answer : [answer]) as GenerateContentResponse[];
   input.observed.usage = meterFragments(fragments, call.promptTokenEstimate);

@@ -2,9 +2,8 @@ import type { components as NativeComponents } from "../../../generated/types/na
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { convertNativeToImageResult } from "./convert-native-to-image-result.js";
-import { readUpstreamJson } from "./read-upstream-json.js";
 
 type GenerateContentRequest = NativeComponents["schemas"]["GenerateContentRequest"];
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
@@ -27,14 +26,13 @@ export interface NativeImageCall {
  */
 export async function relayNativeImage(call: NativeImageCall, input: RelayAttemptInput): Promise<void> {
   const body = await call.translation;
-  const upstream = await sendUpstreamRequest(input.attempt, {
+  const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, {
     method: "POST",
     path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:generateContent`,
     headers: buildUpstreamHeaders(input.attempt),
     body: JSON.stringify(body),
     signal: input.signal,
   });
-  const answer = (await readUpstreamJson(upstream.body, input.signal)) as GenerateContentResponse;
   const { result, usage } = convertNativeToImageResult(answer, { created: call.now() });
   input.observed.usage = usage;
   input.deliver(result);

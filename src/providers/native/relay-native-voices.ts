@@ -2,9 +2,8 @@ import type { components, operations } from "../../../generated/types/native.js"
 import type { ClientGoneSignal } from "../../relay/client-gone-signal.js";
 import type { ChannelAttempt } from "../../channels/channel-router.js";
 import type { QueryParameters } from "../../http/operation-types.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
-import { readUpstreamJson } from "./read-upstream-json.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type VoiceQuery = QueryParameters<operations["listVoices"]>;
@@ -40,13 +39,12 @@ export async function relayNativeVoices(call: NativeVoicesCall): Promise<ListVoi
     }
     search.set("page_size", String(call.query.page_size ?? DEFAULT_VOICE_PAGE_SIZE));
     try {
-      const upstream = await sendUpstreamRequest(attempt, {
+      const page = await sendUpstreamJsonRequest<ListVoicesResponse>(attempt, {
         method: "GET",
         path: `/v1beta/voices?${search.toString()}`,
         headers: buildUpstreamHeaders(attempt, { jsonBody: false }),
         signal: call.signal,
       });
-      const page = (await readUpstreamJson(upstream.body, call.signal)) as ListVoicesResponse;
       call.onSuccess(attempt);
       return page;
     } catch (error) {

@@ -5,6 +5,7 @@ import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { convertOpenaiChatUsage } from "./convert-openai-usage.js";
 import { formatChatStreamErrorFrame } from "./format-chat-stream-error-frame.js";
 import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-transform.js";
@@ -19,16 +20,16 @@ type ChatCompletion = components["schemas"]["ChatCompletion"];
 /** One chat attempt against an OpenAI-compatible channel: JSON answered whole, streams translated chunk by chunk. */
 export async function relayOpenaiChat(request: ChatRequest, response: Response, input: RelayAttemptInput): Promise<void> {
   const prepared = prepareOpenaiChatBody(withoutInjectedDefaults(request, response), input.attempt.upstreamModel);
-  const upstream = await sendUpstreamRequest(input.attempt, {
+  const upstreamRequest = {
     method: "POST",
     path: "/v1/chat/completions",
     headers: buildUpstreamHeaders(input.attempt, { stream: request.stream === true }),
     body: JSON.stringify(prepared.body),
     signal: input.signal,
-  });
+  } as const;
 
   if (!request.stream) {
-    const completion = (await upstream.body.json()) as ChatCompletion;
+    const completion = await sendUpstreamJsonRequest<ChatCompletion>(input.attempt, upstreamRequest);
     if (completion.usage) input.observed.usage = convertOpenaiChatUsage(completion.usage);
     completion.model = request.model;
     if (prepared.thinkingToContent) inlineReasoningIntoContent(completion);
@@ -36,6 +37,7 @@ export async function relayOpenaiChat(request: ChatRequest, response: Response, 
     return;
   }
 
+  const upstream = await sendUpstreamRequest(input.attempt, upstreamRequest);
   await pipeUpstreamEvents({
     upstreamBody: upstream.body,
     writer: createSseWriter(response),

@@ -2,7 +2,7 @@ import type { Response } from "express";
 import type { components } from "../../../generated/types/openai.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type EmbeddingRequest = components["schemas"]["CreateEmbeddingRequest"];
@@ -10,14 +10,13 @@ type EmbeddingResponse = components["schemas"]["CreateEmbeddingResponse"];
 
 /** Embeddings pass through; `encoding_format: base64` (the official SDK's default) is the upstream's to honour. */
 export async function relayOpenaiEmbeddings(request: EmbeddingRequest, response: Response, input: RelayAttemptInput): Promise<void> {
-  const upstream = await sendUpstreamRequest(input.attempt, {
+  const result = await sendUpstreamJsonRequest<EmbeddingResponse>(input.attempt, {
     method: "POST",
     path: "/v1/embeddings",
     headers: buildUpstreamHeaders(input.attempt),
     body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,
   });
-  const result = (await upstream.body.json()) as EmbeddingResponse;
   input.observed.usage = { promptTokens: result.usage?.prompt_tokens ?? 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
   result.model = request.model;
   input.deliver(result);

@@ -5,7 +5,7 @@ import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 
 type ImageRequest = components["schemas"]["ImageGenerationRequest"];
 type ImageResponse = components["schemas"]["ImageResponse"];
@@ -29,23 +29,22 @@ export type OpenaiImageCall =
  */
 export async function relayOpenaiImage(call: OpenaiImageCall, response: Response, input: RelayAttemptInput): Promise<void> {
   const path = `/v1/images/${call.task}`;
-  const upstream =
+  const result =
     call.kind === "json"
-      ? await sendUpstreamRequest(input.attempt, {
+      ? await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
           method: "POST",
           path,
           headers: buildUpstreamHeaders(input.attempt),
           body: JSON.stringify({ ...withoutInjectedDefaults(call.request, response), model: input.attempt.upstreamModel }),
           signal: input.signal,
         })
-      : await sendUpstreamRequest(input.attempt, {
+      : await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
           method: "POST",
           path,
           headers: buildUpstreamHeaders(input.attempt, { jsonBody: false }),
           body: buildEditForm(call.fields, call.files, input.attempt.upstreamModel),
           signal: input.signal,
         });
-  const result = (await upstream.body.json()) as ImageResponse;
   input.observed.usage = readImageUsage(result);
   input.deliver(result);
 }

@@ -5,6 +5,7 @@ import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";
 import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
@@ -18,20 +19,21 @@ const responsesErrorFrame = (message: string) =>
 
 /** One Responses-API attempt against an OpenAI-compatible channel; previous_response_id passes through as is. */
 export async function relayOpenaiResponses(request: ResponsesRequest, response: Response, input: RelayAttemptInput): Promise<void> {
-  const upstream = await sendUpstreamRequest(input.attempt, {
+  const upstreamRequest = {
     method: "POST",
     path: "/v1/responses",
     headers: buildUpstreamHeaders(input.attempt, { stream: request.stream === true }),
     body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,
-  });
+  } as const;
   if (!request.stream) {
-    const result = (await upstream.body.json()) as ResponseObject;
+    const result = await sendUpstreamJsonRequest<ResponseObject>(input.attempt, upstreamRequest);
     if (result.usage) input.observed.usage = convertOpenaiResponsesUsage(result.usage);
     result.model = request.model;
     input.deliver(result);
     return;
   }
+  const upstream = await sendUpstreamRequest(input.attempt, upstreamRequest);
   await pipeUpstreamEvents({
     upstreamBody: upstream.body,
     writer: createSseWriter(response),

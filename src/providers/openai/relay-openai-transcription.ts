@@ -2,7 +2,7 @@ import { FormData } from "undici";
 import type { components } from "../../../generated/types/openai.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { formatTranscript, type TranscriptFormat } from "./format-transcript.js";
 
 type VerboseTranscript = components["schemas"]["TranscriptionVerboseResponse"];
@@ -29,14 +29,13 @@ export async function relayOpenaiTranscription(call: TranscriptionCall, input: R
   form.append("response_format", "verbose_json");
   form.append("file", new Blob([call.file.buffer], { type: call.file.mimetype }), call.file.originalname);
 
-  const upstream = await sendUpstreamRequest(input.attempt, {
+  const transcript = await sendUpstreamJsonRequest<VerboseTranscript>(input.attempt, {
     method: "POST",
     path: `/v1/audio/${call.task}`,
     headers: buildUpstreamHeaders(input.attempt, { jsonBody: false }),
     body: form,
     signal: input.signal,
   });
-  const transcript = (await upstream.body.json()) as VerboseTranscript;
   input.observed.usage = {
     promptTokens: 0,
     completionTokens: 0,

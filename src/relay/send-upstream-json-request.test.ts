@@ -1,0 +1,152 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import type { ChannelAttempt } from "../channels/channel-router.js";
+import { ClientGoneSignal } from "./client-gone-signal.js";
+import { closeUpstreamDispatchers } from "./get-upstream-dispatcher.js";
+import { sendUpstreamJsonRequest } from "./send-upstream-json-request.js";
+import type { UpstreamRequest } from "./send-upstream-request.js";
+import { UpstreamFailure } from "./upstream-failure.js";
+
+let answer: http.RequestListener = (_request, response) => response.end("{}");
+const received: Array<{ method: string; url: string; body: string; closedEarly: boolean }> = [];
+const server = http.createServer((request, response) => {
+  const entry = { method: request.method ?? "", url: request.url ?? "", body: "", closedEarly: false };
+  received.push(entry);
+  request.on("data", (chunk: Buffer) => (entry.body += chunk.toString("utf8")));
+  response.on("close", () => (entry.closedEarly = !response.writableFinished));
+  request.on("end", () => answer(request, response));
+});
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/base`;
+
+afterAll(async () => {
+  await closeUpstreamDispatchers();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+  received.length = 0;
+});
+
+function attemptFor(options: { id?: number; baseUrl?: string; headerMs?: number } = {}): ChannelAttempt {
+  return {
+    channel: { id: options.id ?? 1, baseUrl: options.baseUrl ?? baseUrl, timeouts: { connectMs: 1000, headerMs: options.headerMs ?? 2000, idleMs: 2000 } },
+    group: "default",
+    upstreamModel: "model-a",
+    upstreamKey: "upstream-secret",
+  } as unknown as ChannelAttempt;
+}
+
+function chatRequest(signal = new ClientGoneSignal()): UpstreamRequest {
+  return { method: "POST", path: "/v1/chat/completions", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "model-a" }), signal };
+}
+
+async function failureOf(pending: Promise<unknown>): Promise<UpstreamFailure> {
+  const error = await pending.then(
+    () => undefined,
+    (rejection: unknown) => rejection,
+  );
+  expect(error).toBeInstanceOf(UpstreamFailure);
+  return error as UpstreamFailure;
+}
+
+describe("sendUpstreamJsonRequest", () => {
+  it("sends the request under the channel's base path and parses a JSON answer that arrives in pieces", async () => {
+    // "é" (two bytes in UTF-8) split across two writes, after a byte order mark.
+    const bytes = Buffer.from('\ufeff{"text":"café","n":[1,2]}', "utf8");
+    const splitAt = bytes.indexOf(0xc3) + 1;
+    answer = (_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write(bytes.subarray(0, splitAt));
+      setTimeout(() => response.end(bytes.subarray(splitAt)), 5);
+    };
+    const signal = new ClientGoneSignal();
+    const result = await sendUpstreamJsonRequest<{ text: string; n: number[] }>(attemptFor(), chatRequest(signal));
+    expect(result).toEqual({ text: "café", n: [1, 2] });
+    expect(received).toEqual([{ method: "POST", url: "/base/v1/chat/completions", body: '{"model":"model-a"}', closedEarly: false }]);
+    expect(signal.listenerCount("abort")).toBe(0);
+  });
+
+  it("turns an error status into our error with the upstream's message and Retry-After, retryable for 429", async () => {
+    answer = (_request, response) => {
+      response.writeHead(429, { "content-type": "application/json", "retry-after": "7" });
+      response.end(JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }));
+    };
+    const failure = await failureOf(sendUpstreamJsonRequest(attemptFor(), chatRequest()));
+    expect(failure).toMatchObject({ status: 429, code: "rate_limit_exceeded", retryable: true, retryAfterSeconds: 7 });
+    expect(failure.message).toBe("Upstream error (429): Rate limit reached");
+
+    answer = (_request, response) => {
+      response.writeHead(400, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: "bad field", type: "invalid_request_error" } }));
+    };
+    expect(await failureOf(sendUpstreamJsonRequest(attemptFor(), chatRequest()))).toMatchObject({ status: 400, code: "invalid_request", retryable: false });
+  });
+
+  it("answers a 2xx body that is not JSON, or that breaks off, with a retryable 502", async () => {
+    answer = (_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end("<html>oops</html>");
+    };
+    expect(await failureOf(sendUpstreamJsonRequest(attemptFor(), chatRequest()))).toMatchObject({
+      status: 502,
+      code: "bad_response",
+      retryable: true,
+      message: "The upstream answered with a body that is not JSON.",
+    });
+
+    answer = (_request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      response.write('{"partial":');
+      setTimeout(() => response.socket?.destroy(), 5);
+    };
+    expect(await failureOf(sendUpstreamJsonRequest(attemptFor(), chatRequest()))).toMatchObject({
+      status: 502,
+      code: "bad_response",
+      retryable: true,
+      message: "The upstream answer broke off before it was complete.",
+    });
+  });
+
+  it("answers a refused connection with a retryable 502 and a missing answer with a retryable 504", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    expect(await failureOf(sendUpstreamJsonRequest(attemptFor({ id: 2, baseUrl: closedUrl }), chatRequest()))).toMatchObject({
+      status: 502,
+      code: "bad_response",
+      retryable: true,
+      message: "The upstream provider could not be reached.",
+    });
+
+    answer = () => undefined; // never answers
+    expect(await failureOf(sendUpstreamJsonRequest(attemptFor({ id: 3, headerMs: 200 }), chatRequest()))).toMatchObject({
+      status: 504,
+      code: "request_timeout",
+      retryable: true,
+    });
+  });
+
+  it("aborts the upstream call when the client leaves, with the client's reason, and never starts for a client already gone", async () => {
+    answer = () => undefined; // never answers
+    const signal = new ClientGoneSignal();
+    const pending = sendUpstreamJsonRequest(attemptFor(), chatRequest(signal));
+    while (received.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const reason = new Error("client disconnected");
+    signal.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    while (!received[0]!.closedEarly) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(signal.listenerCount("abort")).toBe(0);
+
+    received.length = 0;
+    const gone = new ClientGoneSignal();
+    const early = new Error("gone before the call");
+    gone.abort(early);
+    await expect(sendUpstreamJsonRequest(attemptFor(), chatRequest(gone))).rejects.toBe(early);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(received).toEqual([]);
+  });
+});
