@@ -1,5 +1,3 @@
-import type { EventSourceMessage } from "eventsource-parser";
-import type { Transformer } from "node:stream/web";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
@@ -10,6 +8,7 @@ import { createChatCompletionId } from "./create-chat-completion-id.js";
 import { createToolCallId } from "./create-tool-call-id.js";
 import { describeBlockedPrompt } from "./describe-blocked-prompt.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
+import type { StreamEventTransformer } from "../../relay/stream-event-transformer.js";
 
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
 type UsageMetadata = NativeComponents["schemas"]["UsageMetadata"];
@@ -43,17 +42,13 @@ interface ChoiceState {
   blocked: boolean;
 }
 
-// Transformer.cancel (called when the client cancels or the upstream side aborts) is in Node 20's streams but not
-// in @types/node 20.
-type TransformerWithCancel<Input, Output> = Transformer<Input, Output> & { cancel?(reason: unknown): void };
-
 /**
  * Native stream events (each `data:` a GenerateContentResponse fragment) → OpenAI chat.completion.chunk SSE frames.
  * Content, thinking and tool calls are sent as they arrive; the finish chunk waits for the end of the stream because
  * a function call anywhere turns the finish reason into tool_calls. Then the usage chunk when asked, then [DONE].
  * A fragment that is not JSON, or an upstream error object, ends the stream with one error frame and [DONE].
  */
-export function createNativeEventToChatTransform(options: NativeToChatStreamOptions): TransformStream<EventSourceMessage, string> {
+export function createNativeEventToChatTransform(options: NativeToChatStreamOptions): StreamEventTransformer {
   let id: string | undefined;
   let lastUsageMetadata: UsageMetadata | undefined;
   let usageReported = false;
@@ -92,7 +87,7 @@ export function createNativeEventToChatTransform(options: NativeToChatStreamOpti
     controller.enqueue("data: [DONE]\n\n");
   };
 
-  const transformer: TransformerWithCancel<EventSourceMessage, string> = {
+  const transformer: StreamEventTransformer = {
     transform(event, controller) {
       if (ended || event.data === "[DONE]") return;
       const fragment = parseJsonObject(event.data) as (GenerateContentResponse & Partial<NativeErrorResponse>) | undefined;
@@ -176,7 +171,7 @@ export function createNativeEventToChatTransform(options: NativeToChatStreamOpti
       reportUsage();
     },
   };
-  return new TransformStream(transformer);
+  return transformer;
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {

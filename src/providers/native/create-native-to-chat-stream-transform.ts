@@ -13,6 +13,6 @@ export function createNativeToChatStreamTransform(options: NativeToChatStreamOpt
   const decoder = new TextDecoderStream();
   const readable = decoder.readable
     .pipeThrough(new EventSourceParserStream({ maxBufferSize: maximumEventCharacters }))
-    .pipeThrough(createNativeEventToChatTransform(options));
+    .pipeThrough(new TransformStream(createNativeEventToChatTransform(options)));
   return { writable: decoder.writable as WritableStream<Uint8Array>, readable } as TransformStream<Uint8Array, string>;
 }

@@ -73,7 +73,7 @@ export async function relayNativeChat(request: ChatRequest, response: Response, 
     upstreamBody: upstream.body,
     writer: createSseWriter(response),
     errorFrame: formatChatStreamErrorFrame,
-    transform: createNativeEventToChatTransform({
+    transformer: createNativeEventToChatTransform({
       model: request.model,
       includeThoughts: translation.includeThoughts,
       includeUsage: request.stream_options?.include_usage === true,

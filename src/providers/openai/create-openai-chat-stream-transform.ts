@@ -1,6 +1,6 @@
-import type { EventSourceMessage } from "eventsource-parser";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { convertOpenaiChatUsage } from "./convert-openai-usage.js";
+import type { StreamEventTransformer } from "../../relay/stream-event-transformer.js";
 
 export interface OpenaiChatStreamOptions {
   /** The model name the client asked for; upstream chunks carry the mapped name. */
@@ -23,9 +23,9 @@ interface ChatChunk {
  * model name back, to hide the usage chunk from a client that did not ask for it, and (svc_thinking_to_content)
  * to move reasoning text into content. A chunk that is not JSON becomes an error frame, not an exception.
  */
-export function createOpenaiChatStreamTransform(options: OpenaiChatStreamOptions): TransformStream<EventSourceMessage, string> {
+export function createOpenaiChatStreamTransform(options: OpenaiChatStreamOptions): StreamEventTransformer {
   let thinkingOpen = false;
-  return new TransformStream({
+  return {
     transform(event, controller) {
       if (event.data === "[DONE]") return;
       let chunk: ChatChunk;
@@ -64,5 +64,5 @@ export function createOpenaiChatStreamTransform(options: OpenaiChatStreamOptions
     flush(controller) {
       controller.enqueue("data: [DONE]\n\n");
     },
-  });
+  };
 }

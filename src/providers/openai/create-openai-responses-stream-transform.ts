@@ -1,6 +1,6 @@
-import type { EventSourceMessage } from "eventsource-parser";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";
+import type { StreamEventTransformer } from "../../relay/stream-event-transformer.js";
 
 interface ResponsesEvent {
   type?: string;
@@ -16,8 +16,8 @@ export function createOpenaiResponsesStreamTransform(options: {
   clientModel: string;
   onUsage(usage: MeteredUsage): void;
   onText(text: string): void;
-}): TransformStream<EventSourceMessage, string> {
-  return new TransformStream({
+}): StreamEventTransformer {
+  return {
     transform(event, controller) {
       let payload: ResponsesEvent;
       try {
@@ -32,5 +32,5 @@ export function createOpenaiResponsesStreamTransform(options: {
       const name = event.event ?? payload.type;
       controller.enqueue(`${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(payload)}\n\n`);
     },
-  });
+  };
 }

@@ -42,7 +42,7 @@ export async function relayOpenaiChat(request: ChatRequest, response: Response, 
     upstreamBody: upstream.body,
     writer: createSseWriter(response),
     errorFrame: formatChatStreamErrorFrame,
-    transform: createOpenaiChatStreamTransform({
+    transformer: createOpenaiChatStreamTransform({
       clientModel: request.model,
       clientWantsUsage: prepared.clientWantsUsage,
       thinkingToContent: prepared.thinkingToContent,

@@ -38,7 +38,7 @@ export async function relayOpenaiResponses(request: ResponsesRequest, response: 
     upstreamBody: upstream.body,
     writer: createSseWriter(response),
     errorFrame: responsesErrorFrame,
-    transform: createOpenaiResponsesStreamTransform({
+    transformer: createOpenaiResponsesStreamTransform({
       clientModel: request.model,
       onUsage: (usage) => {
         input.observed.usage = usage;

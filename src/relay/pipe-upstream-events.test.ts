@@ -1,0 +1,137 @@
+import { PassThrough, Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import type { SseWriter } from "../http/sse-writer.js";
+import { pipeUpstreamEvents } from "./pipe-upstream-events.js";
+import type { StreamEventTransformer } from "./stream-event-transformer.js";
+
+interface RecordingWriter extends SseWriter {
+  writes: string[];
+  closed: boolean;
+}
+
+function createRecordingWriter(options: { onWrite?: (chunk: string, writer: RecordingWriter) => Promise<void> | void } = {}): RecordingWriter {
+  const writer: RecordingWriter = {
+    writes: [],
+    closed: false,
+    async send() {
+      throw new Error("pipeUpstreamEvents writes ready frames only");
+    },
+    async sendRaw(chunk) {
+      writer.writes.push(String(chunk));
+      await options.onWrite?.(String(chunk), writer);
+    },
+    close() {
+      writer.closed = true;
+    },
+  };
+  return writer;
+}
+
+/** Upper-cases each event's data; `[DONE]` at the end; records whether it was cancelled and why. */
+function createUpperCaseTransformer(options: { terminateOn?: string; failOn?: string } = {}) {
+  const record = { cancelled: [] as unknown[], flushed: 0 };
+  const transformer: StreamEventTransformer = {
+    transform(event, controller) {
+      if (event.data === options.failOn) {
+        controller.error(new Error(`cannot translate ${event.data}`));
+        return;
+      }
+      controller.enqueue(`${event.event ? `event: ${event.event}\n` : ""}data: ${event.data.toUpperCase()}\n\n`);
+      if (event.data === options.terminateOn) controller.terminate();
+    },
+    flush(controller) {
+      record.flushed += 1;
+      controller.enqueue("data: [DONE]\n\n");
+    },
+    cancel(reason) {
+      record.cancelled.push(reason);
+    },
+  };
+  return { transformer, record };
+}
+
+const errorFrame = (message: string) => `data: {"error":"${message}"}\n\n`;
+
+describe("pipeUpstreamEvents", () => {
+  it("translates events split anywhere across reads, a UTF-8 character included, one client write per upstream read", async () => {
+    const bytes = Buffer.from("event: delta\ndata: café\n\ndata: two\r\n\r\ndata: thr", "utf8");
+    const splitInsideCharacter = bytes.indexOf(0xc3) + 1;
+    const upstream = Readable.from([bytes.subarray(0, 5), bytes.subarray(5, splitInsideCharacter), bytes.subarray(splitInsideCharacter), Buffer.from("ee\n\n")]);
+    const writer = createRecordingWriter();
+    const { transformer, record } = createUpperCaseTransformer();
+    await pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
+    expect(writer.writes).toEqual(["event: delta\ndata: CAFÉ\n\ndata: TWO\n\n", "data: THREE\n\n", "data: [DONE]\n\n"]);
+    expect(record).toEqual({ cancelled: [], flushed: 1 });
+  });
+
+  it("reads the next upstream chunk only after the client's write went through (backpressure)", async () => {
+    const upstream = new PassThrough();
+    const order: string[] = [];
+    let releaseWrite: () => void = () => undefined;
+    const writer = createRecordingWriter({
+      onWrite: (chunk) => {
+        order.push(`write ${chunk.trim()}`);
+        if (chunk === "data: ONE\n\n") return new Promise<void>((resolve) => (releaseWrite = resolve));
+      },
+    });
+    const { transformer } = createUpperCaseTransformer();
+    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
+    upstream.write("data: one\n\n");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    upstream.end("data: two\n\n");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(order).toEqual(["write data: ONE"]);
+    releaseWrite();
+    await piping;
+    expect(order).toEqual(["write data: ONE", "write data: TWO", "write data: [DONE]"]);
+  });
+
+  it("stops reading the upstream when the transformer terminates, without flushing", async () => {
+    const upstream = Readable.from([Buffer.from("data: one\n\ndata: stop\n\ndata: never\n\n"), Buffer.from("data: later\n\n")]);
+    const writer = createRecordingWriter();
+    const { transformer, record } = createUpperCaseTransformer({ terminateOn: "stop" });
+    await pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
+    expect(writer.writes).toEqual(["data: ONE\n\ndata: STOP\n\n"]);
+    expect(record.flushed).toBe(0);
+    expect(upstream.destroyed).toBe(true);
+  });
+
+  it("sends what was translated, then an error frame, when the upstream breaks mid-stream, and rethrows", async () => {
+    const broken = new Error("socket hang up");
+    const upstream = new PassThrough();
+    const writer = createRecordingWriter();
+    const { transformer, record } = createUpperCaseTransformer();
+    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
+    upstream.write("data: one\n\n");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    upstream.destroy(broken);
+    await expect(piping).rejects.toBe(broken);
+    expect(writer.writes).toEqual(["data: ONE\n\n", 'data: {"error":"The upstream stream ended unexpectedly."}\n\n']);
+    expect(record.cancelled).toEqual([broken]);
+  });
+
+  it("fails the stream when the transformer reports an error, after the frames it translated before it", async () => {
+    const upstream = Readable.from([Buffer.from("data: one\n\ndata: bad\n\ndata: three\n\n")]);
+    const writer = createRecordingWriter();
+    const { transformer } = createUpperCaseTransformer({ failOn: "bad" });
+    await expect(pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame })).rejects.toThrow("cannot translate bad");
+    expect(writer.writes).toEqual(["data: ONE\n\n", 'data: {"error":"The upstream stream ended unexpectedly."}\n\n']);
+  });
+
+  it("stops and cancels the translation when the client left, leaving the upstream body destroyed", async () => {
+    const upstream = new PassThrough();
+    const writer = createRecordingWriter({
+      onWrite: (_chunk, self) => {
+        self.closed = true; // the client went away while this frame was being written
+      },
+    });
+    const { transformer, record } = createUpperCaseTransformer();
+    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
+    upstream.write("data: one\n\n");
+    await piping;
+    expect(writer.writes).toEqual(["data: ONE\n\n"]);
+    expect(record.cancelled).toHaveLength(1);
+    expect(record.flushed).toBe(0);
+    expect(upstream.destroyed).toBe(true);
+  });
+});
