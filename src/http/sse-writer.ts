@@ -32,7 +32,12 @@ export function createSseWriter(response: ServerResponse): SseWriter {
   response.setHeader("Cache-Control", "no-cache, no-transform");
   response.setHeader("Connection", "keep-alive");
   response.setHeader("X-Accel-Buffering", "no");
-  response.flushHeaders();
+  // The headers go out with the first event when it is already on its way (the upstream's first events usually
+  // come in the same read as its headers: one write and one wake-up of the client instead of two), and on their
+  // own once this turn of the event loop is over otherwise, so a client still learns at once that the stream began.
+  setImmediate(() => {
+    if (!response.headersSent && !response.writableEnded && !response.destroyed) response.flushHeaders();
+  });
 
   const write = (chunk: string | Uint8Array): Promise<void> => {
     if (closed || response.writableEnded) return Promise.resolve();
