@@ -8,3 +8,6 @@ import type { EventSourceMessage } from "eventsource-parser";
  * (`cancel` is in Node 20's streams but not in @types/node 20's Transformer.)
  */
 export type StreamEventTransformer = Transformer<EventSourceMessage, string> & { cancel?(reason: unknown): void };
+
+/** The same for a pass-through that sees the upstream's bytes (the native `alt=sse` relay). */
+export type StreamByteTransformer = Transformer<Uint8Array, Uint8Array> & { cancel?(reason: unknown): void };

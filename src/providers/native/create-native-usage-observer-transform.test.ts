@@ -14,7 +14,7 @@ async function observe(bytes: Uint8Array, pieceSize: number): Promise<{ output: 
     },
   });
   const pieces: Uint8Array[] = [];
-  for await (const piece of upstream.pipeThrough(createNativeUsageObserverTransform((usage) => reports.push(usage))) as unknown as AsyncIterable<Uint8Array>) pieces.push(piece);
+  for await (const piece of upstream.pipeThrough(new TransformStream(createNativeUsageObserverTransform((usage) => reports.push(usage)))) as unknown as AsyncIterable<Uint8Array>) pieces.push(piece);
   return { output: new Uint8Array(Buffer.concat(pieces)), reports };
 }
 
@@ -50,7 +50,7 @@ describe("createNativeUsageObserverTransform", () => {
 
   it("reports what it saw, once, when the client cancels mid-stream", async () => {
     const reports: MeteredUsage[] = [];
-    const transform = createNativeUsageObserverTransform((usage) => reports.push(usage));
+    const transform = new TransformStream(createNativeUsageObserverTransform((usage) => reports.push(usage)));
     const bytes = readFixture("stream-text.chunks.txt");
     const writer = transform.writable.getWriter();
     void writer.write(bytes.slice(0, Buffer.from(bytes).indexOf(Buffer.from("\r\n\r\n")) + 4));
@@ -63,7 +63,7 @@ describe("createNativeUsageObserverTransform", () => {
 
   it("finds the last complete usage of a JSON array cut short", async () => {
     const reports: MeteredUsage[] = [];
-    const transform = createNativeUsageObserverTransform((usage) => reports.push(usage));
+    const transform = new TransformStream(createNativeUsageObserverTransform((usage) => reports.push(usage)));
     const complete = JSON.stringify({ candidates: [], usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 4, candidatesTokensDetails: [{ modality: "TEXT", tokenCount: 4 }] } }, null, 2);
     const writer = transform.writable.getWriter();
     void writer.write(new TextEncoder().encode(`[${complete},\r\n{"candidates": [{"content": {"parts": [{"text": "cut`));

@@ -1,14 +1,12 @@
 import { createParser } from "eventsource-parser";
-import type { Transformer } from "node:stream/web";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import type { components } from "../../../generated/types/native.js";
 import { collectProducedMedia, type ProducedMedia } from "./collect-produced-media.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
+import type { StreamByteTransformer } from "../../relay/stream-event-transformer.js";
 
 type GenerateContentResponse = components["schemas"]["GenerateContentResponse"];
 type UsageMetadata = components["schemas"]["UsageMetadata"];
-
-type TransformerWithCancel<Input, Output> = Transformer<Input, Output> & { cancel?(reason: unknown): void };
 
 /**
  * For the /v1beta streaming pass-through: forwards the upstream bytes unchanged and reads a copy to learn the last
@@ -17,7 +15,7 @@ type TransformerWithCancel<Input, Output> = Transformer<Input, Output> & { cance
  * (no `alt`), which is kept as text and parsed at the end, or scanned for its last complete usage if cut short.
  * A fragment it cannot parse is skipped: observing must never break the client's stream.
  */
-export function createNativeUsageObserverTransform(onUsage: (usage: MeteredUsage) => void): TransformStream<Uint8Array, Uint8Array> {
+export function createNativeUsageObserverTransform(onUsage: (usage: MeteredUsage) => void): StreamByteTransformer {
   const decoder = new TextDecoder();
   const producedMedia = new Set<ProducedMedia>();
   let format: "sse" | "json-array" | undefined;
@@ -55,7 +53,7 @@ export function createNativeUsageObserverTransform(onUsage: (usage: MeteredUsage
     onUsage(convertNativeUsage(lastUsageMetadata, { producedMedia }).meteredUsage);
   };
 
-  const transformer: TransformerWithCancel<Uint8Array, Uint8Array> = {
+  const transformer: StreamByteTransformer = {
     transform(bytes, controller) {
       controller.enqueue(bytes);
       read(decoder.decode(bytes, { stream: true }));
@@ -68,7 +66,7 @@ export function createNativeUsageObserverTransform(onUsage: (usage: MeteredUsage
       report();
     },
   };
-  return new TransformStream(transformer);
+  return transformer;
 }
 
 function readJsonArray(text: string, observe: (fragment: GenerateContentResponse) => void, setUsage: (usage: UsageMetadata) => void): void {

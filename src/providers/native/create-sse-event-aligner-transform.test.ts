@@ -11,7 +11,7 @@ async function run(pieces: string[]): Promise<string[]> {
     },
   });
   const out: string[] = [];
-  for await (const chunk of source.pipeThrough(createSseEventAlignerTransform()) as unknown as AsyncIterable<Uint8Array>) out.push(decoder.decode(chunk));
+  for await (const chunk of source.pipeThrough(new TransformStream(createSseEventAlignerTransform())) as unknown as AsyncIterable<Uint8Array>) out.push(decoder.decode(chunk));
   return out;
 }
 
@@ -30,7 +30,7 @@ describe("createSseEventAlignerTransform", () => {
       },
     });
     const chunks: string[] = [];
-    for await (const chunk of source.pipeThrough(createSseEventAlignerTransform()) as unknown as AsyncIterable<Uint8Array>) chunks.push(new TextDecoder().decode(chunk));
+    for await (const chunk of source.pipeThrough(new TransformStream(createSseEventAlignerTransform())) as unknown as AsyncIterable<Uint8Array>) chunks.push(new TextDecoder().decode(chunk));
     expect(chunks).toEqual(['data: "é"\n\n']);
   });
 });

@@ -1,3 +1,5 @@
+import type { Transformer } from "node:stream/web";
+
 const eventBoundaries = ["\r\n\r\n", "\n\n", "\r\r"] as const;
 
 /**
@@ -6,11 +8,11 @@ const eventBoundaries = ["\r\n\r\n", "\n\n", "\r\r"] as const;
  * event written after them is read as an event of its own instead of being glued onto half a JSON line.
  * What is left when the upstream ends normally is sent as it came.
  */
-export function createSseEventAlignerTransform(): TransformStream<Uint8Array, Uint8Array> {
+export function createSseEventAlignerTransform(): Transformer<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = "";
-  return new TransformStream({
+  return {
     transform(bytes, controller) {
       pending += decoder.decode(bytes, { stream: true });
       const end = Math.max(...eventBoundaries.map((boundary) => {
@@ -25,5 +27,5 @@ export function createSseEventAlignerTransform(): TransformStream<Uint8Array, Ui
       pending += decoder.decode();
       if (pending !== "") controller.enqueue(encoder.encode(pending));
     },
-  });
+  };
 }
