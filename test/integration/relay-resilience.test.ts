@@ -20,6 +20,16 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
   const post = (key: string, body: string, signal?: AbortSignal) =>
     fetch(`${gateway.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body, signal });
 
+  /** The backup channel answered after one failed try on the primary, and the request was billed once. */
+  const expectServedByBackupAndBilledOnce = async (tokenId: number, response: Response) => {
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("Echo: hello world");
+    expect(primary.requests).toHaveLength(1);
+    expect(backup.requests).toHaveLength(1);
+    // completion 3 tokens × 4 USD per 1M = 12 micro-USD = 6 units, charged once
+    expect((await readToken(gateway, tokenId)).remain_quota).toBe(994);
+  };
+
   beforeAll(async () => {
     primary = await startFakeOpenaiServer();
     backup = await startFakeOpenaiServer();
@@ -55,13 +65,7 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
   it("fails over to the next channel on a 500 before any byte was sent, and bills once", async () => {
     const { id, key } = await createApiKey(gateway, { remainQuota: 1000 });
     primary.setFaults({ status: 500, times: 1 });
-    const response = await post(key, chatBody());
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("Echo: hello world");
-    expect(primary.requests).toHaveLength(1);
-    expect(backup.requests).toHaveLength(1);
-    // completion 3 tokens × 4 USD per 1M = 12 micro-USD = 6 units, charged once
-    expect((await readToken(gateway, id)).remain_quota).toBe(994);
+    await expectServedByBackupAndBilledOnce(id, await post(key, chatBody()));
   });
 
   it("retries a connection reset and a 429, but answers a 400 at once without trying other channels", async () => {
@@ -82,12 +86,7 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
   it("fails over when a JSON answer breaks off after its headers, and bills only the answer delivered", async () => {
     const { id, key } = await createApiKey(gateway, { remainQuota: 1000 });
     primary.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
-    const response = await post(key, chatBody());
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("Echo: hello world");
-    expect(primary.requests).toHaveLength(1);
-    expect(backup.requests).toHaveLength(1);
-    expect((await readToken(gateway, id)).remain_quota).toBe(994);
+    await expectServedByBackupAndBilledOnce(id, await post(key, chatBody()));
 
     // With no channel left to try, the broken answer is a 502 in the OpenAI envelope and costs nothing.
     primary.reset();
