@@ -30,11 +30,10 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
   const parser = createParser({ onEvent: (event) => void events.push(event) });
   const decoder = new TextDecoder();
   const frames = createCollectingController<string>();
-  const translate = async (text: string) => {
+  const translate = (text: string) => {
     parser.feed(text);
     for (let index = 0; index < events.length && !frames.terminated; index += 1) {
-      const pending = transformer.transform?.(events[index]!, frames.controller);
-      if (pending) await pending;
+      transformer.transform(events[index]!, frames.controller);
       frames.throwIfFailed();
     }
     events.length = 0;
@@ -45,16 +44,15 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
   };
   try {
     for await (const chunk of options.upstreamBody as AsyncIterable<Buffer>) {
-      await translate(decoder.decode(chunk, { stream: true }));
+      translate(decoder.decode(chunk, { stream: true }));
       await send();
       // Leaving the loop destroys the upstream body: undici aborts the upstream request.
       if (frames.terminated || writer.closed) break;
     }
     if (!frames.terminated && !writer.closed) {
-      await translate(decoder.decode());
+      translate(decoder.decode());
       if (!frames.terminated) {
-        const pending = transformer.flush?.(frames.controller);
-        if (pending) await pending;
+        transformer.flush?.(frames.controller);
         frames.throwIfFailed();
       }
       await send();

@@ -16,10 +16,6 @@ interface BufferedAnswer {
 /** Raised inside the handler when the answer's headers came but its body broke off: not a transport failure. */
 class BodyBrokeOff extends Error {}
 
-function joinChunks(chunks: Buffer[], length: number): Buffer {
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
-}
-
 /**
  * Sends the request and collects the whole answer in memory: an undici dispatch handler that keeps the body's
  * chunks as they come, where `request()` would build a Readable stream, push every chunk through it and consume
@@ -32,9 +28,7 @@ function dispatchBuffered(attempt: ChannelAttempt, upstreamRequest: UpstreamRequ
     let controller: Dispatcher.DispatchController | undefined;
     let statusCode = 0;
     let headers: IncomingHttpHeaders = {};
-    let headersReceived = false;
     const chunks: Buffer[] = [];
-    let length = 0;
     const onClientGone = () => controller?.abort(signal.reason as Error);
     const finish = () => signal.off("abort", onClientGone);
     const handler: Dispatcher.DispatchHandler = {
@@ -46,19 +40,18 @@ function dispatchBuffered(attempt: ChannelAttempt, upstreamRequest: UpstreamRequ
       onResponseStart(_controller, status, responseHeaders) {
         statusCode = status;
         headers = responseHeaders as IncomingHttpHeaders;
-        headersReceived = true;
       },
       onResponseData(_controller, chunk) {
         chunks.push(chunk);
-        length += chunk.length;
       },
       onResponseEnd() {
         finish();
-        resolve({ statusCode, headers, body: joinChunks(chunks, length) });
+        resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
       },
       onResponseError(_controller, error) {
         finish();
-        reject(headersReceived && !signal.aborted ? new BodyBrokeOff(error.message, { cause: error }) : error);
+        // A status means the headers came: what broke was the body.
+        reject(statusCode !== 0 && !signal.aborted ? new BodyBrokeOff(error.message, { cause: error }) : error);
       },
     };
     pool.dispatch(

@@ -1,4 +1,4 @@
-import type { Transformer } from "node:stream/web";
+import type { StreamByteTransformer } from "../../relay/stream-event-transformer.js";
 
 const eventBoundaries = ["\r\n\r\n", "\n\n", "\r\r"] as const;
 
@@ -8,7 +8,7 @@ const eventBoundaries = ["\r\n\r\n", "\n\n", "\r\r"] as const;
  * event written after them is read as an event of its own instead of being glued onto half a JSON line.
  * What is left when the upstream ends normally is sent as it came.
  */
-export function createSseEventAlignerTransform(): Transformer<Uint8Array, Uint8Array> {
+export function createSseEventAlignerTransform(): StreamByteTransformer {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = "";

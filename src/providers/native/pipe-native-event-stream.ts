@@ -24,7 +24,7 @@ export async function pipeNativeEventStream(upstreamBody: Readable, response: Re
   const aligned = createCollectingController<Uint8Array>();
   const writer = createSseWriter(response);
   const align = () => {
-    for (const bytes of observed.take()) void aligner.transform?.(bytes, aligned.controller);
+    for (const bytes of observed.take()) aligner.transform(bytes, aligned.controller);
   };
   const send = async () => {
     const ready = aligned.take();
@@ -32,7 +32,7 @@ export async function pipeNativeEventStream(upstreamBody: Readable, response: Re
   };
   try {
     for await (const bytes of upstreamBody as AsyncIterable<Buffer>) {
-      void observer.transform?.(bytes, observed.controller);
+      observer.transform(bytes, observed.controller);
       align();
       await send();
       // Leaving the loop destroys the upstream body: undici aborts the upstream request.
@@ -42,9 +42,9 @@ export async function pipeNativeEventStream(upstreamBody: Readable, response: Re
       observer.cancel?.(new Error("client disconnected"));
       return;
     }
-    void observer.flush?.(observed.controller);
+    observer.flush?.(observed.controller);
     align();
-    void aligner.flush?.(aligned.controller);
+    aligner.flush?.(aligned.controller);
     await send();
   } catch (error) {
     observer.cancel?.(error);

@@ -4,14 +4,14 @@ import type { CommitWindow } from './create-commit-window.js';
 
 export interface SqliteQuotaLedger {
   /** Takes `amount` (its ledger row is written with the window's commit); false when the balance cannot cover it. */
-  reserve(input: { requestId: string; tokenId: number; userId: number; amount: number; createdTime: number }): Promise<boolean>;
+  reserve(input: ReserveInput): Promise<boolean>;
   /**
    * Marks the reservation settled (only if it is not yet) and applies charge and refund, atomically. True when
    * this call settles it. For a hold of this process the writes are deferred (applied before any other statement
    * on the connection and before the window commits); in the one case they cannot be (a ledger row that cannot be
    * written, its request id used before) the hold is given back whole, charging nothing.
    */
-  settle(input: { requestId: string; actual: number; settledTime: number }): Promise<boolean>;
+  settle(input: SettleInput): Promise<boolean>;
   /** used_quota += actual for an unlimited token (no reservation, no balance change). */
   chargeUnlimited(tokenId: number, actual: number): Promise<void>;
   /** Reservation recovery refunded this request's row: a later settlement must find it settled, not held. */
