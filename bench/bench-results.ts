@@ -1,5 +1,6 @@
 import type { LoadPointResult } from "./run-load-point.js";
 import type { MeasuredStream } from "./measure-stream-ttfb.js";
+import type { IdleGapTiming } from "./measure-idle-cache-penalty.js";
 import type { CpuProfileSummary } from "./summarise-cpu-profile.js";
 
 export interface MachineDescription {
@@ -9,6 +10,8 @@ export interface MachineDescription {
   platform: string;
   /** 1-minute load average when the run started and ended: other work on the machine skews every number. */
   loadAverage: { start: number; end: number };
+  /** The same memory walk back to back and after idle gaps, measured before any server started. */
+  idleGaps: IdleGapTiming[];
 }
 
 export interface MemoryReading {

@@ -1,6 +1,6 @@
 import type { BenchResults, RoundFigures } from "./bench-results.js";
 import { median } from "./pick-median-round.js";
-import { rawProxyName, portkeyName, gatewayName, directName } from "./target-names.js";
+import { bareExpressName, directName, gatewayName, portkeyName, rawProxyName } from "./target-names.js";
 
 export interface AimVerdict {
   aim: string;
@@ -52,12 +52,15 @@ export function evaluateAims(results: BenchResults): AimVerdict[] {
     const added = perRound(roundsOf(gatewayName, latencyMs, 1), roundsOf(directName, latencyMs, 1), (left, right) => left.meanMs - right.meanMs);
     // What a bare pass-through adds at the same point, measured in the same rounds: the floor of any proxy here.
     const rawAdded = perRound(roundsOf(rawProxyName, latencyMs, 1), roundsOf(directName, latencyMs, 1), (left, right) => left.meanMs - right.meanMs);
+    // And what the issue's reference stack adds there: bare Express 5 with JSON parsing and an undici pass-through.
+    const bareAdded = perRound(roundsOf(bareExpressName, latencyMs, 1), roundsOf(directName, latencyMs, 1), (left, right) => left.meanMs - right.meanMs);
     const milliseconds = (value: number) => `${value.toFixed(2)} ms`;
     verdicts.push({
       aim: `${latencyMs} ms upstream, c=1: mean added latency ≤ 0.6 ms`,
       measured:
         `median ${milliseconds(median(added))}${listed(added, milliseconds)}${steals(gatewayName, directName, latencyMs, 1)}; ` +
-        `the raw proxy added ${milliseconds(median(rawAdded))}${listed(rawAdded, milliseconds)}`,
+        `the raw proxy added ${milliseconds(median(rawAdded))}${listed(rawAdded, milliseconds)}; ` +
+        `bare Express 5 + undici added ${milliseconds(median(bareAdded))}${listed(bareAdded, milliseconds)}`,
       passed: median(added) <= 0.6,
     });
   }

@@ -6,12 +6,13 @@ import { fileURLToPath } from "node:url";
 import { chatBody, createBenchPlan, streamingChatBody } from "./bench-plan.js";
 import type { BenchResults, MemoryReading } from "./bench-results.js";
 import { evaluateAims } from "./evaluate-aims.js";
+import { measureIdleCachePenalty } from "./measure-idle-cache-penalty.js";
 import { measureStreamTtfb } from "./measure-stream-ttfb.js";
 import { profileGateway } from "./profile-gateway.js";
 import { readProcessMemory } from "./read-process-memory.js";
 import { pickMedianRound } from "./pick-median-round.js";
 import { runLoadPoint, type LoadPointResult } from "./run-load-point.js";
-import { directTarget, setUpstreamLatency, startFakeUpstream, startGateway, startPortkey, startRawProxy, type GatewayLaunch } from "./start-bench-servers.js";
+import { directTarget, setUpstreamLatency, startBareExpressProxy, startFakeUpstream, startGateway, startPortkey, startRawProxy, type GatewayLaunch } from "./start-bench-servers.js";
 import { writeBenchmarksMarkdown } from "./write-benchmarks-markdown.js";
 
 // `npm run bench`: issue 4's benchmark. Writes docs/BENCHMARKS.md; BENCH_QUICK=1 runs 1 s points to check the harness.
@@ -28,17 +29,23 @@ function buildGateway(): GatewayLaunch {
 }
 
 const launch = buildGateway();
+// Before any server starts, while the machine is quiet: what an idle gap costs memory-bound work here.
+const idleGaps = await measureIdleCachePenalty();
+log(`idle gaps: ${idleGaps.map((timing) => `${timing.gapMs} ms → memory walk ${timing.memoryWalkMicroseconds.toFixed(0)} µs, arithmetic ${timing.arithmeticMicroseconds.toFixed(0)} µs`).join("; ")}`);
 const upstream = await startFakeUpstream(projectRoot);
 const raw = await startRawProxy(projectRoot, upstream.url);
+const bareExpress = await startBareExpressProxy(projectRoot, upstream.url);
 const portkey = await startPortkey(projectRoot, upstream.url);
 const gateway = await startGateway(projectRoot, upstream.url, launch);
 const direct = directTarget(upstream);
 const measured = [raw, gateway.limited, portkey];
+// The issue's reference stack is loaded at every point but not streamed: it buffers and parses every answer as JSON.
+const loaded = [raw, bareExpress, gateway.limited, portkey];
 const memoryBefore = new Map(measured.map((target) => [target.name, readProcessMemory(target.server.process.pid!)]));
 
 const results: Omit<BenchResults, "profile"> = {
   date: new Date().toISOString(),
-  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", node: process.version, platform: `${os.type()} ${os.release()}`, loadAverage: { start: os.loadavg()[0]!, end: Number.NaN } },
+  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", node: process.version, platform: `${os.type()} ${os.release()}`, loadAverage: { start: os.loadavg()[0]!, end: Number.NaN }, idleGaps },
   gatewayLaunch: `node ${launch.entry.join(" ")}`,
   secondsPerPoint: Object.fromEntries(plan.upstreamLatenciesMs.map((latency) => [latency, plan.secondsPerPoint(latency)])),
   rounds: plan.rounds,
@@ -49,7 +56,7 @@ const results: Omit<BenchResults, "profile"> = {
 
 try {
   await setUpstreamLatency(upstream, 0);
-  for (const target of [direct, ...measured, gateway.unlimited]) {
+  for (const target of [direct, ...loaded, gateway.unlimited]) {
     log(`warming up ${target.name}`);
     await runLoadPoint({ target, connections: 16, durationSeconds: plan.warmupSeconds, body: chatBody });
   }
@@ -57,7 +64,7 @@ try {
     await setUpstreamLatency(upstream, latencyMs);
     for (const connections of plan.concurrencies) {
       // The unlimited token (no reservation rows) is a cheap extra row at the 0 ms points where CPU cost shows.
-      const targets = latencyMs === 0 && connections !== 16 ? [direct, raw, gateway.limited, gateway.unlimited, portkey] : [direct, ...measured];
+      const targets = latencyMs === 0 && connections !== 16 ? [direct, raw, bareExpress, gateway.limited, gateway.unlimited, portkey] : [direct, ...loaded];
       const rounds = new Map(targets.map((target) => [target.name, [] as LoadPointResult[]]));
       for (let round = 1; round <= plan.rounds; round += 1) {
         for (const target of targets) {
@@ -82,7 +89,7 @@ try {
     return { target: target.name, beforeMiB: memoryBefore.get(target.name)!.rssMiB, afterMiB: after.rssMiB, peakMiB: after.peakRssMiB };
   });
 } finally {
-  await Promise.all([raw.server.stop(), portkey.server.stop(), gateway.server.stop()]);
+  await Promise.all([raw.server.stop(), bareExpress.server.stop(), portkey.server.stop(), gateway.server.stop()]);
   fs.rmSync(gateway.dataFolder, { recursive: true, force: true });
 }
 

@@ -5,7 +5,7 @@ import YAML from "yaml";
 import { findFreePort } from "./find-free-port.js";
 import { provisionGatewayToken } from "./provision-gateway-token.js";
 import { startChildServer, type ChildServer } from "./start-child-server.js";
-import { directName, gatewayName, gatewayUnlimitedName, portkeyName, rawProxyName } from "./target-names.js";
+import { bareExpressName, directName, gatewayName, gatewayUnlimitedName, portkeyName, rawProxyName } from "./target-names.js";
 
 export const benchModel = "bench-model";
 export const upstreamKey = "bench-upstream-key";
@@ -52,6 +52,18 @@ export async function startRawProxy(projectRoot: string, upstreamUrl: string): P
     ready: { ipc: true },
   });
   return { name: rawProxyName, server, url: server.url, headers: { authorization: `Bearer ${upstreamKey}` } };
+}
+
+/** The issue's reference stack: bare Express 5 + JSON parsing + an undici pass-through (children/bare-express-proxy-process.ts). */
+export async function startBareExpressProxy(projectRoot: string, upstreamUrl: string): Promise<BenchTarget> {
+  const server = await startChildServer({
+    name: "bare Express proxy",
+    cwd: projectRoot,
+    args: ["--import", "tsx", "bench/children/bare-express-proxy-process.ts"],
+    environment: { BENCH_PROXY_TARGET: upstreamUrl, NODE_ENV: "production" },
+    ready: { ipc: true },
+  });
+  return { name: bareExpressName, server, url: server.url, headers: { authorization: `Bearer ${upstreamKey}` } };
 }
 
 export async function startPortkey(projectRoot: string, upstreamUrl: string): Promise<BenchTarget> {

@@ -1,6 +1,7 @@
 // Row names shared by the servers, the aims and the report.
 export const directName = "direct to upstream";
 export const rawProxyName = "raw node:http proxy";
+export const bareExpressName = "bare Express 5 + undici";
 export const gatewayName = "gateway (limited token)";
 export const gatewayUnlimitedName = "gateway (unlimited token)";
 export const portkeyName = "Portkey gateway";

@@ -26,6 +26,16 @@ function loadTable(results: BenchResults, latencyMs: number): string {
   return rows.join("\n");
 }
 
+function idleGapSentence(results: BenchResults): string {
+  const gaps = results.machine.idleGaps;
+  const backToBack = gaps.find((timing) => timing.gapMs === 0);
+  const described = gaps.map((timing) => `${format(timing.memoryWalkMicroseconds, 0)} µs ${timing.gapMs === 0 ? "back to back" : `after ${timing.gapMs} ms idle`}`).join(", ");
+  const arithmetic = gaps.map((timing) => format(timing.arithmeticMicroseconds, 0)).join(" / ");
+  const slowest = gaps.at(-1);
+  const factor = backToBack && slowest && slowest !== backToBack ? ` (${format(slowest.memoryWalkMicroseconds / backToBack.memoryWalkMicroseconds, 1)}× after ${slowest.gapMs} ms)` : "";
+  return `${described}${factor}; an arithmetic loop measured alongside took ${arithmetic} µs`;
+}
+
 function streamTable(results: BenchResults): string {
   const rows = ["| upstream | target | requests | mean ms | p50 ms | p99 ms | added mean | added p50 | failures |", "|---:|---|---:|---:|---:|---:|---:|---:|---:|"];
   for (const stream of results.streams) {
@@ -65,8 +75,11 @@ the profile findings come from [bench/profile-findings.md](../bench/profile-find
   fake upstream, a limited token created through \`POST /api/token/\` (so every request takes the real reservation and
   settlement path) and, for comparison, an unlimited one.
 - Upstream: the fake OpenAI server (mocks/upstreams/openai) with a \`latencyMs\` fault of 0 or 20 ms on every request.
-- Comparisons on the same upstream: a raw \`node:http\` pass-through with a keep-alive agent, and the Portkey gateway
-  (\`@portkey-ai/gateway\`, \`x-portkey-provider: openai\` + \`x-portkey-custom-host\`, \`@hono/node-server\` 1.13.8).
+- Comparisons on the same upstream: a raw \`node:http\` pass-through with a keep-alive agent; *bare Express 5 +
+  undici*, the stack the issue's aims were calibrated on (Express 5, \`express.json()\`, an undici \`Pool\`, the
+  answer parsed and sent with \`res.json\`: no validation, authentication, routing or billing; bench/children/
+  bare-express-proxy-process.ts); and the Portkey gateway (\`@portkey-ai/gateway\`, \`x-portkey-provider: openai\` +
+  \`x-portkey-custom-host\`, \`@hono/node-server\` 1.13.8).
 - Load: autocannon, keep-alive connections, \`POST /v1/chat/completions\` with one user message, non-streaming;
   ${results.rounds} rounds per point, each running every target in turn for ${Object.entries(results.secondsPerPoint).map(([latency, seconds]) => `${seconds} s at ${latency} ms`).join(" or ")}, after a warm-up of every target.
   A row is the target's round with the median requests/s; an aim takes the median over the rounds of the ratio (or
@@ -78,6 +91,10 @@ the profile findings come from [bench/profile-findings.md](../bench/profile-find
   virtual one on a shared host, and rounds with steal measured the neighbours as much as the target.
   Latencies are per response in fractional milliseconds. *Added* = through the target minus direct to the upstream at
   the same point (percentile differences are differences of percentiles).
+- Idle gaps on this machine, measured before any server started (bench/measure-idle-cache-penalty.ts): one walk
+  over ~12,500 cache lines of warm memory took ${idleGapSentence(results)}. Work that touches memory pays that after
+  every idle gap, work that does not (an arithmetic loop) does not; at the one-connection, 20 ms points every process
+  waits ~20 ms between requests, so each request runs with cold caches.
 - Every server runs in its own process, the load generator in the bench process. **The machine has
   ${results.machine.cpus} cores shared by the load generator, the upstream and the server under test**, so absolute numbers
   are low and a proxy's requests/s at 0 ms is bounded by CPU contention as much as by its own cost; ratios from the
