@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { SseWriter } from "../http/sse-writer.js";
-import { pipeUpstreamEvents } from "./pipe-upstream-events.js";
+import { maximumUpstreamEventSize, pipeUpstreamEvents } from "./pipe-upstream-events.js";
 import type { StreamEventTransformer } from "./stream-event-transformer.js";
 
 interface RecordingWriter extends SseWriter {
@@ -116,6 +116,34 @@ describe("pipeUpstreamEvents", () => {
     const { transformer } = createUpperCaseTransformer({ failOn: "bad" });
     await expect(pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame })).rejects.toThrow("cannot translate bad");
     expect(writer.writes).toEqual(["data: ONE\n\n", 'data: {"error":"The upstream stream ended unexpectedly."}\n\n']);
+  });
+
+  it("stops an event that grows past the limit before it ends: the events before it, then a bad_response error frame", async () => {
+    const upstream = new PassThrough();
+    const writer = createRecordingWriter();
+    const { transformer, record } = createUpperCaseTransformer();
+    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame, maximumEventSize: 64 });
+    upstream.write(`data: one\n\ndata: ${"x".repeat(40)}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    upstream.write("x".repeat(40)); // 80 characters of one unfinished event: over the limit of 64
+    const failure = await piping.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ status: 502, code: "bad_response", retryable: false });
+    expect((failure as Error).message).toBe("The upstream sent an event larger than 64 characters; the stream was stopped there.");
+    expect(writer.writes).toEqual(["data: ONE\n\n", `data: {"error":"${(failure as Error).message}"}\n\n`]);
+    expect(record.cancelled).toEqual([failure]);
+    expect(upstream.destroyed).toBe(true);
+  });
+
+  it("lets an event up to the limit through, and holds 64 Mi characters by default", async () => {
+    const upstream = Readable.from([Buffer.from(`data: ${"y".repeat(50)}`), Buffer.from("\n\n")]);
+    const writer = createRecordingWriter();
+    const { transformer } = createUpperCaseTransformer();
+    await pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame, maximumEventSize: 64 });
+    expect(writer.writes).toEqual([`data: ${"Y".repeat(50)}\n\n`, "data: [DONE]\n\n"]);
+    expect(maximumUpstreamEventSize).toBe(64 * 1024 * 1024);
   });
 
   it("stops and cancels the translation when the client left, leaving the upstream body destroyed", async () => {

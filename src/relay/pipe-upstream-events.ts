@@ -1,8 +1,17 @@
 import type { Readable } from "node:stream";
-import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { createParser, type EventSourceMessage, type ParseError } from "eventsource-parser";
 import type { SseWriter } from "../http/sse-writer.js";
 import { createCollectingController } from "./create-collecting-controller.js";
 import type { StreamEventTransformer } from "./stream-event-transformer.js";
+import { UpstreamFailure } from "./upstream-failure.js";
+
+/**
+ * The largest upstream event held while it arrives, in characters here and in bytes in the native pass-through
+ * (the same for the ASCII of JSON and base64): native image streams carry each image whole, base64, in one event
+ * (a few MiB to tens of MiB). An upstream that sends more without ending the event is stopped there, instead of
+ * growing the gateway's memory for as long as it keeps sending.
+ */
+export const maximumUpstreamEventSize = 64 * 1024 * 1024;
 
 export interface PipeUpstreamEventsOptions {
   upstreamBody: Readable;
@@ -11,6 +20,8 @@ export interface PipeUpstreamEventsOptions {
   writer: SseWriter;
   /** The frame to send when the upstream fails mid-stream (the client must learn the stream is incomplete). */
   errorFrame: (message: string) => string;
+  /** The longest event in characters; defaults to maximumUpstreamEventSize. */
+  maximumEventSize?: number;
 }
 
 /**
@@ -20,6 +31,7 @@ export interface PipeUpstreamEventsOptions {
  * in plain calls (createCollectingController), where a chain of web TransformStreams took several promise hops per
  * chunk: ~190 µs to the first frame of a 2.6 kB chat stream in a loop, against ~35 µs for the whole stream now.
  *
+ * An event that grows past `maximumEventSize` before it ends stops the stream with a 502 `bad_response`.
  * A transformer's `terminate()` stops reading the upstream after the frames it queued; `error(reason)` fails the
  * stream. A failure after the first byte cannot be retried: the client gets the frames translated so far and an
  * error frame, and the error goes back to the relay. The relay ends the response once the request is settled.
@@ -27,7 +39,15 @@ export interface PipeUpstreamEventsOptions {
 export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Promise<void> {
   const { transformer, writer } = options;
   const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => void events.push(event) });
+  const maximumEventSize = options.maximumEventSize ?? maximumUpstreamEventSize;
+  let oversized: ParseError | undefined;
+  const parser = createParser({
+    onEvent: (event) => void events.push(event),
+    onError: (error) => {
+      if (error.type === "max-buffer-size-exceeded") oversized = error;
+    },
+    maxBufferSize: maximumEventSize,
+  });
   const decoder = new TextDecoder();
   const frames = createCollectingController<string>();
   const translate = (text: string) => {
@@ -37,6 +57,14 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
       frames.throwIfFailed();
     }
     events.length = 0;
+    // The events that ended before the oversized one were translated above and go out ahead of the error frame.
+    if (oversized && !frames.terminated) {
+      throw new UpstreamFailure(`The upstream sent an event larger than ${maximumEventSize} characters; the stream was stopped there.`, false, {
+        status: 502,
+        code: "bad_response",
+        cause: oversized,
+      });
+    }
   };
   const send = async () => {
     const ready = frames.take();
@@ -62,7 +90,7 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
     transformer.cancel?.(error);
     if (!writer.closed) {
       await send();
-      await writer.sendRaw(options.errorFrame("The upstream stream ended unexpectedly."));
+      await writer.sendRaw(options.errorFrame(error instanceof UpstreamFailure ? error.message : "The upstream stream ended unexpectedly."));
     }
     throw error;
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
+import { createCollectingController } from "../../relay/create-collecting-controller.js";
 import { createNativeUsageObserverTransform } from "./create-native-usage-observer-transform.js";
 
 const readFixture = (name: string) => new Uint8Array(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url)));
@@ -19,6 +20,18 @@ async function observe(bytes: Uint8Array, pieceSize: number): Promise<{ output: 
 }
 
 describe("createNativeUsageObserverTransform", () => {
+  it("skips an SSE event longer than its limit and reads the usage of the events after it", () => {
+    const reports: MeteredUsage[] = [];
+    const observer = createNativeUsageObserverTransform((usage) => reports.push(usage), 64);
+    const collected = createCollectingController<Uint8Array>();
+    const usage = (candidates: number) => `data: ${JSON.stringify({ usageMetadata: { promptTokenCount: 3, candidatesTokenCount: candidates, totalTokenCount: 3 + candidates } })}\r\n\r\n`;
+    const reads = [usage(1), `data: {"candidates":[{"content":{"parts":[{"text":"${"x".repeat(50)}`, `${"x".repeat(50)}"}]}}]}\r\n\r\n`, usage(9)];
+    for (const read of reads) observer.transform(new TextEncoder().encode(read), collected.controller);
+    observer.flush?.(collected.controller);
+    expect(Buffer.concat(collected.take()).toString()).toBe(reads.join(""));
+    expect(reports).toEqual([{ promptTokens: 3, completionTokens: 9, cachedTokens: 0, reasoningTokens: 0 }]);
+  });
+
   it.each([1, 7, 100_000])("passes SSE bytes through unchanged (reads of %i bytes) and reports the last usage once", async (pieceSize) => {
     const bytes = readFixture("stream-thinking.chunks.txt");
     const { output, reports } = await observe(bytes, pieceSize);

@@ -3,6 +3,7 @@ import type { MeteredUsage } from "../../billing/metered-usage.js";
 import type { components } from "../../../generated/types/native.js";
 import { collectProducedMedia, type ProducedMedia } from "./collect-produced-media.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
+import { maximumUpstreamEventSize } from "../../relay/pipe-upstream-events.js";
 import type { StreamByteTransformer } from "../../relay/stream-event-transformer.js";
 
 type GenerateContentResponse = components["schemas"]["GenerateContentResponse"];
@@ -13,9 +14,11 @@ type UsageMetadata = components["schemas"]["UsageMetadata"];
  * usageMetadata, reported once through onUsage when the stream ends, fails or is cancelled (the client leaving is
  * billed for what was observed). Reads both stream formats: SSE (`alt=sse`) event by event, and the JSON array
  * (no `alt`), which is kept as text and parsed at the end, or scanned for its last complete usage if cut short.
- * A fragment it cannot parse is skipped: observing must never break the client's stream.
+ * A fragment it cannot parse is skipped: observing must never break the client's stream. Nor is an SSE event longer
+ * than `maximumEventSize` characters kept whole: the copy skips to the next event (the pass-through stops the
+ * stream there anyway).
  */
-export function createNativeUsageObserverTransform(onUsage: (usage: MeteredUsage) => void): StreamByteTransformer {
+export function createNativeUsageObserverTransform(onUsage: (usage: MeteredUsage) => void, maximumEventSize = maximumUpstreamEventSize): StreamByteTransformer {
   const decoder = new TextDecoder();
   const producedMedia = new Set<ProducedMedia>();
   let format: "sse" | "json-array" | undefined;
@@ -27,7 +30,14 @@ export function createNativeUsageObserverTransform(onUsage: (usage: MeteredUsage
     if (fragment.usageMetadata) lastUsageMetadata = fragment.usageMetadata;
     for (const candidate of fragment.candidates ?? []) collectProducedMedia(candidate.content?.parts, producedMedia);
   };
+  let eventTooLarge = false;
   const parser = createParser({
+    // The pass-through stops such an event itself (create-sse-event-aligner-transform.ts); the copy read here
+    // must not grow without bound meanwhile. The parser then skips to the next event.
+    maxBufferSize: maximumEventSize,
+    onError(error) {
+      if (error.type === "max-buffer-size-exceeded") eventTooLarge = true;
+    },
     onEvent(event) {
       try {
         const fragment: unknown = JSON.parse(event.data);
@@ -43,8 +53,14 @@ export function createNativeUsageObserverTransform(onUsage: (usage: MeteredUsage
       if (start === "") return;
       format = start.startsWith("[") ? "json-array" : "sse";
     }
-    if (format === "sse") parser.feed(text);
-    else arrayText += text;
+    if (format !== "sse") arrayText += text;
+    else {
+      parser.feed(text);
+      if (eventTooLarge) {
+        parser.reset();
+        eventTooLarge = false;
+      }
+    }
   };
   const report = () => {
     if (reported) return;
