@@ -4,6 +4,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import { ClientGoneSignal } from "./client-gone-signal.js";
 import { closeUpstreamDispatchers } from "./get-upstream-dispatcher.js";
+import { maximumUpstreamAnswerSize } from "./send-upstream-buffered-request.js";
 import { sendUpstreamJsonRequest } from "./send-upstream-json-request.js";
 import type { UpstreamRequest } from "./send-upstream-request.js";
 import { UpstreamFailure } from "./upstream-failure.js";
@@ -148,5 +149,36 @@ describe("sendUpstreamJsonRequest", () => {
     await expect(sendUpstreamJsonRequest(attemptFor(), chatRequest(gone))).rejects.toBe(early);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(received).toEqual([]);
+  });
+
+  it("stops reading an answer past the size limit: a 502 that is not retried, and the upstream connection dropped", async () => {
+    const padded = (length: number) => JSON.stringify({ text: "x".repeat(length - 12) });
+    answer = (_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      const body = Buffer.from(padded(100));
+      response.write(body.subarray(0, 40));
+      setTimeout(() => response.write(body.subarray(40, 80)), 5);
+      setTimeout(() => response.end(body.subarray(80)), 10);
+    };
+    const failure = await failureOf(sendUpstreamJsonRequest(attemptFor({ id: 31 }), chatRequest(), 64));
+    expect(failure).toMatchObject({ status: 502, code: "bad_response", retryable: false });
+    expect(failure.message).toBe("The upstream answer is larger than 64 bytes; the gateway does not relay answers that large.");
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(received.map((entry) => entry.closedEarly)).toEqual([true]);
+
+    answer = (_request, response) => response.end(padded(64));
+    await expect(sendUpstreamJsonRequest(attemptFor({ id: 31 }), chatRequest(), 64)).resolves.toEqual({ text: "x".repeat(52) });
+    expect(maximumUpstreamAnswerSize).toBe(256 * 1024 * 1024);
+  });
+
+  it("reads an error answer up to 64 KiB for its message and keeps the status mapping", async () => {
+    answer = (_request, response) => {
+      response.writeHead(503, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: "overloaded" }, padding: "x".repeat(200_000) }));
+    };
+    const failure = await failureOf(sendUpstreamJsonRequest(attemptFor({ id: 32 }), chatRequest()));
+    expect(failure).toMatchObject({ status: 502, code: "upstream_error", retryable: true });
+    // Cut at 64 KiB the body is no longer JSON: the message is its start, as for any body that is not JSON.
+    expect(failure.message).toBe(`Upstream error (503): ${JSON.stringify({ error: { message: "overloaded" }, padding: "x".repeat(200_000) }).slice(0, 200)}`);
   });
 });

@@ -2,6 +2,7 @@ import { type Dispatcher, type FormData as UndiciFormData } from "undici";
 import type { ClientGoneSignal } from "./client-gone-signal.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import { getUpstreamPool } from "./get-upstream-dispatcher.js";
+import { readUpstreamErrorText } from "./read-upstream-error-text.js";
 import { upstreamStatusFailure } from "./upstream-status-failure.js";
 import { upstreamTransportFailure } from "./upstream-transport-failure.js";
 
@@ -39,6 +40,6 @@ export async function sendUpstreamRequest(attempt: ChannelAttempt, upstreamReque
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response;
 
-  const bodyText = await response.body.text().catch(() => "");
+  const bodyText = await readUpstreamErrorText(response.body);
   throw upstreamStatusFailure(response.statusCode, response.headers, bodyText);
 }

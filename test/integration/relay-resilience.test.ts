@@ -37,13 +37,13 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
       database,
       configFile: {
         channels: [
-          { name: "primary", type: "openai", base_url: primary.url, key: "k1", models: ["model-a", "model-x"], priority: 10 },
-          { name: "backup", type: "openai", base_url: backup.url, key: "k2", models: ["model-a"], priority: 0 },
+          { name: "primary", type: "openai", base_url: primary.url, key: "k1", models: ["model-a", "model-x", "speech-1"], priority: 10 },
+          { name: "backup", type: "openai", base_url: backup.url, key: "k2", models: ["model-a", "speech-1"], priority: 0 },
           { name: "vip-only", type: "openai", base_url: backup.url, key: "k3", models: ["model-v"], groups: ["vip"] },
         ],
         groups: { default: { ratio: 1 }, vip: { ratio: 2 } },
         auto_groups: ["default", "vip"],
-        pricing: { "model-a": { input: 0, output: 4 }, "model-x": { input: 0, output: 4 }, "model-v": { input: 0, output: 4 } },
+        pricing: { "model-a": { input: 0, output: 4 }, "model-x": { input: 0, output: 4 }, "model-v": { input: 0, output: 4 }, "speech-1": { input: 10 } },
         relay: { max_attempts: 3, cooldown_after_failures: 2, cooldown_seconds: 600 },
         // reservations of 50 output tokens × 4 USD/1M = 100 units when a request sets no max_tokens
         default_max_output_tokens: 50,
@@ -99,6 +99,23 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
       error: { message: "The upstream answer broke off before it was complete.", type: "upstream_error", code: "bad_response", param: null },
     });
     expect((await readToken(gateway, id)).remain_quota).toBe(994);
+  });
+
+  it("fails over when speech audio breaks off after its headers, and bills the delivered audio once", async () => {
+    const { id, key } = await createApiKey(gateway, { remainQuota: 1000 });
+    primary.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
+    const response = await fetch(`${gateway.url}/v1/audio/speech`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "speech-1", voice: "alloy", input: "hello world", response_format: "wav" }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("audio/wav");
+    expect(Buffer.from(await response.arrayBuffer()).subarray(0, 4).toString("latin1")).toBe("RIFF");
+    expect(primary.requests).toHaveLength(1);
+    expect(backup.requests).toHaveLength(1);
+    // 11 input characters × 10 USD per 1M = 110 micro-USD = 55 units, charged once
+    expect((await readToken(gateway, id)).remain_quota).toBe(945);
   });
 
   it("refunds the whole reservation when every channel fails, and answers 502 in the OpenAI envelope", async () => {
