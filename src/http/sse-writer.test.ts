@@ -50,14 +50,18 @@ describe("createSseWriter", () => {
     expect(reads[0]).toContain("X-Accel-Buffering: no\r\n");
   });
 
-  it("sends the headers on their own after the turn when no event is ready, so the client learns the stream began", async () => {
-    let writer: SseWriter | undefined;
-    const port = await startServer((created) => {
-      writer = created; // no event yet
+  it("holds the headers until the first event, so a stream that fails before it can still be answered another way", async () => {
+    const headersSent: boolean[] = [];
+    const port = await startServer((writer, response) => {
+      setTimeout(() => {
+        headersSent.push(response.headersSent);
+        void writer.send('{"n":1}');
+      }, 30);
     });
-    const reads = await readRaw(port, /\r\n\r\n/);
-    expect(reads.join("")).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*Cache-Control: no-cache, no-transform\r\n[\s\S]*\r\n\r\n$/);
-    expect(writer?.closed).toBe(false);
+    const reads = await readRaw(port, /data: \{"n":1\}\n\n/);
+    expect(headersSent).toEqual([false]);
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*Cache-Control: no-cache, no-transform\r\n[\s\S]*\r\n\r\n[0-9a-f]+\r\ndata: \{"n":1\}\n\n\r\n$/);
   });
 
   it("frames multi-line data and names events, refusing a line break in an event name", async () => {

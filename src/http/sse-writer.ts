@@ -21,7 +21,7 @@ function assertSingleLine(field: string, value: string): void {
   if (lineBreak.test(value)) throw new Error(`SSE ${field} must not contain CR or LF`);
 }
 
-/** The one writer every stream of the gateway goes through: headers, framing, backpressure. */
+/** The one writer every stream of the gateway goes through: headers with the first event, framing, backpressure. */
 export function createSseWriter(response: ServerResponse): SseWriter {
   let closed = false;
   response.on("close", () => {
@@ -32,12 +32,9 @@ export function createSseWriter(response: ServerResponse): SseWriter {
   response.setHeader("Cache-Control", "no-cache, no-transform");
   response.setHeader("Connection", "keep-alive");
   response.setHeader("X-Accel-Buffering", "no");
-  // The headers go out with the first event when it is already on its way (the upstream's first events usually
-  // come in the same read as its headers: one write and one wake-up of the client instead of two), and on their
-  // own once this turn of the event loop is over otherwise, so a client still learns at once that the stream began.
-  setImmediate(() => {
-    if (!response.headersSent && !response.writableEnded && !response.destroyed) response.flushHeaders();
-  });
+  // The headers go out with the first event (one write and one wake-up of the client). Until then nothing has
+  // reached the client, so an upstream that fails before its first event can still be retried on another channel
+  // (run-relay.ts retries only while the headers are unsent), and a last failure is still answered in JSON.
 
   const write = (chunk: string | Uint8Array): Promise<void> => {
     if (closed || response.writableEnded) return Promise.resolve();

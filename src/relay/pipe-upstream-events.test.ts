@@ -110,6 +110,24 @@ describe("pipeUpstreamEvents", () => {
     expect(record.cancelled).toEqual([broken]);
   });
 
+  it("writes nothing when the upstream breaks before its first event, and hands the relay a retryable failure", async () => {
+    const broken = new Error("socket hang up");
+    const upstream = new PassThrough();
+    const writer = createRecordingWriter();
+    const { transformer, record } = createUpperCaseTransformer();
+    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
+    upstream.write("data: not yet ended");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    upstream.destroy(broken);
+    const failure = await piping.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ status: 502, code: "bad_response", retryable: true, message: "The upstream stream broke off before its first event.", cause: broken });
+    expect(writer.writes).toEqual([]);
+    expect(record.cancelled).toEqual([broken]);
+  });
+
   it("fails the stream when the transformer reports an error, after the frames it translated before it", async () => {
     const upstream = Readable.from([Buffer.from("data: one\n\ndata: bad\n\ndata: three\n\n")]);
     const writer = createRecordingWriter();

@@ -3,6 +3,7 @@ import { createParser, type EventSourceMessage, type ParseError } from "eventsou
 import type { SseWriter } from "../http/sse-writer.js";
 import { createCollectingController } from "./create-collecting-controller.js";
 import type { StreamEventTransformer } from "./stream-event-transformer.js";
+import { streamFailureBeforeFirstEvent } from "./stream-failure-before-first-event.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
 /**
@@ -33,8 +34,10 @@ export interface PipeUpstreamEventsOptions {
  *
  * An event that grows past `maximumEventSize` before it ends stops the stream with a 502 `bad_response`.
  * A transformer's `terminate()` stops reading the upstream after the frames it queued; `error(reason)` fails the
- * stream. A failure after the first byte cannot be retried: the client gets the frames translated so far and an
- * error frame, and the error goes back to the relay. The relay ends the response once the request is settled.
+ * stream. A failure before anything reached the client goes back to the relay to be retried on another channel or
+ * answered in JSON (streamFailureBeforeFirstEvent). A failure after the first byte cannot be retried: the client
+ * gets the frames translated so far and an error frame, and the error goes back to the relay. The relay ends the
+ * response once the request is settled.
  */
 export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Promise<void> {
   const { transformer, writer } = options;
@@ -66,9 +69,12 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
       });
     }
   };
+  let clientHasBytes = false;
   const send = async () => {
     const ready = frames.take();
-    if (ready.length > 0 && !writer.closed) await writer.sendRaw(ready.join(""));
+    if (ready.length === 0 || writer.closed) return;
+    clientHasBytes = true;
+    await writer.sendRaw(ready.join(""));
   };
   try {
     for await (const chunk of options.upstreamBody as AsyncIterable<Buffer>) {
@@ -88,10 +94,11 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
     if (writer.closed) transformer.cancel?.(new Error("client disconnected"));
   } catch (error) {
     transformer.cancel?.(error);
-    if (!writer.closed) {
-      await send();
-      await writer.sendRaw(options.errorFrame(error instanceof UpstreamFailure ? error.message : "The upstream stream ended unexpectedly."));
-    }
+    if (writer.closed) throw error;
+    await send();
+    // Nothing reached the client, not even the headers (sse-writer.ts): the relay may try another channel.
+    if (!clientHasBytes) throw streamFailureBeforeFirstEvent(error);
+    await writer.sendRaw(options.errorFrame(error instanceof UpstreamFailure ? error.message : "The upstream stream ended unexpectedly."));
     throw error;
   }
 }

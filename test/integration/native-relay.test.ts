@@ -144,6 +144,16 @@ describe.each(testDatabases)("native relay (/v1beta) on native channels on $name
     expect(spent).toBe(unitsFor(first.usageMetadata!, 2, 4));
   });
 
+  it("answers a stream that breaks before its first event in the native JSON envelope, billing nothing", async () => {
+    upstream.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
+    const before = await remainQuota();
+    const response = await post("/v1beta/models/gmx-2.5-flash:streamGenerateContent?alt=sse", { contents: [{ parts: [{ text: "one two" }] }] });
+    expect(response.status).toBe(502);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({ error: { code: 502, message: "The upstream stream broke off before its first event.", status: "UNAVAILABLE" } });
+    expect(await remainQuota()).toBe(before);
+  });
+
   it("embeds through the SDK (batchEmbedContents) and bills the counted text as prompt tokens", async () => {
     const before = await remainQuota();
     const embedded = await sdk.models.embedContent({ model: "gmx-embedding-001", contents: ["alpha beta", "gamma"] });

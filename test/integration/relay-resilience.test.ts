@@ -140,6 +140,32 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     expect(primary.requests).toHaveLength(0);
   });
 
+  it("fails over a stream that breaks before its first event, and answers in JSON when no channel is left", async () => {
+    const { id, key } = await createApiKey(gateway, { remainQuota: 1000 });
+    primary.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
+    const served = await post(key, chatBody("model-a", { stream: true }));
+    expect(served.status).toBe(200);
+    const events = await served.text();
+    expect(events).toContain('"content":"Echo:');
+    expect(events).not.toContain('"error"');
+    expect(events.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    expect(primary.requests).toHaveLength(1);
+    expect(backup.requests).toHaveLength(1);
+    await expect.poll(async () => (await readToken(gateway, id)).remain_quota, { timeout: 5000 }).toBe(994);
+
+    primary.reset();
+    backup.reset();
+    primary.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
+    backup.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
+    const failed = await post(key, chatBody("model-a", { stream: true }));
+    expect(failed.status).toBe(502);
+    expect(failed.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await failed.json()).toEqual({
+      error: { message: "The upstream stream broke off before its first event.", type: "upstream_error", code: "bad_response", param: null },
+    });
+    expect((await readToken(gateway, id)).remain_quota).toBe(994);
+  });
+
   it("aborts the upstream call when the client leaves mid-stream and bills what was streamed", async () => {
     const { id, key } = await createApiKey(gateway, { remainQuota: 1000 });
     primary.setFaults({ stallAfterChunks: 3, times: 1 });
