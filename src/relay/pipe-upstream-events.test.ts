@@ -96,36 +96,35 @@ describe("pipeUpstreamEvents", () => {
     expect(upstream.destroyed).toBe(true);
   });
 
-  it("sends what was translated, then an error frame, when the upstream breaks mid-stream, and rethrows", async () => {
+  /** Pipes an upstream that sends `firstRead`, then breaks with "socket hang up"; what the pipe wrote and threw. */
+  async function pipeUntilUpstreamBreaks(firstRead: string) {
     const broken = new Error("socket hang up");
     const upstream = new PassThrough();
     const writer = createRecordingWriter();
     const { transformer, record } = createUpperCaseTransformer();
     const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
-    upstream.write("data: one\n\n");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    upstream.destroy(broken);
-    await expect(piping).rejects.toBe(broken);
-    expect(writer.writes).toEqual(["data: ONE\n\n", 'data: {"error":"The upstream stream ended unexpectedly."}\n\n']);
-    expect(record.cancelled).toEqual([broken]);
-  });
-
-  it("writes nothing when the upstream breaks before its first event, and hands the relay a retryable failure", async () => {
-    const broken = new Error("socket hang up");
-    const upstream = new PassThrough();
-    const writer = createRecordingWriter();
-    const { transformer, record } = createUpperCaseTransformer();
-    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
-    upstream.write("data: not yet ended");
+    upstream.write(firstRead);
     await new Promise((resolve) => setTimeout(resolve, 10));
     upstream.destroy(broken);
     const failure = await piping.then(
       () => undefined,
       (error: unknown) => error,
     );
+    return { broken, failure, writes: writer.writes, cancelled: record.cancelled };
+  }
+
+  it("sends what was translated, then an error frame, when the upstream breaks mid-stream, and rethrows", async () => {
+    const { broken, failure, writes, cancelled } = await pipeUntilUpstreamBreaks("data: one\n\n");
+    expect(failure).toBe(broken);
+    expect(writes).toEqual(["data: ONE\n\n", 'data: {"error":"The upstream stream ended unexpectedly."}\n\n']);
+    expect(cancelled).toEqual([broken]);
+  });
+
+  it("writes nothing when the upstream breaks before its first event, and hands the relay a retryable failure", async () => {
+    const { broken, failure, writes, cancelled } = await pipeUntilUpstreamBreaks("data: not yet ended");
     expect(failure).toMatchObject({ status: 502, code: "bad_response", retryable: true, message: "The upstream stream broke off before its first event.", cause: broken });
-    expect(writer.writes).toEqual([]);
-    expect(record.cancelled).toEqual([broken]);
+    expect(writes).toEqual([]);
+    expect(cancelled).toEqual([broken]);
   });
 
   it("fails the stream when the transformer reports an error, after the frames it translated before it", async () => {
