@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../errors/invalid-request-error.js';
 import { createSafeFetcher } from './create-safe-fetcher.js';
+import { rejectionOf } from '../../test/support/rejection-of.js';
 
 const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 
@@ -60,14 +61,7 @@ afterAll(async () => {
 const base = { maxBytes: 1024, allowedMimeTypes: ['image/png', 'image/jpeg'], timeoutMs: 5_000 };
 const onlyLoopbackV4 = (address: string): boolean => address === '127.0.0.1';
 
-async function rejection(promise: Promise<unknown>): Promise<InvalidRequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(InvalidRequestError);
-  return error as InvalidRequestError;
-}
+const rejection = (promise: Promise<unknown>) => rejectionOf(promise, InvalidRequestError);
 
 describe('createSafeFetcher address rules', () => {
   it('refuses a loopback server by default (127.0.0.1 is the loopback rule)', async () => {

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { SseWriter } from "../http/sse-writer.js";
 import { maximumUpstreamEventSize, pipeUpstreamEvents } from "./pipe-upstream-events.js";
 import type { StreamEventTransformer } from "./stream-event-transformer.js";
+import { UpstreamFailure } from "./upstream-failure.js";
+import { rejectionOf } from "../../test/support/rejection-of.js";
 
 interface RecordingWriter extends SseWriter {
   writes: string[];
@@ -106,10 +108,7 @@ describe("pipeUpstreamEvents", () => {
     upstream.write(firstRead);
     await new Promise((resolve) => setTimeout(resolve, 10));
     upstream.destroy(broken);
-    const failure = await piping.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const failure = await rejectionOf(piping, Error);
     return { broken, failure, writes: writer.writes, cancelled: record.cancelled };
   }
 
@@ -143,10 +142,7 @@ describe("pipeUpstreamEvents", () => {
     upstream.write(`data: one\n\ndata: ${"x".repeat(40)}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
     upstream.write("x".repeat(40)); // 80 characters of one unfinished event: over the limit of 64
-    const failure = await piping.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const failure = await rejectionOf(piping, UpstreamFailure);
     expect(failure).toMatchObject({ status: 502, code: "bad_response", retryable: false });
     expect((failure as Error).message).toBe("The upstream sent an event larger than 64 characters; the stream was stopped there.");
     expect(writer.writes).toEqual(["data: ONE\n\n", `data: {"error":"${(failure as Error).message}"}\n\n`]);

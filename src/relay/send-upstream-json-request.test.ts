@@ -8,6 +8,7 @@ import { maximumUpstreamAnswerSize } from "./send-upstream-buffered-request.js";
 import { sendUpstreamJsonRequest } from "./send-upstream-json-request.js";
 import type { UpstreamRequest } from "./send-upstream-request.js";
 import { UpstreamFailure } from "./upstream-failure.js";
+import { rejectionOf } from "../../test/support/rejection-of.js";
 
 let answer: http.RequestListener = (_request, response) => response.end("{}");
 const received: Array<{ method: string; url: string; body: string; closedEarly: boolean }> = [];
@@ -44,14 +45,7 @@ function chatRequest(signal = new ClientGoneSignal()): UpstreamRequest {
   return { method: "POST", path: "/v1/chat/completions", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "model-a" }), signal };
 }
 
-async function failureOf(pending: Promise<unknown>): Promise<UpstreamFailure> {
-  const error = await pending.then(
-    () => undefined,
-    (rejection: unknown) => rejection,
-  );
-  expect(error).toBeInstanceOf(UpstreamFailure);
-  return error as UpstreamFailure;
-}
+const failureOf = (pending: Promise<unknown>) => rejectionOf(pending, UpstreamFailure);
 
 describe("sendUpstreamJsonRequest", () => {
   it("sends the request under the channel's base path and parses a JSON answer that arrives in pieces", async () => {

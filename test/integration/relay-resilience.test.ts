@@ -30,6 +30,18 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     expect((await readToken(gateway, tokenId)).remain_quota).toBe(994);
   };
 
+  /** Both channels' answers break off after their headers: a 502 `bad_response` in JSON with this message. */
+  const expectBadResponseWhenBothBreak = async (key: string, body: string, message: string) => {
+    primary.reset();
+    backup.reset();
+    primary.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
+    backup.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
+    const failed = await post(key, body);
+    expect(failed.status).toBe(502);
+    expect(failed.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await failed.json()).toEqual({ error: { message, type: "upstream_error", code: "bad_response", param: null } });
+  };
+
   beforeAll(async () => {
     primary = await startFakeOpenaiServer();
     backup = await startFakeOpenaiServer();
@@ -89,15 +101,7 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     await expectServedByBackupAndBilledOnce(id, await post(key, chatBody()));
 
     // With no channel left to try, the broken answer is a 502 in the OpenAI envelope and costs nothing.
-    primary.reset();
-    backup.reset();
-    primary.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
-    backup.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
-    const failed = await post(key, chatBody());
-    expect(failed.status).toBe(502);
-    expect(await failed.json()).toEqual({
-      error: { message: "The upstream answer broke off before it was complete.", type: "upstream_error", code: "bad_response", param: null },
-    });
+    await expectBadResponseWhenBothBreak(key, chatBody(), "The upstream answer broke off before it was complete.");
     expect((await readToken(gateway, id)).remain_quota).toBe(994);
   });
 
@@ -153,16 +157,7 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     expect(backup.requests).toHaveLength(1);
     await expect.poll(async () => (await readToken(gateway, id)).remain_quota, { timeout: 5000 }).toBe(994);
 
-    primary.reset();
-    backup.reset();
-    primary.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
-    backup.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
-    const failed = await post(key, chatBody("model-a", { stream: true }));
-    expect(failed.status).toBe(502);
-    expect(failed.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(await failed.json()).toEqual({
-      error: { message: "The upstream stream broke off before its first event.", type: "upstream_error", code: "bad_response", param: null },
-    });
+    await expectBadResponseWhenBothBreak(key, chatBody("model-a", { stream: true }), "The upstream stream broke off before its first event.");
     expect((await readToken(gateway, id)).remain_quota).toBe(994);
   });
 

@@ -5,6 +5,7 @@ import type { components as OpenaiComponents } from "../../../generated/types/op
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import { convertChatRequestToNative } from "./convert-chat-request-to-native.js";
+import { rejectionOf } from "../../../test/support/rejection-of.js";
 
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
 
@@ -74,14 +75,8 @@ describe("chat → native refusals", () => {
     ...overrides,
   });
 
-  async function refusal(request: ChatRequest, model = request.model): Promise<InvalidRequestError> {
-    const error = await convertChatRequestToNative({ request, model, safetySettings: undefined, fetchMedia: fakeFetchMedia }).then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
-    expect(error).toBeInstanceOf(InvalidRequestError);
-    return error as InvalidRequestError;
-  }
+  const refusal = (request: ChatRequest, model = request.model) =>
+    rejectionOf(convertChatRequestToNative({ request, model, safetySettings: undefined, fetchMedia: fakeFetchMedia }), InvalidRequestError);
 
   it("refuses a tool result whose tool_call_id matches no earlier call", async () => {
     const error = await refusal(base({ messages: [{ role: "user", content: "hi" }, { role: "tool", tool_call_id: "call_nowhere", content: "1" }] }));

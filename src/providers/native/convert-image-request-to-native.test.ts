@@ -4,6 +4,7 @@ import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import { convertImageRequestToNative } from "./convert-image-request-to-native.js";
 import { mapImageQualityToSize } from "./map-image-quality-to-size.js";
 import { mapImageSizeToAspectRatio } from "./map-image-size-to-aspect-ratio.js";
+import { rejectionOf } from "../../../test/support/rejection-of.js";
 
 const pngBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const noFetch: FetchMedia = () => Promise.reject(new Error("no fetch expected"));
@@ -88,10 +89,7 @@ describe("convertImageRequestToNative", () => {
 
   it("refuses an empty prompt, a disallowed type and unreadable base64 with 400 invalid_request", async () => {
     const refuse = (request: Parameters<typeof convertImageRequestToNative>[0]["request"]) =>
-      convertImageRequestToNative({ request, fetchMedia: noFetch }).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+      rejectionOf(convertImageRequestToNative({ request, fetchMedia: noFetch }), InvalidRequestError);
     const empty = await refuse({ model: "gmx", prompt: "  " });
     expect(empty).toBeInstanceOf(InvalidRequestError);
     expect(empty).toMatchObject({ status: 400, code: "invalid_request", param: "prompt" });
