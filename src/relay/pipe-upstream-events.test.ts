@@ -1,7 +1,8 @@
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { SseWriter } from "../http/sse-writer.js";
-import { maximumUpstreamEventSize, pipeUpstreamEvents } from "./pipe-upstream-events.js";
+import { maximumUpstreamEventSize } from "./oversized-upstream-event.js";
+import { pipeUpstreamEvents } from "./pipe-upstream-events.js";
 import type { StreamEventTransformer } from "./stream-event-transformer.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 import { rejectionOf } from "../../test/support/rejection-of.js";

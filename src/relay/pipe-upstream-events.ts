@@ -3,16 +3,9 @@ import { createParser, type EventSourceMessage, type ParseError } from "eventsou
 import type { SseWriter } from "../http/sse-writer.js";
 import { createCollectingController } from "./create-collecting-controller.js";
 import type { StreamEventTransformer } from "./stream-event-transformer.js";
+import { maximumUpstreamEventSize, oversizedUpstreamEventFailure } from "./oversized-upstream-event.js";
 import { streamFailureBeforeFirstEvent } from "./stream-failure-before-first-event.js";
 import { UpstreamFailure } from "./upstream-failure.js";
-
-/**
- * The largest upstream event held while it arrives, in characters here and in bytes in the native pass-through
- * (the same for the ASCII of JSON and base64): native image streams carry each image whole, base64, in one event
- * (a few MiB to tens of MiB). An upstream that sends more without ending the event is stopped there, instead of
- * growing the gateway's memory for as long as it keeps sending.
- */
-export const maximumUpstreamEventSize = 64 * 1024 * 1024;
 
 export interface PipeUpstreamEventsOptions {
   upstreamBody: Readable;
@@ -61,13 +54,7 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
     }
     events.length = 0;
     // The events that ended before the oversized one were translated above and go out ahead of the error frame.
-    if (oversized && !frames.terminated) {
-      throw new UpstreamFailure(`The upstream sent an event larger than ${maximumEventSize} characters; the stream was stopped there.`, false, {
-        status: 502,
-        code: "bad_response",
-        cause: oversized,
-      });
-    }
+    if (oversized && !frames.terminated) throw oversizedUpstreamEventFailure(maximumEventSize, "characters", oversized);
   };
   let clientHasBytes = false;
   const send = async () => {

@@ -14,10 +14,14 @@ import { upstreamTransportFailure } from "./upstream-transport-failure.js";
  */
 export const maximumUpstreamAnswerSize = 256 * 1024 * 1024;
 
-interface BufferedAnswer {
+/** A whole 2xx answer, read into memory. */
+export interface UpstreamBufferedAnswer {
   statusCode: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
+}
+
+interface BufferedAnswer extends UpstreamBufferedAnswer {
   /** The body went past its limit and was not read further: `body` is empty, or an error's first bytes. */
   tooLarge: boolean;
 }
@@ -93,13 +97,6 @@ function dispatchBuffered(attempt: ChannelAttempt, upstreamRequest: UpstreamRequ
   });
 }
 
-/** A whole 2xx answer, read into memory. */
-export interface UpstreamBufferedAnswer {
-  statusCode: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
 /**
  * One non-streaming upstream call whose 2xx answer is read whole. A non-2xx answer becomes our error as in
  * `sendUpstreamRequest`; a call that got no answer is a retryable transport failure; a 2xx body that breaks off is
@@ -133,5 +130,5 @@ export async function sendUpstreamBufferedRequest(
       code: "bad_response",
     });
   }
-  return { statusCode: answer.statusCode, headers: answer.headers, body: answer.body };
+  return answer;
 }

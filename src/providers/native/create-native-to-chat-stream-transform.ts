@@ -1,8 +1,6 @@
 import { EventSourceParserStream } from "eventsource-parser/stream";
+import { maximumUpstreamEventSize } from "../../relay/oversized-upstream-event.js";
 import { createNativeEventToChatTransform, type NativeToChatStreamOptions } from "./create-native-event-to-chat-transform.js";
-
-/** Upper bound of one buffered SSE event: generated images arrive whole, base64, in a single fragment. */
-const maximumEventCharacters = 64 * 1024 * 1024;
 
 /**
  * Raw native SSE bytes → ready chat.completion.chunk frames, in layers: bytes → text (a UTF-8 character split
@@ -12,7 +10,7 @@ const maximumEventCharacters = 64 * 1024 * 1024;
 export function createNativeToChatStreamTransform(options: NativeToChatStreamOptions): TransformStream<Uint8Array, string> {
   const decoder = new TextDecoderStream();
   const readable = decoder.readable
-    .pipeThrough(new EventSourceParserStream({ maxBufferSize: maximumEventCharacters }))
+    .pipeThrough(new EventSourceParserStream({ maxBufferSize: maximumUpstreamEventSize }))
     .pipeThrough(new TransformStream(createNativeEventToChatTransform(options)));
   return { writable: decoder.writable as WritableStream<Uint8Array>, readable } as TransformStream<Uint8Array, string>;
 }

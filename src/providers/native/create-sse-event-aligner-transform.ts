@@ -1,6 +1,5 @@
-import { maximumUpstreamEventSize } from "../../relay/pipe-upstream-events.js";
+import { maximumUpstreamEventSize, oversizedUpstreamEventFailure } from "../../relay/oversized-upstream-event.js";
 import type { StreamByteTransformer } from "../../relay/stream-event-transformer.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
 
 // Blank lines end events; they are ASCII, so they are found in the bytes without decoding (UTF-8 never uses these
 // byte values inside a multi-byte character).
@@ -53,12 +52,7 @@ export function createSseEventAlignerTransform(maximumEventSize = maximumUpstrea
         waitingSize += read.length;
         waitingTail = Buffer.concat([waitingTail, read.subarray(-straddle)]).subarray(-straddle);
       }
-      if (waitingSize > maximumEventSize) {
-        throw new UpstreamFailure(`The upstream sent an event larger than ${maximumEventSize} bytes; the stream was stopped there.`, false, {
-          status: 502,
-          code: "bad_response",
-        });
-      }
+      if (waitingSize > maximumEventSize) throw oversizedUpstreamEventFailure(maximumEventSize, "bytes");
     },
     flush(controller) {
       if (waitingSize > 0) controller.enqueue(Buffer.concat(waiting));
