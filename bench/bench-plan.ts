@@ -28,7 +28,10 @@ export function createBenchPlan(quick: boolean): BenchPlan {
   };
 }
 
-export const chatBody = JSON.stringify({ model: "bench-model", messages: [{ role: "user", content: "Say hello to the benchmark" }] });
+export const chatBody = JSON.stringify({
+  model: "bench-model",
+  messages: [{ role: "user", content: "Say hello to the benchmark" }],
+});
 export const streamingChatBody = JSON.stringify({
   model: "bench-model",
   stream: true,

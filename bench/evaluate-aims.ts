@@ -14,19 +14,38 @@ export interface AimVerdict {
  */
 export function evaluateAims(results: BenchResults): AimVerdict[] {
   const roundsOf = (target: string, latencyMs: number, connections: number) =>
-    results.points.find((entry) => entry.target === target && entry.latencyMs === latencyMs && entry.connections === connections)?.rounds ?? [];
-  const perRound = (left: RoundFigures[], right: RoundFigures[], combine: (left: RoundFigures, right: RoundFigures) => number) =>
-    left.length > 0 && left.length === right.length ? left.map((round, index) => combine(round, right[index]!)) : [Number.NaN];
-  const listed = (values: number[], format: (value: number) => string) => (values.length > 1 ? `; rounds ${values.map(format).join(", ")}` : "");
+    results.points.find(
+      (entry) => entry.target === target && entry.latencyMs === latencyMs && entry.connections === connections,
+    )?.rounds ?? [];
+  const perRound = (
+    left: RoundFigures[],
+    right: RoundFigures[],
+    combine: (left: RoundFigures, right: RoundFigures) => number,
+  ) =>
+    left.length > 0 && left.length === right.length
+      ? left.map((round, index) => combine(round, right[index]!))
+      : [Number.NaN];
+  const listed = (values: number[], format: (value: number) => string) =>
+    values.length > 1 ? `; rounds ${values.map(format).join(", ")}` : "";
   // The larger steal of the two rounds compared: a round the host took cores from says little about either target.
   const steals = (target: string, versus: string, latencyMs: number, connections: number) => {
-    const shares = perRound(roundsOf(target, latencyMs, connections), roundsOf(versus, latencyMs, connections), (left, right) => Math.max(left.stealShare, right.stealShare));
-    return shares.every(Number.isFinite) ? ` (steal ${shares.map((share) => `${(100 * share).toFixed(0)}%`).join(", ")})` : "";
+    const shares = perRound(
+      roundsOf(target, latencyMs, connections),
+      roundsOf(versus, latencyMs, connections),
+      (left, right) => Math.max(left.stealShare, right.stealShare),
+    );
+    return shares.every(Number.isFinite)
+      ? ` (steal ${shares.map((share) => `${(100 * share).toFixed(0)}%`).join(", ")})`
+      : "";
   };
   const verdicts: AimVerdict[] = [];
 
   const rateRatio = (target: string, versus: string, latencyMs: number) =>
-    perRound(roundsOf(target, latencyMs, 64), roundsOf(versus, latencyMs, 64), (left, right) => left.requestsPerSecond / right.requestsPerSecond);
+    perRound(
+      roundsOf(target, latencyMs, 64),
+      roundsOf(versus, latencyMs, 64),
+      (left, right) => left.requestsPerSecond / right.requestsPerSecond,
+    );
   const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
   const times = (value: number) => `${value.toFixed(2)}×`;
 
@@ -49,11 +68,23 @@ export function evaluateAims(results: BenchResults): AimVerdict[] {
     passed: median(versusRawSlow) >= 0.9,
   });
   for (const latencyMs of [0, 20]) {
-    const added = perRound(roundsOf(gatewayName, latencyMs, 1), roundsOf(directName, latencyMs, 1), (left, right) => left.meanMs - right.meanMs);
+    const added = perRound(
+      roundsOf(gatewayName, latencyMs, 1),
+      roundsOf(directName, latencyMs, 1),
+      (left, right) => left.meanMs - right.meanMs,
+    );
     // What a bare pass-through adds at the same point, measured in the same rounds: the floor of any proxy here.
-    const rawAdded = perRound(roundsOf(rawProxyName, latencyMs, 1), roundsOf(directName, latencyMs, 1), (left, right) => left.meanMs - right.meanMs);
+    const rawAdded = perRound(
+      roundsOf(rawProxyName, latencyMs, 1),
+      roundsOf(directName, latencyMs, 1),
+      (left, right) => left.meanMs - right.meanMs,
+    );
     // And what the issue's reference stack adds there: bare Express 5 with JSON parsing and an undici pass-through.
-    const bareAdded = perRound(roundsOf(bareExpressName, latencyMs, 1), roundsOf(directName, latencyMs, 1), (left, right) => left.meanMs - right.meanMs);
+    const bareAdded = perRound(
+      roundsOf(bareExpressName, latencyMs, 1),
+      roundsOf(directName, latencyMs, 1),
+      (left, right) => left.meanMs - right.meanMs,
+    );
     const milliseconds = (value: number) => `${value.toFixed(2)} ms`;
     verdicts.push({
       aim: `${latencyMs} ms upstream, c=1: mean added latency ≤ 0.6 ms`,

@@ -21,7 +21,8 @@ function medianOf(values: number[]): number {
 
 function walkMemory(objects: ReadonlyArray<{ index: number; label: string }>): number {
   let total = 0;
-  for (let index = 0; index < objects.length; index += stride) total += objects[index]!.index + objects[index]!.label.length;
+  for (let index = 0; index < objects.length; index += stride)
+    total += objects[index]!.index + objects[index]!.label.length;
   return total;
 }
 

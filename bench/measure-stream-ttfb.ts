@@ -17,7 +17,14 @@ function streamOnce(target: BenchTarget, body: string, agent: http.Agent): Promi
     const startedAt = performance.now();
     let firstByteMs: number | undefined;
     const request = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent, headers: { ...target.headers, "content-type": "application/json", accept: "text/event-stream" } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        agent,
+        headers: { ...target.headers, "content-type": "application/json", accept: "text/event-stream" },
+      },
       (response) => {
         const ok = response.statusCode === 200;
         response.on("data", () => {
@@ -33,7 +40,11 @@ function streamOnce(target: BenchTarget, body: string, agent: http.Agent): Promi
 }
 
 /** Sequential streaming requests (one at a time), read to the end, timing the first body byte of each. */
-export async function measureStreamTtfb(target: BenchTarget, body: string, requests: number): Promise<StreamTtfbResult> {
+export async function measureStreamTtfb(
+  target: BenchTarget,
+  body: string,
+  requests: number,
+): Promise<StreamTtfbResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const times: number[] = [];
   let failures = 0;

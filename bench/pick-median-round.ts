@@ -6,7 +6,14 @@ export function pickMedianRound(rounds: LoadPointResult[]): LoadPointResult & { 
   if (rounds.length === 0) throw new Error("a point needs at least one round");
   const byRate = [...rounds].sort((left, right) => left.requestsPerSecond - right.requestsPerSecond);
   const median = byRate[Math.floor((byRate.length - 1) / 2)]!;
-  return { ...median, rounds: rounds.map((round) => ({ requestsPerSecond: round.requestsPerSecond, meanMs: round.latency.meanMs, stealShare: round.stealShare })) };
+  return {
+    ...median,
+    rounds: rounds.map((round) => ({
+      requestsPerSecond: round.requestsPerSecond,
+      meanMs: round.latency.meanMs,
+      stealShare: round.stealShare,
+    })),
+  };
 }
 
 /** The median of some numbers (the mean of the middle two of an even count). */

@@ -14,16 +14,34 @@ export interface GatewayProfile {
  * A fresh gateway under `node --cpu-prof`, loaded like the 0 ms / 64-connection point with the limited token.
  * The profile is written when the gateway exits after its SIGTERM drain; only the measured load is summarised.
  */
-export async function profileGateway(projectRoot: string, upstreamUrl: string, launch: GatewayLaunch, options: { body: string; warmupSeconds: number; durationSeconds: number }): Promise<GatewayProfile> {
+export async function profileGateway(
+  projectRoot: string,
+  upstreamUrl: string,
+  launch: GatewayLaunch,
+  options: { body: string; warmupSeconds: number; durationSeconds: number },
+): Promise<GatewayProfile> {
   const profileFolder = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? "/tmp"), "gateway-profile-"));
-  const gateway = await startGateway(projectRoot, upstreamUrl, { ...launch, nodeFlags: [...(launch.nodeFlags ?? []), "--cpu-prof", `--cpu-prof-dir=${profileFolder}`] });
+  const gateway = await startGateway(projectRoot, upstreamUrl, {
+    ...launch,
+    nodeFlags: [...(launch.nodeFlags ?? []), "--cpu-prof", `--cpu-prof-dir=${profileFolder}`],
+  });
   let load: LoadPointResult;
   // V8 stamps samples with CLOCK_MONOTONIC, as process.hrtime does, so the measured span can be cut out exactly.
   const window: MonotonicWindow = { startMicroseconds: 0, endMicroseconds: 0 };
   try {
-    await runLoadPoint({ target: gateway.limited, connections: 64, durationSeconds: options.warmupSeconds, body: options.body });
+    await runLoadPoint({
+      target: gateway.limited,
+      connections: 64,
+      durationSeconds: options.warmupSeconds,
+      body: options.body,
+    });
     window.startMicroseconds = Number(process.hrtime.bigint() / 1000n);
-    load = await runLoadPoint({ target: gateway.limited, connections: 64, durationSeconds: options.durationSeconds, body: options.body });
+    load = await runLoadPoint({
+      target: gateway.limited,
+      connections: 64,
+      durationSeconds: options.durationSeconds,
+      body: options.body,
+    });
     window.endMicroseconds = Number(process.hrtime.bigint() / 1000n);
   } finally {
     await gateway.server.stop();

@@ -2,7 +2,13 @@ export interface ProvisionedToken {
   apiKey: string;
 }
 
-async function callManagement(gatewayUrl: string, adminToken: string, method: string, path: string, body?: object): Promise<{ success: boolean; message: string; data?: unknown }> {
+async function callManagement(
+  gatewayUrl: string,
+  adminToken: string,
+  method: string,
+  path: string,
+  body?: object,
+): Promise<{ success: boolean; message: string; data?: unknown }> {
   const response = await fetch(`${gatewayUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
@@ -17,7 +23,11 @@ async function callManagement(gatewayUrl: string, adminToken: string, method: st
  * Creates an API token through the management API, as an operator would, and reveals its key. A limited token
  * (the default) makes every request take the real reservation and settlement path.
  */
-export async function provisionGatewayToken(gatewayUrl: string, adminToken: string, options: { name: string; unlimited: boolean }): Promise<ProvisionedToken> {
+export async function provisionGatewayToken(
+  gatewayUrl: string,
+  adminToken: string,
+  options: { name: string; unlimited: boolean },
+): Promise<ProvisionedToken> {
   await callManagement(gatewayUrl, adminToken, "POST", "/api/token/", {
     name: options.name,
     unlimited_quota: options.unlimited,

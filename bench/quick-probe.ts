@@ -2,11 +2,19 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chatBody } from "./bench-plan.js";
 import { runLoadPoint } from "./run-load-point.js";
-import { directTarget, setUpstreamLatency, startFakeUpstream, startGateway, startRawProxy } from "./start-bench-servers.js";
+import {
+  directTarget,
+  setUpstreamLatency,
+  startFakeUpstream,
+  startGateway,
+  startRawProxy,
+} from "./start-bench-servers.js";
 
 // A short probe of one or two load points (BENCH_PROBE="latency:connections,…"), for profiling work between full runs.
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const points = (process.env.BENCH_PROBE ?? "0:1,0:16,0:64,20:16").split(",").map((point) => point.split(":").map(Number) as [number, number]);
+const points = (process.env.BENCH_PROBE ?? "0:1,0:16,0:64,20:16")
+  .split(",")
+  .map((point) => point.split(":").map(Number) as [number, number]);
 const upstream = await startFakeUpstream(projectRoot);
 const raw = await startRawProxy(projectRoot, upstream.url);
 const gateway = await startGateway(projectRoot, upstream.url, { entry: ["dist/src/main.js"] });
@@ -14,7 +22,9 @@ for (const [latency, connections] of points) {
   await setUpstreamLatency(upstream, latency);
   for (const target of [directTarget(upstream), raw, gateway.limited, gateway.unlimited]) {
     const result = await runLoadPoint({ target, connections, durationSeconds: 4, body: chatBody });
-    console.log(`${latency} ms c=${connections} ${target.name}: ${Math.round(result.requestsPerSecond)} req/s, mean ${result.latency.meanMs.toFixed(2)} ms`);
+    console.log(
+      `${latency} ms c=${connections} ${target.name}: ${Math.round(result.requestsPerSecond)} req/s, mean ${result.latency.meanMs.toFixed(2)} ms`,
+    );
   }
 }
 await Promise.all([raw.server.stop(), gateway.server.stop()]);

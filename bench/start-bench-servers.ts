@@ -5,7 +5,14 @@ import YAML from "yaml";
 import { findFreePort } from "./find-free-port.js";
 import { provisionGatewayToken } from "./provision-gateway-token.js";
 import { startChildServer, type ChildServer } from "./start-child-server.js";
-import { bareExpressName, directName, gatewayName, gatewayUnlimitedName, portkeyName, rawProxyName } from "./target-names.js";
+import {
+  bareExpressName,
+  directName,
+  gatewayName,
+  gatewayUnlimitedName,
+  portkeyName,
+  rawProxyName,
+} from "./target-names.js";
 
 export const benchModel = "bench-model";
 export const upstreamKey = "bench-upstream-key";
@@ -102,7 +109,11 @@ export interface StartedGateway {
 }
 
 /** Our gateway as `npm start` runs it: SQLite in a temporary folder, one config channel to the fake, warn logs. */
-export async function startGateway(projectRoot: string, upstreamUrl: string, launch: GatewayLaunch): Promise<StartedGateway> {
+export async function startGateway(
+  projectRoot: string,
+  upstreamUrl: string,
+  launch: GatewayLaunch,
+): Promise<StartedGateway> {
   const dataFolder = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? "/tmp"), "gateway-bench-"));
   const configFile = path.join(dataFolder, "gateway.yaml");
   fs.writeFileSync(
@@ -137,6 +148,11 @@ export async function startGateway(projectRoot: string, upstreamUrl: string, lau
     server,
     dataFolder,
     limited: { name: gatewayName, server, url, headers: { authorization: `Bearer ${limitedToken.apiKey}` } },
-    unlimited: { name: gatewayUnlimitedName, server, url, headers: { authorization: `Bearer ${unlimitedToken.apiKey}` } },
+    unlimited: {
+      name: gatewayUnlimitedName,
+      server,
+      url,
+      headers: { authorization: `Bearer ${unlimitedToken.apiKey}` },
+    },
   };
 }

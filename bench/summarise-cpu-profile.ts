@@ -51,7 +51,10 @@ export function classifyFrame(functionName: string, url: string): string {
 function describeFrame(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
   if (pseudoFrames.has(functionName)) return functionName;
-  const shortUrl = url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "").replace(/^.*\/(dist\/)?(src|mocks|generated)\//, "$2/");
+  const shortUrl = url
+    .replace(/^file:\/\//, "")
+    .replace(/^.*\/node_modules\//, "")
+    .replace(/^.*\/(dist\/)?(src|mocks|generated)\//, "$2/");
   return `${functionName || "(anonymous)"} ${shortUrl || "(native)"}${url ? `:${lineNumber + 1}` : ""}`;
 }
 

@@ -4,10 +4,16 @@ function fillParameter(parameter: JsonObject, fallbacks: Record<string, unknown>
   if ("$ref" in parameter || parameter.required !== true) return;
   const schema = (parameter.schema as JsonObject | undefined) ?? {};
   const hasExample =
-    parameter.example !== undefined || parameter.examples !== undefined || schema.example !== undefined || schema.examples !== undefined || schema.default !== undefined || Array.isArray(schema.enum);
+    parameter.example !== undefined ||
+    parameter.examples !== undefined ||
+    schema.example !== undefined ||
+    schema.examples !== undefined ||
+    schema.default !== undefined ||
+    Array.isArray(schema.enum);
   if (hasExample) return;
   const name = String(parameter.name);
-  if (!(name in fallbacks)) throw new Error(`Required parameter "${name}" has no example in the spec and no fallback in the contract harness`);
+  if (!(name in fallbacks))
+    throw new Error(`Required parameter "${name}" has no example in the spec and no fallback in the contract harness`);
   parameter.example = fallbacks[name];
 }
 
@@ -22,7 +28,8 @@ export function addMissingParameterExamples(spec: JsonObject, fallbacks: Record<
   for (const item of Object.values(copy.paths as Record<string, JsonObject>)) {
     for (const holder of [item, ...Object.values(item)]) {
       if (holder && typeof holder === "object" && Array.isArray((holder as JsonObject).parameters)) {
-        for (const parameter of (holder as { parameters: JsonObject[] }).parameters) fillParameter(parameter, fallbacks);
+        for (const parameter of (holder as { parameters: JsonObject[] }).parameters)
+          fillParameter(parameter, fallbacks);
       }
     }
   }

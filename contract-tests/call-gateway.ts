@@ -26,7 +26,12 @@ export async function callGateway(baseUrl: string, call: GatewayCall): Promise<G
     body = typeof call.body === "string" ? call.body : JSON.stringify(call.body);
     headers["content-type"] ??= "application/json";
   }
-  const response = await fetch(`${baseUrl}${call.path}`, { method: call.method, headers, body, signal: AbortSignal.timeout(20_000) });
+  const response = await fetch(`${baseUrl}${call.path}`, {
+    method: call.method,
+    headers,
+    body,
+    signal: AbortSignal.timeout(20_000),
+  });
   const text = await response.text();
   let json: unknown;
   try {
@@ -34,5 +39,11 @@ export async function callGateway(baseUrl: string, call: GatewayCall): Promise<G
   } catch {
     json = undefined;
   }
-  return { status: response.status, contentType: response.headers.get("content-type") ?? "", text, json, headers: Object.fromEntries(response.headers) };
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "",
+    text,
+    json,
+    headers: Object.fromEntries(response.headers),
+  };
 }

@@ -8,7 +8,9 @@ import type { SpecOperation } from "./read-spec-operations.js";
 export function collectExampleModels(operations: SpecOperation[]): ContractChannelModels {
   const names = new Set<string>();
   for (const operation of operations) {
-    for (const body of [operation.exampleJsonBody, operation.exampleMultipartFields] as Array<{ model?: unknown } | undefined>) {
+    for (const body of [operation.exampleJsonBody, operation.exampleMultipartFields] as Array<
+      { model?: unknown } | undefined
+    >) {
       if (typeof body?.model === "string") names.add(body.model);
     }
     for (const parameter of operation.parameters) {
@@ -16,5 +18,8 @@ export function collectExampleModels(operations: SpecOperation[]): ContractChann
     }
   }
   const models = [...names].map((name) => name.replace(/^models\//, ""));
-  return { openai: models.filter((name) => !name.startsWith("gmx-")), native: models.filter((name) => name.startsWith("gmx-")) };
+  return {
+    openai: models.filter((name) => !name.startsWith("gmx-")),
+    native: models.filter((name) => name.startsWith("gmx-")),
+  };
 }

@@ -13,7 +13,12 @@ function documentWith(schema: Record<string, unknown>, extra: Record<string, unk
           responses: {
             "200": {
               description: "ok",
-              content: { "text/event-stream": { schema: { type: "string", contentSchema: { $ref: "#/components/schemas/S" } }, "x-sse-event-schema": { type: "object" } } },
+              content: {
+                "text/event-stream": {
+                  schema: { type: "string", contentSchema: { $ref: "#/components/schemas/S" } },
+                  "x-sse-event-schema": { type: "object" },
+                },
+              },
             },
           },
         },
@@ -42,10 +47,16 @@ describe("convertOpenapi31To30", () => {
         either: { type: ["string", "integer"] },
         usage: { oneOf: [{ type: "null", description: "none" }, { $ref: "#/components/schemas/U" }] },
         count: { type: "integer", exclusiveMinimum: 0 },
-        keys: { type: "object", propertyNames: { pattern: "^[0-9]+$" }, additionalProperties: { type: ["string", "null"] } },
+        keys: {
+          type: "object",
+          propertyNames: { pattern: "^[0-9]+$" },
+          additionalProperties: { type: ["string", "null"] },
+        },
       },
     };
-    const converted = convertOpenapi31To30(documentWith(schema)) as { components: { schemas: { S: { properties: Record<string, unknown> } } } };
+    const converted = convertOpenapi31To30(documentWith(schema)) as {
+      components: { schemas: { S: { properties: Record<string, unknown> } } };
+    };
     expect(converted.components.schemas.S.properties).toEqual({
       name: { type: "string", nullable: true, example: "alice" },
       kind: { enum: ["chat.completion"] },
@@ -58,10 +69,22 @@ describe("convertOpenapi31To30", () => {
 
   it("leaves example data alone and drops SSE-only schema annotations", () => {
     const converted = convertOpenapi31To30(documentWith({ type: "object" })) as {
-      paths: { "/x": { post: { requestBody: { content: Record<string, { example: unknown }> }; responses: { "200": { content: Record<string, unknown> } } } } };
+      paths: {
+        "/x": {
+          post: {
+            requestBody: { content: Record<string, { example: unknown }> };
+            responses: { "200": { content: Record<string, unknown> } };
+          };
+        };
+      };
     };
-    expect(converted.paths["/x"].post.requestBody.content["application/json"].example).toEqual({ type: ["kept", "null"], const: 1 });
-    expect(converted.paths["/x"].post.responses["200"].content["text/event-stream"]).toEqual({ schema: { type: "string" } });
+    expect(converted.paths["/x"].post.requestBody.content["application/json"].example).toEqual({
+      type: ["kept", "null"],
+      const: 1,
+    });
+    expect(converted.paths["/x"].post.responses["200"].content["text/event-stream"]).toEqual({
+      schema: { type: "string" },
+    });
   });
 
   it("does not modify its input", () => {

@@ -34,7 +34,11 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 function isNullSchema(value: unknown): boolean {
-  return isObject(value) && value.type === "null" && Object.keys(value).every((key) => key === "type" || key === "description");
+  return (
+    isObject(value) &&
+    value.type === "null" &&
+    Object.keys(value).every((key) => key === "type" || key === "description")
+  );
 }
 
 function convertSchema(schema: unknown): unknown {
@@ -71,7 +75,9 @@ function convertSchema(schema: unknown): unknown {
         } else converted[key] = value;
         break;
       case "properties":
-        converted.properties = Object.fromEntries(Object.entries(value as JsonObject).map(([name, property]) => [name, convertSchema(property)]));
+        converted.properties = Object.fromEntries(
+          Object.entries(value as JsonObject).map(([name, property]) => [name, convertSchema(property)]),
+        );
         break;
       case "items":
       case "not":
@@ -122,7 +128,11 @@ export function convertOpenapi31To30(document: JsonObject): JsonObject {
     const { pathItems: _pathItems, schemas, ...otherComponents } = components;
     converted.components = {
       ...(convertDocumentNode(otherComponents) as JsonObject),
-      ...(isObject(schemas) ? { schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, convertSchema(schema)])) } : {}),
+      ...(isObject(schemas)
+        ? {
+            schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, convertSchema(schema)])),
+          }
+        : {}),
     };
   }
   if (isObject(converted.info)) {

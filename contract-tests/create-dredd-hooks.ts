@@ -17,7 +17,9 @@ export interface DreddTransaction {
 export interface DreddHooks {
   beforeEach(hook: (transaction: DreddTransaction, done: () => void) => void): void;
   afterEach(hook: (transaction: DreddTransaction) => void): void;
-  beforeEachValidation(hook: (transaction: DreddTransaction & { real?: { headers: Record<string, string> } }) => void): void;
+  beforeEachValidation(
+    hook: (transaction: DreddTransaction & { real?: { headers: Record<string, string> } }) => void,
+  ): void;
 }
 
 export interface DreddHookOptions {
@@ -38,7 +40,9 @@ function headerValue(headers: Record<string, string>, name: string): string | un
  * answers with the expected status, with seeded ids and the generation's credentials.
  */
 export function createDreddHooks(options: DreddHookOptions): (hooks: DreddHooks) => void {
-  const byRoute = new Map(options.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation]));
+  const byRoute = new Map(
+    options.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation]),
+  );
   return (hooks) => {
     hooks.beforeEach((transaction, done) => {
       const operation = byRoute.get(`${transaction.request.method} ${transaction.origin.resourceName}`);
@@ -52,7 +56,8 @@ export function createDreddHooks(options: DreddHookOptions): (hooks: DreddHooks)
       if (options.pending.has(label)) return skip("pending (answers 501)");
       const expectedType = headerValue(transaction.expected.headers, "content-type") ?? "";
       const requestType = headerValue(transaction.request.headers, "content-type") ?? "";
-      if (expectedType.startsWith("text/event-stream")) return skip("streaming answers are checked event by event elsewhere");
+      if (expectedType.startsWith("text/event-stream"))
+        return skip("streaming answers are checked event by event elsewhere");
       if (requestType.startsWith("multipart/")) return skip("multipart requests are checked elsewhere");
       const status = transaction.expected.statusCode as CallVariant;
       const primaryType = operation.successContentTypes.find((type) => type !== "text/event-stream");
@@ -66,17 +71,23 @@ export function createDreddHooks(options: DreddHookOptions): (hooks: DreddHooks)
           if (call.body instanceof FormData) return skip("multipart requests are checked elsewhere");
           transaction.request.uri = call.path;
           transaction.fullPath = call.path;
-          transaction.request.headers = { "User-Agent": headerValue(transaction.request.headers, "user-agent") ?? "Dredd", ...call.headers };
+          transaction.request.headers = {
+            "User-Agent": headerValue(transaction.request.headers, "user-agent") ?? "Dredd",
+            ...call.headers,
+          };
           transaction.request.body = call.body ?? "";
           options.context.setUpstreamFault(call.upstreamFault);
           const responseSchema = operation.jsonResponseSchemas[status];
           if (transaction.expected.body && responseSchema) {
-            transaction.expected.body = JSON.stringify(relaxMapExamples(JSON.parse(transaction.expected.body), responseSchema, operation.document));
+            transaction.expected.body = JSON.stringify(
+              relaxMapExamples(JSON.parse(transaction.expected.body), responseSchema, operation.document),
+            );
           }
           done();
         },
         (error: Error) => {
-          (transaction as DreddTransaction & { fail?: string }).fail = `could not prepare the request: ${error.message}`;
+          (transaction as DreddTransaction & { fail?: string }).fail =
+            `could not prepare the request: ${error.message}`;
           done();
         },
       );
@@ -90,7 +101,11 @@ export function createDreddHooks(options: DreddHookOptions): (hooks: DreddHooks)
       const expected = headerValue(transaction.expected.headers, "content-type");
       if (!headers || !expected) return;
       for (const name of Object.keys(headers)) {
-        if (name.toLowerCase() === "content-type" && headers[name].split(";")[0].trim() === expected.split(";")[0].trim()) headers[name] = expected;
+        if (
+          name.toLowerCase() === "content-type" &&
+          headers[name].split(";")[0].trim() === expected.split(";")[0].trim()
+        )
+          headers[name] = expected;
       }
     });
   };

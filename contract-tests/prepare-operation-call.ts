@@ -7,7 +7,19 @@ import type { SpecOperation } from "./read-spec-operations.js";
 
 /** Which answer a call is built to provoke: the documented success, or one documented error status. */
 export type CallVariant = "200" | "400" | "401" | "402" | "403" | "404" | "413" | "415" | "502" | "503" | "504";
-export const callVariants: CallVariant[] = ["200", "400", "401", "402", "403", "404", "413", "415", "502", "503", "504"];
+export const callVariants: CallVariant[] = [
+  "200",
+  "400",
+  "401",
+  "402",
+  "403",
+  "404",
+  "413",
+  "415",
+  "502",
+  "503",
+  "504",
+];
 
 export interface PreparedCall {
   method: string;
@@ -27,7 +39,11 @@ export const unservedModel = "contract-unserved-model";
 type JsonObject = Record<string, unknown>;
 const missingNumericId = 99_999_999;
 
-function credentialHeaders(operation: SpecOperation, context: ContractContext, apiKey = context.seeded.apiKey): Record<string, string> {
+function credentialHeaders(
+  operation: SpecOperation,
+  context: ContractContext,
+  apiKey = context.seeded.apiKey,
+): Record<string, string> {
   if (!operation.requiresAuthentication) return {};
   return { authorization: `Bearer ${operation.generation === "management" ? context.seeded.adminToken : apiKey}` };
 }
@@ -35,7 +51,9 @@ function credentialHeaders(operation: SpecOperation, context: ContractContext, a
 function bodyModel(operation: SpecOperation): string | undefined {
   const body = operation.exampleJsonBody as JsonObject | undefined;
   if (typeof body?.model === "string") return body.model;
-  return operation.parameters.find((parameter) => parameter.in === "path" && parameter.name === "model")?.example as string | undefined;
+  return operation.parameters.find((parameter) => parameter.in === "path" && parameter.name === "model")?.example as
+    | string
+    | undefined;
 }
 
 /** The values the JSON body's `model` is limited to, when its schema is an enum. */
@@ -46,7 +64,9 @@ function modelEnum(operation: SpecOperation): string[] | undefined {
       current = (current.$ref as string)
         .slice(2)
         .split("/")
-        .reduce<unknown>((node, segment) => (node as JsonObject | undefined)?.[segment], operation.document) as JsonObject | undefined;
+        .reduce<unknown>((node, segment) => (node as JsonObject | undefined)?.[segment], operation.document) as
+        | JsonObject
+        | undefined;
     }
     return current;
   };
@@ -59,28 +79,48 @@ function isVideoTaskOperation(operation: SpecOperation): boolean {
 }
 
 /** A task to read back, submitted with the submission operation's own example, for the video read operations. */
-async function submitVideoTask(operation: SpecOperation, context: ContractContext, allOperations: SpecOperation[]): Promise<string | undefined> {
+async function submitVideoTask(
+  operation: SpecOperation,
+  context: ContractContext,
+  allOperations: SpecOperation[],
+): Promise<string | undefined> {
   const submitId = operation.pathTemplate.startsWith("/v1/videos") ? "createVideo" : "submitVideoGeneration";
   const submit = allOperations.find((candidate) => candidate.operationId === submitId);
   if (!submit?.exampleJsonBody) return undefined;
-  const answer = await callGateway(context.gatewayUrl, { method: "POST", path: submit.pathTemplate, bearer: context.seeded.apiKey, body: submit.exampleJsonBody });
+  const answer = await callGateway(context.gatewayUrl, {
+    method: "POST",
+    path: submit.pathTemplate,
+    bearer: context.seeded.apiKey,
+    body: submit.exampleJsonBody,
+  });
   const body = answer.json as { id?: string; task_id?: string } | undefined;
   return answer.status === 200 ? (body?.id ?? body?.task_id) : undefined;
 }
 
-async function createDisposableChannel(context: ContractContext, allOperations: SpecOperation[]): Promise<number | undefined> {
+async function createDisposableChannel(
+  context: ContractContext,
+  allOperations: SpecOperation[],
+): Promise<number | undefined> {
   const create = allOperations.find((candidate) => candidate.operationId === "createChannel");
   const answer = await callGateway(context.gatewayUrl, {
     method: "POST",
     path: "/api/channel/",
     bearer: context.seeded.adminToken,
-    body: { ...(create?.exampleJsonBody as JsonObject), name: `ct-${crypto.randomBytes(4).toString("hex")}`, models: ["contract-unused-model"] },
+    body: {
+      ...(create?.exampleJsonBody as JsonObject),
+      name: `ct-${crypto.randomBytes(4).toString("hex")}`,
+      models: ["contract-unused-model"],
+    },
   });
   return (answer.json as { data?: { id?: number } } | undefined)?.data?.id;
 }
 
 /** The example body, with ids and names swapped for seeded ones so a success is possible and nothing seeded is destroyed. */
-async function prepareSuccessBody(operation: SpecOperation, context: ContractContext, allOperations: SpecOperation[]): Promise<unknown> {
+async function prepareSuccessBody(
+  operation: SpecOperation,
+  context: ContractContext,
+  allOperations: SpecOperation[],
+): Promise<unknown> {
   const example = structuredClone(operation.exampleJsonBody) as JsonObject | undefined;
   if (!example || typeof example !== "object") return example;
   const { seeded } = context;
@@ -108,22 +148,31 @@ async function prepareSuccessBody(operation: SpecOperation, context: ContractCon
   }
 }
 
-async function pathParameterValue(operation: SpecOperation, name: string, example: unknown, context: ContractContext, allOperations: SpecOperation[]): Promise<unknown> {
+async function pathParameterValue(
+  operation: SpecOperation,
+  name: string,
+  example: unknown,
+  context: ContractContext,
+  allOperations: SpecOperation[],
+): Promise<unknown> {
   const { seeded } = context;
   if (operation.pathTemplate.startsWith("/api/token/") && name === "id") {
     return operation.operationId === "deleteToken" ? seeded.createDisposableToken() : seeded.tokenId;
   }
   if (operation.pathTemplate.startsWith("/api/channel/") && name === "id") {
-    if (operation.operationId === "deleteChannel") return (await createDisposableChannel(context, allOperations)) ?? example;
+    if (operation.operationId === "deleteChannel")
+      return (await createDisposableChannel(context, allOperations)) ?? example;
     return seeded.channel?.id ?? example;
   }
-  if (isVideoTaskOperation(operation) && (name === "task_id" || name === "id")) return (await submitVideoTask(operation, context, allOperations)) ?? example;
+  if (isVideoTaskOperation(operation) && (name === "task_id" || name === "id"))
+    return (await submitVideoTask(operation, context, allOperations)) ?? example;
   return example;
 }
 
 function appendQuery(query: URLSearchParams, name: string, value: unknown): void {
   if (Array.isArray(value)) for (const item of value) query.append(name, String(item));
-  else if (value !== undefined && value !== null) query.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+  else if (value !== undefined && value !== null)
+    query.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
 }
 
 interface CallShape {
@@ -136,11 +185,15 @@ interface CallShape {
 
 function render(operation: SpecOperation, shape: CallShape): PreparedCall {
   let path = operation.pathTemplate;
-  for (const [name, value] of Object.entries(shape.pathValues)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+  for (const [name, value] of Object.entries(shape.pathValues))
+    path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(shape.queryValues)) appendQuery(query, name, value);
   const queryString = query.toString();
-  const accept = operation.successContentTypes.find((type) => type !== "text/event-stream") ?? operation.successContentTypes[0] ?? "application/json";
+  const accept =
+    operation.successContentTypes.find((type) => type !== "text/event-stream") ??
+    operation.successContentTypes[0] ??
+    "application/json";
   const headers: Record<string, string> = { accept, ...shape.headers };
   let body: string | FormData | undefined;
   if (shape.body instanceof FormData) body = shape.body;
@@ -153,7 +206,8 @@ function render(operation: SpecOperation, shape: CallShape): PreparedCall {
 
 function toForm(fields: Record<string, unknown>, files: SpecOperation["multipartFileFields"]): FormData {
   const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+  for (const [name, value] of Object.entries(fields))
+    form.append(name, typeof value === "string" ? value : JSON.stringify(value));
   for (const field of files) {
     const file = createSampleFile(field.contentType);
     form.append(field.name, new Blob([file.bytes], { type: file.type }), file.name);
@@ -162,9 +216,19 @@ function toForm(fields: Record<string, unknown>, files: SpecOperation["multipart
 }
 
 /** Multipart-only operations (uploads): the success with generated files, no credentials, and a form missing its files. */
-function prepareMultipartCall(operation: SpecOperation, variant: CallVariant, context: ContractContext): PreparedOrSkipped {
+function prepareMultipartCall(
+  operation: SpecOperation,
+  variant: CallVariant,
+  context: ContractContext,
+): PreparedOrSkipped {
   if (!operation.exampleMultipartFields) return { skip: "the spec has no multipart request example" };
-  const shape: CallShape = { pathValues: {}, queryValues: {}, headers: credentialHeaders(operation, context), body: undefined, contentType: undefined };
+  const shape: CallShape = {
+    pathValues: {},
+    queryValues: {},
+    headers: credentialHeaders(operation, context),
+    body: undefined,
+    contentType: undefined,
+  };
   switch (variant) {
     case "200":
       shape.body = toForm(operation.exampleMultipartFields, operation.multipartFileFields);
@@ -196,15 +260,28 @@ export async function prepareOperationCall(
   if (!callVariants.includes(variant)) return { skip: `${variant} cannot be provoked from outside` };
   if (!operation.responseStatuses.includes(variant)) return { skip: `${variant} is not documented` };
   const hasJsonBody = operation.requestContentTypes.includes("application/json");
-  if (operation.requestContentTypes.length > 0 && !hasJsonBody) return prepareMultipartCall(operation, variant, context);
+  if (operation.requestContentTypes.length > 0 && !hasJsonBody)
+    return prepareMultipartCall(operation, variant, context);
   if (hasJsonBody && operation.exampleJsonBody === undefined) return { skip: "the spec has no JSON request example" };
 
   const pathParameters = operation.parameters.filter((parameter) => parameter.in === "path");
   const queryParameters = operation.parameters.filter((parameter) => parameter.in === "query");
-  const shape: CallShape = { pathValues: {}, queryValues: {}, headers: credentialHeaders(operation, context), body: undefined, contentType: undefined };
+  const shape: CallShape = {
+    pathValues: {},
+    queryValues: {},
+    headers: credentialHeaders(operation, context),
+    body: undefined,
+    contentType: undefined,
+  };
   // Every variant starts from the request that succeeds, so each error comes from the one thing changed.
   for (const parameter of pathParameters) {
-    shape.pathValues[parameter.name] = await pathParameterValue(operation, parameter.name, parameter.example, context, allOperations);
+    shape.pathValues[parameter.name] = await pathParameterValue(
+      operation,
+      parameter.name,
+      parameter.example,
+      context,
+      allOperations,
+    );
   }
   // Optional query examples are left out: they are written one by one and need not fit the body example.
   for (const parameter of queryParameters) {
@@ -222,14 +299,19 @@ export async function prepareOperationCall(
     case "200":
       break;
     case "401":
-      if (operation.operationId === "loginUser") shape.body = { username: context.seeded.user.username, password: `${context.seeded.user.password}-wrong` };
+      if (operation.operationId === "loginUser")
+        shape.body = { username: context.seeded.user.username, password: `${context.seeded.user.password}-wrong` };
       else if (!operation.requiresAuthentication) return { skip: "the operation needs no credentials" };
       else shape.headers = {};
       break;
     case "400": {
       if (hasJsonBody) {
         // An array where the schema wants an object: rejected by request validation whatever the fields are.
-        if (operation.jsonBodySchema && (operation.jsonBodySchema.type === "object" || operation.jsonBodySchema.properties)) shape.body = [];
+        if (
+          operation.jsonBodySchema &&
+          (operation.jsonBodySchema.type === "object" || operation.jsonBodySchema.properties)
+        )
+          shape.body = [];
         else return { skip: "no body shape is invalid for this schema" };
         break;
       }
@@ -256,15 +338,20 @@ export async function prepareOperationCall(
       break;
     case "404": {
       const idParameter = pathParameters.find((parameter) => parameter.name === "id" || parameter.name === "task_id");
-      if (idParameter) shape.pathValues[idParameter.name] = idParameter.schema.type === "integer" ? missingNumericId : "contract_missing_task";
-      else if (hasJsonBody && typeof (operation.exampleJsonBody as JsonObject).id === "number") (shape.body as JsonObject).id = missingNumericId;
-      else if (isVideoTaskOperation(operation) && "id" in shape.queryValues) shape.queryValues.id = "contract_missing_task";
+      if (idParameter)
+        shape.pathValues[idParameter.name] =
+          idParameter.schema.type === "integer" ? missingNumericId : "contract_missing_task";
+      else if (hasJsonBody && typeof (operation.exampleJsonBody as JsonObject).id === "number")
+        (shape.body as JsonObject).id = missingNumericId;
+      else if (isVideoTaskOperation(operation) && "id" in shape.queryValues)
+        shape.queryValues.id = "contract_missing_task";
       else return { skip: "no id to point at nothing" };
       break;
     }
     case "413": {
       if (!hasJsonBody) return { skip: "no request body" };
-      const limit = operation.generation === "management" ? context.managementBodyLimitBytes : context.jsonBodyLimitBytes;
+      const limit =
+        operation.generation === "management" ? context.managementBodyLimitBytes : context.jsonBodyLimitBytes;
       shape.body = { ...(shape.body as JsonObject), contract_padding: "x".repeat(limit + 1024) };
       break;
     }

@@ -73,7 +73,10 @@ function readParameter(spec: JsonObject, raw: unknown): SpecParameter {
   const parameter = resolve(spec, raw) as JsonObject;
   const schema = (resolve(spec, parameter.schema) as JsonObject | undefined) ?? {};
   const example =
-    firstExample(spec, parameter) ?? firstExample(spec, schema) ?? schema.default ?? (Array.isArray(schema.enum) ? schema.enum[0] : undefined);
+    firstExample(spec, parameter) ??
+    firstExample(spec, schema) ??
+    schema.default ??
+    (Array.isArray(schema.enum) ? schema.enum[0] : undefined);
   return {
     name: String(parameter.name),
     in: parameter.in as SpecParameter["in"],
@@ -84,7 +87,10 @@ function readParameter(spec: JsonObject, raw: unknown): SpecParameter {
 }
 
 /** Every operation of a bundled spec, with what the contract harness needs to call it. */
-export function readSpecOperations(generation: ApiGeneration, spec: JsonObject = JSON.parse(readBundledSpecText(generation))): SpecOperation[] {
+export function readSpecOperations(
+  generation: ApiGeneration,
+  spec: JsonObject = JSON.parse(readBundledSpecText(generation)),
+): SpecOperation[] {
   const operations: SpecOperation[] = [];
   const globalSecurity = spec.security as unknown[] | undefined;
   for (const [pathTemplate, rawItem] of Object.entries(spec.paths as JsonObject)) {
@@ -93,8 +99,15 @@ export function readSpecOperations(generation: ApiGeneration, spec: JsonObject =
     for (const method of methods) {
       const operation = item[method] as JsonObject | undefined;
       if (!operation) continue;
-      const ownParameters = ((operation.parameters as unknown[]) ?? []).map((parameter) => readParameter(spec, parameter));
-      const parameters = [...sharedParameters.filter((shared) => !ownParameters.some((own) => own.name === shared.name && own.in === shared.in)), ...ownParameters];
+      const ownParameters = ((operation.parameters as unknown[]) ?? []).map((parameter) =>
+        readParameter(spec, parameter),
+      );
+      const parameters = [
+        ...sharedParameters.filter(
+          (shared) => !ownParameters.some((own) => own.name === shared.name && own.in === shared.in),
+        ),
+        ...ownParameters,
+      ];
       const requestBody = resolve(spec, operation.requestBody) as JsonObject | undefined;
       const requestContent = (requestBody?.content as Record<string, JsonObject> | undefined) ?? {};
       const responses = operation.responses as JsonObject;
@@ -106,12 +119,21 @@ export function readSpecOperations(generation: ApiGeneration, spec: JsonObject =
       const multipartProperties = (multipartSchema?.properties as Record<string, JsonObject> | undefined) ?? {};
       const multipartRequired = (multipartSchema?.required as string[] | undefined) ?? [];
       const multipartExample = firstExample(spec, multipartContent) as JsonObject | undefined;
-      const isFile = (property: JsonObject) => property.format === "binary" || (property.items as JsonObject | undefined)?.format === "binary";
+      const isFile = (property: JsonObject) =>
+        property.format === "binary" || (property.items as JsonObject | undefined)?.format === "binary";
       const multipartFileFields = Object.entries(multipartProperties)
-        .filter(([name, property]) => isFile(resolve(spec, property) as JsonObject) && (multipartRequired.includes(name) || multipartExample?.[name] !== undefined))
+        .filter(
+          ([name, property]) =>
+            isFile(resolve(spec, property) as JsonObject) &&
+            (multipartRequired.includes(name) || multipartExample?.[name] !== undefined),
+        )
         .map(([name]) => ({
           name,
-          contentType: String(((multipartContent?.encoding as Record<string, JsonObject> | undefined)?.[name]?.contentType as string | undefined) ?? "application/octet-stream")
+          contentType: String(
+            ((multipartContent?.encoding as Record<string, JsonObject> | undefined)?.[name]?.contentType as
+              | string
+              | undefined) ?? "application/octet-stream",
+          )
             .split(",")[0]
             .trim(),
         }));
@@ -129,13 +151,19 @@ export function readSpecOperations(generation: ApiGeneration, spec: JsonObject =
         exampleJsonBody: firstExample(spec, jsonContent),
         jsonBodySchema: resolve(spec, jsonContent?.schema) as JsonObject | undefined,
         exampleMultipartFields: multipartExample
-          ? Object.fromEntries(Object.entries(multipartExample).filter(([name]) => !multipartFileFields.some((field) => field.name === name)))
+          ? Object.fromEntries(
+              Object.entries(multipartExample).filter(
+                ([name]) => !multipartFileFields.some((field) => field.name === name),
+              ),
+            )
           : undefined,
         multipartFileFields,
         jsonResponseSchemas: Object.fromEntries(
           Object.entries(responses).map(([status, response]) => [
             status,
-            ((resolve(spec, response) as JsonObject | undefined)?.content as Record<string, JsonObject> | undefined)?.["application/json"]?.schema,
+            ((resolve(spec, response) as JsonObject | undefined)?.content as Record<string, JsonObject> | undefined)?.[
+              "application/json"
+            ]?.schema,
           ]),
         ),
         document: spec,

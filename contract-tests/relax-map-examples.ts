@@ -10,7 +10,10 @@ function resolve(document: JsonObject, schema: unknown): JsonObject | undefined 
     current = current.$ref
       .slice(2)
       .split("/")
-      .reduce<unknown>((node, segment) => (isObject(node) ? node[segment.replaceAll("~1", "/").replaceAll("~0", "~")] : undefined), document);
+      .reduce<unknown>(
+        (node, segment) => (isObject(node) ? node[segment.replaceAll("~1", "/").replaceAll("~0", "~")] : undefined),
+        document,
+      );
   }
   return isObject(current) ? current : undefined;
 }
@@ -22,7 +25,11 @@ function candidates(document: JsonObject, schema: unknown): JsonObject[] {
   const alternatives = (resolved.oneOf ?? resolved.anyOf) as unknown[] | undefined;
   if (alternatives) return alternatives.flatMap((member) => candidates(document, member));
   if (Array.isArray(resolved.allOf)) {
-    const merged: JsonObject = { ...resolved, properties: { ...(resolved.properties as JsonObject) }, required: [...((resolved.required as string[] | undefined) ?? [])] };
+    const merged: JsonObject = {
+      ...resolved,
+      properties: { ...(resolved.properties as JsonObject) },
+      required: [...((resolved.required as string[] | undefined) ?? [])],
+    };
     for (const member of resolved.allOf.flatMap((part) => candidates(document, part))) {
       Object.assign(merged.properties as JsonObject, member.properties);
       (merged.required as string[]).push(...((member.required as string[] | undefined) ?? []));
@@ -50,11 +57,14 @@ export function relaxMapExamples(example: unknown, schema: unknown, document: Js
   const options = candidates(document, schema);
   const keys = Object.keys(example);
   const match =
-    options.find((option) => isObject(option.properties) && keys.every((key) => key in (option.properties as JsonObject))) ??
+    options.find(
+      (option) => isObject(option.properties) && keys.every((key) => key in (option.properties as JsonObject)),
+    ) ??
     options.find((option) => isObject(option.properties)) ??
     options[0];
   if (!match) return example;
-  if (!isObject(match.properties) && match.additionalProperties !== undefined && match.additionalProperties !== false) return {};
+  if (!isObject(match.properties) && match.additionalProperties !== undefined && match.additionalProperties !== false)
+    return {};
   const properties = (match.properties as JsonObject | undefined) ?? {};
   const required = new Set(Array.isArray(match.required) ? (match.required as string[]) : []);
   return Object.fromEntries(

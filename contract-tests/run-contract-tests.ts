@@ -26,13 +26,17 @@ function printSummary(outcome: ContractOutcome, pending: string[]): void {
   const reasons = new Map<string, number>();
   for (const skipped of outcome.skipped) reasons.set(skipped.reason, (reasons.get(skipped.reason) ?? 0) + 1);
   console.log(`\nSkipped checks: ${outcome.skipped.length}`);
-  for (const [reason, count] of [...reasons].sort((a, b) => b[1] - a[1])) console.log(`  ${String(count).padStart(4)} × ${reason}`);
+  for (const [reason, count] of [...reasons].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${String(count).padStart(4)} × ${reason}`);
   if (outcome.failed.length > 0) {
     console.log(`\nFailures: ${outcome.failed.length}`);
-    for (const failure of outcome.failed) console.log(`  ✗ ${failure.name}\n      ${failure.reason.trim().replaceAll("\n", "\n      ")}`);
+    for (const failure of outcome.failed)
+      console.log(`  ✗ ${failure.name}\n      ${failure.reason.trim().replaceAll("\n", "\n      ")}`);
   }
   const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
-  console.log(`\nContract tests: ${outcome.passed.length} passed, ${outcome.failed.length} failed, ${outcome.skipped.length} skipped (${seconds} s)`);
+  console.log(
+    `\nContract tests: ${outcome.passed.length} passed, ${outcome.failed.length} failed, ${outcome.skipped.length} skipped (${seconds} s)`,
+  );
 }
 
 function writeReport(outcome: ContractOutcome): void {
@@ -86,7 +90,13 @@ async function main(): Promise<number> {
     const registerHooks = createDreddHooks({ context, operations, pending: pendingSet, outcome });
     for (const generation of apiGenerations) {
       console.log(`\nDredd: ${generation}`);
-      await runDredd({ generation, apiDescription: JSON.stringify(convertOpenapi31To30(specs.get(generation)!)), endpoint: gateway.url, registerHooks, outcome });
+      await runDredd({
+        generation,
+        apiDescription: JSON.stringify(convertOpenapi31To30(specs.get(generation)!)),
+        endpoint: gateway.url,
+        registerHooks,
+        outcome,
+      });
     }
     console.log("\nPrism proxy: all APIs");
     await runPrismProxyChecks({ generations: apiGenerations, operations, pending: pendingSet, context, outcome });
@@ -94,7 +104,9 @@ async function main(): Promise<number> {
     outcome.failed.push({ name: "harness", reason: (error as Error).stack ?? String(error) });
   } finally {
     if (gateway && outcome.failed.length > 0) {
-      const logLines = fs.existsSync(gateway.logFile) ? fs.readFileSync(gateway.logFile, "utf8").trim().split("\n") : [];
+      const logLines = fs.existsSync(gateway.logFile)
+        ? fs.readFileSync(gateway.logFile, "utf8").trim().split("\n")
+        : [];
       console.log(`\nLast gateway log lines:\n${logLines.slice(-15).join("\n")}`);
     }
     await gateway?.close();

@@ -11,7 +11,12 @@ interface DreddTest {
 }
 
 interface DreddInstance {
-  run(callback: (error: Error | null, stats: { tests: number; failures: number; errors: number; passes: number; skipped: number }) => void): void;
+  run(
+    callback: (
+      error: Error | null,
+      stats: { tests: number; failures: number; errors: number; passes: number; skipped: number },
+    ) => void,
+  ): void;
 }
 
 const require = createRequire(import.meta.url);
@@ -58,7 +63,9 @@ export async function runDredd(options: {
       emitter,
     });
     await new Promise<void>((resolve, reject) => {
-      dredd.run((error) => (error ? reject(new Error(`Dredd (${options.generation}) could not run: ${error.message}`)) : resolve()));
+      dredd.run((error) =>
+        error ? reject(new Error(`Dredd (${options.generation}) could not run: ${error.message}`)) : resolve(),
+      );
     });
   } finally {
     delete (globalThis as Record<symbol, unknown>)[registrationKey];

@@ -16,10 +16,23 @@ interface PrismViolation {
 // through a proxy without --errors and only the response's violations count.
 const invalidRequestVariants = new Set<CallVariant>(["400", "401", "413", "415"]);
 
-async function send(baseUrl: string, call: PreparedCall): Promise<{ status: number; contentType: string; violations: string | null; text: string }> {
-  const response = await fetch(`${baseUrl}${call.path}`, { method: call.method, headers: call.headers, body: call.body, signal: AbortSignal.timeout(30_000) });
+async function send(
+  baseUrl: string,
+  call: PreparedCall,
+): Promise<{ status: number; contentType: string; violations: string | null; text: string }> {
+  const response = await fetch(`${baseUrl}${call.path}`, {
+    method: call.method,
+    headers: call.headers,
+    body: call.body,
+    signal: AbortSignal.timeout(30_000),
+  });
   // The answer may be a stream (SSE) or binary audio; Prism has checked it by the time it is relayed, so text is enough.
-  return { status: response.status, contentType: response.headers.get("content-type") ?? "", violations: response.headers.get("sl-violations"), text: await response.text() };
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "",
+    violations: response.headers.get("sl-violations"),
+    text: await response.text(),
+  };
 }
 
 function describeViolations(violations: PrismViolation[]): string {
@@ -43,7 +56,9 @@ export async function runPrismProxyChecks(options: {
   const started = await Promise.allSettled(
     options.generations.flatMap((generation, index) => {
       const specFile = path.join(projectRoot, "generated", "openapi", `${generation}.json`);
-      return [true, false].map((errors, offset) => startPrismProxy({ specFile, upstreamUrl: options.context.gatewayUrl, port: ports[index * 2 + offset], errors }));
+      return [true, false].map((errors, offset) =>
+        startPrismProxy({ specFile, upstreamUrl: options.context.gatewayUrl, port: ports[index * 2 + offset], errors }),
+      );
     }),
   );
   const proxies = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
@@ -70,7 +85,8 @@ export async function runPrismProxyChecks(options: {
             outcome.skipped.push({ name, reason: prepared.skip });
             continue;
           }
-          const viaLenient = invalidRequestVariants.has(variant) && !(variant === "401" && operation.operationId === "loginUser");
+          const viaLenient =
+            invalidRequestVariants.has(variant) && !(variant === "401" && operation.operationId === "loginUser");
           options.context.setUpstreamFault(prepared.call.upstreamFault);
           const answer = await send(viaLenient ? lenient.url : strict.url, prepared.call)
             .catch((error: Error) => error)
@@ -79,18 +95,30 @@ export async function runPrismProxyChecks(options: {
             outcome.failed.push({ name, reason: `request failed: ${answer.message}` });
             continue;
           }
-          if (answer.contentType.startsWith("application/problem+json") && answer.text.includes("stoplight.io/prism/errors")) {
+          if (
+            answer.contentType.startsWith("application/problem+json") &&
+            answer.text.includes("stoplight.io/prism/errors")
+          ) {
             const problem = JSON.parse(answer.text) as { title: string; validation?: PrismViolation[] };
-            outcome.failed.push({ name, reason: `Prism: ${problem.title}: ${describeViolations(problem.validation ?? [])}` });
+            outcome.failed.push({
+              name,
+              reason: `Prism: ${problem.title}: ${describeViolations(problem.validation ?? [])}`,
+            });
             continue;
           }
-          const responseViolations = (answer.violations ? (JSON.parse(answer.violations) as PrismViolation[]) : []).filter(
-            (violation) => violation.location[0] === "response",
-          );
+          const responseViolations = (
+            answer.violations ? (JSON.parse(answer.violations) as PrismViolation[]) : []
+          ).filter((violation) => violation.location[0] === "response");
           if (responseViolations.length > 0) {
-            outcome.failed.push({ name, reason: `Prism: response violates the spec: ${describeViolations(responseViolations)}` });
+            outcome.failed.push({
+              name,
+              reason: `Prism: response violates the spec: ${describeViolations(responseViolations)}`,
+            });
           } else if (String(answer.status) !== variant) {
-            outcome.failed.push({ name, reason: `expected ${variant}, got ${answer.status}: ${answer.text.slice(0, 300)}` });
+            outcome.failed.push({
+              name,
+              reason: `expected ${variant}, got ${answer.status}: ${answer.text.slice(0, 300)}`,
+            });
           } else outcome.passed.push(name);
         }
       }

@@ -20,41 +20,68 @@ export interface SeededData {
 
 function expectSuccess(what: string, answer: GatewayAnswer): Record<string, unknown> {
   const body = answer.json as { success?: boolean; data?: unknown } | undefined;
-  if (answer.status !== 200 || body?.success !== true) throw new Error(`Seeding failed: ${what} answered ${answer.status}: ${answer.text.slice(0, 500)}`);
+  if (answer.status !== 200 || body?.success !== true)
+    throw new Error(`Seeding failed: ${what} answered ${answer.status}: ${answer.text.slice(0, 500)}`);
   return body as Record<string, unknown>;
 }
 
 /** The data every contract check needs, created through the management API as a client would. */
 export async function seedContractData(baseUrl: string, adminToken: string): Promise<SeededData> {
-  const admin = (method: string, path: string, body?: unknown) => callGateway(baseUrl, { method, path, bearer: adminToken, body });
+  const admin = (method: string, path: string, body?: unknown) =>
+    callGateway(baseUrl, { method, path, bearer: adminToken, body });
 
   async function createToken(fields: Record<string, unknown>): Promise<number> {
     const name = `ct-${crypto.randomBytes(5).toString("hex")}`;
     expectSuccess("createToken", await admin("POST", "/api/token/", { name, ...fields }));
-    const found = expectSuccess("searchTokens", await admin("GET", `/api/token/search?keyword=${name}`)) as { data: { items: Array<{ id: number; name: string }> } };
+    const found = expectSuccess("searchTokens", await admin("GET", `/api/token/search?keyword=${name}`)) as {
+      data: { items: Array<{ id: number; name: string }> };
+    };
     const token = found.data.items.find((item) => item.name === name);
     if (!token) throw new Error(`Seeding failed: token ${name} not found after creation`);
     return token.id;
   }
   async function revealKey(tokenId: number): Promise<string> {
-    const revealed = expectSuccess("revealTokenKey", await admin("POST", `/api/token/${tokenId}/key`)) as { data: { key: string } };
+    const revealed = expectSuccess("revealTokenKey", await admin("POST", `/api/token/${tokenId}/key`)) as {
+      data: { key: string };
+    };
     return `sk-${revealed.data.key}`;
   }
 
   const tokenId = await createToken({ unlimited_quota: true });
-  const restrictedTokenId = await createToken({ unlimited_quota: true, model_limits_enabled: true, model_limits: ["contract-model-nobody-asks-for"] });
+  const restrictedTokenId = await createToken({
+    unlimited_quota: true,
+    model_limits_enabled: true,
+    model_limits: ["contract-model-nobody-asks-for"],
+  });
   const brokeTokenId = await createToken({ unlimited_quota: false, remain_quota: 0 });
 
-  const user = { username: `ct${crypto.randomBytes(5).toString("hex")}`, password: crypto.randomBytes(12).toString("base64url"), accessToken: "" };
-  expectSuccess("createUser", await admin("POST", "/api/user/", { username: user.username, password: user.password, role: "user" }));
-  const login = expectSuccess("loginUser", await callGateway(baseUrl, { method: "POST", path: "/api/user/login", body: { username: user.username, password: user.password } })) as {
+  const user = {
+    username: `ct${crypto.randomBytes(5).toString("hex")}`,
+    password: crypto.randomBytes(12).toString("base64url"),
+    accessToken: "",
+  };
+  expectSuccess(
+    "createUser",
+    await admin("POST", "/api/user/", { username: user.username, password: user.password, role: "user" }),
+  );
+  const login = expectSuccess(
+    "loginUser",
+    await callGateway(baseUrl, {
+      method: "POST",
+      path: "/api/user/login",
+      body: { username: user.username, password: user.password },
+    }),
+  ) as {
     data: { access_token: string };
   };
   user.accessToken = login.data.access_token;
 
   const channels = await admin("GET", "/api/channel/");
-  const channelItems = (channels.json as { data?: { items?: Array<{ id: number; name: string; models: string[] }> } } | undefined)?.data?.items;
-  const configuredChannel = channels.status === 200 ? channelItems?.find((item) => item.name === "contract-openai") : undefined;
+  const channelItems = (
+    channels.json as { data?: { items?: Array<{ id: number; name: string; models: string[] }> } } | undefined
+  )?.data?.items;
+  const configuredChannel =
+    channels.status === 200 ? channelItems?.find((item) => item.name === "contract-openai") : undefined;
   return {
     adminToken,
     apiKey: await revealKey(tokenId),

@@ -63,24 +63,28 @@ export async function startContractGateway(models: ContractChannelModels): Promi
   const logFile = path.join(workFolder, "gateway.log");
   const managementBodyLimitBytes = 64 * 1024;
   const jsonBodyLimitBytes = 2 * 1024 * 1024;
-  const child = spawn(process.execPath, [path.join(projectRoot, "node_modules", "tsx", "dist", "cli.mjs"), path.join(projectRoot, "src", "main.ts")], {
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: `sqlite:${path.join(workFolder, "gateway.db")}`,
-      GATEWAY_SECRET: crypto.randomBytes(24).toString("base64url"),
-      GATEWAY_ADMIN_TOKEN: adminToken,
-      GATEWAY_CONFIG: configFile,
-      LOG_FILE: logFile,
-      LOG_LEVEL: "info",
-      MANAGEMENT_BODY_LIMIT: `${managementBodyLimitBytes / 1024}kb`,
-      JSON_BODY_LIMIT: `${jsonBodyLimitBytes / 1024}kb`,
-      SHUTDOWN_GRACE_MS: "2000",
+  const child = spawn(
+    process.execPath,
+    [path.join(projectRoot, "node_modules", "tsx", "dist", "cli.mjs"), path.join(projectRoot, "src", "main.ts")],
+    {
+      cwd: projectRoot,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATABASE_URL: `sqlite:${path.join(workFolder, "gateway.db")}`,
+        GATEWAY_SECRET: crypto.randomBytes(24).toString("base64url"),
+        GATEWAY_ADMIN_TOKEN: adminToken,
+        GATEWAY_CONFIG: configFile,
+        LOG_FILE: logFile,
+        LOG_LEVEL: "info",
+        MANAGEMENT_BODY_LIMIT: `${managementBodyLimitBytes / 1024}kb`,
+        JSON_BODY_LIMIT: `${jsonBodyLimitBytes / 1024}kb`,
+        SHUTDOWN_GRACE_MS: "2000",
+      },
+      stdio: ["ignore", "ignore", "pipe"],
     },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  );
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -113,5 +117,14 @@ export async function startContractGateway(models: ContractChannelModels): Promi
     // An empty plan rather than reset(): reset would also drop state such as stored Responses.
     for (const upstream of [fakeOpenai, fakeNative]) upstream.setFaults(fault ?? {});
   };
-  return { url, adminToken, managementBodyLimitBytes, jsonBodyLimitBytes, logFile, upstreamHeaderTimeoutMs, setUpstreamFault, close };
+  return {
+    url,
+    adminToken,
+    managementBodyLimitBytes,
+    jsonBodyLimitBytes,
+    logFile,
+    upstreamHeaderTimeoutMs,
+    setUpstreamFault,
+    close,
+  };
 }

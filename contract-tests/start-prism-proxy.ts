@@ -15,10 +15,25 @@ const projectRoot = path.resolve(import.meta.dirname, "..");
  * gets Prism's problem JSON instead of the upstream's answer (and invalid requests are never forwarded); without,
  * everything is forwarded and violations are listed in the `sl-violations` response header.
  */
-export async function startPrismProxy(options: { specFile: string; upstreamUrl: string; port: number; errors: boolean }): Promise<PrismProxy> {
+export async function startPrismProxy(options: {
+  specFile: string;
+  upstreamUrl: string;
+  port: number;
+  errors: boolean;
+}): Promise<PrismProxy> {
   const child = spawn(
     path.join(projectRoot, "node_modules", ".bin", "prism"),
-    ["proxy", options.specFile, options.upstreamUrl, "--host", "127.0.0.1", "--port", String(options.port), "--errors", String(options.errors)],
+    [
+      "proxy",
+      options.specFile,
+      options.upstreamUrl,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(options.port),
+      "--errors",
+      String(options.errors),
+    ],
     { cwd: projectRoot, stdio: ["ignore", "ignore", "pipe"] },
   );
   childProcessRegistry.add(child);
@@ -35,7 +50,10 @@ export async function startPrismProxy(options: { specFile: string; upstreamUrl: 
     if (exitCode === undefined) child.kill("SIGTERM");
   };
   try {
-    await waitForHttp(`${url}/`, { timeoutMs: 60_000, isDead: () => (exitCode === undefined ? undefined : `prism proxy exited with code ${exitCode}: ${stderr}`) });
+    await waitForHttp(`${url}/`, {
+      timeoutMs: 60_000,
+      isDead: () => (exitCode === undefined ? undefined : `prism proxy exited with code ${exitCode}: ${stderr}`),
+    });
   } catch (error) {
     close();
     throw error;

@@ -1,7 +1,10 @@
 import http from "node:http";
 
 /** Resolves once `url` answers any HTTP response; rejects after `timeoutMs` or when `isDead()` turns true. */
-export async function waitForHttp(url: string, options: { timeoutMs: number; isDead?: () => string | undefined }): Promise<void> {
+export async function waitForHttp(
+  url: string,
+  options: { timeoutMs: number; isDead?: () => string | undefined },
+): Promise<void> {
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
     const death = options.isDead?.();

@@ -17,7 +17,15 @@ await mkdir(outputFolder, { recursive: true });
 for (const api of apis) {
   await execFileAsync(
     path.join(projectRoot, "node_modules", ".bin", "redocly"),
-    ["build-docs", path.join(projectRoot, "generated", "openapi", `${api.name}.json`), "--output", path.join(outputFolder, `${api.name}.html`), "--title", api.title, "--inlineBundle"],
+    [
+      "build-docs",
+      path.join(projectRoot, "generated", "openapi", `${api.name}.json`),
+      "--output",
+      path.join(outputFolder, `${api.name}.html`),
+      "--title",
+      api.title,
+      "--inlineBundle",
+    ],
     { cwd: projectRoot },
   );
   console.log(`wrote docs/reference/${api.name}.html`);

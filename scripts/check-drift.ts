@@ -16,7 +16,9 @@ try {
     if (committed !== (await readFile(freshFile, "utf8"))) drifted.push(`generated/${relative}`);
   }
   if (drifted.length > 0) {
-    console.error(`generated/ has drifted from openapi/ (run \`npm run generate\` and commit):\n  ${drifted.join("\n  ")}`);
+    console.error(
+      `generated/ has drifted from openapi/ (run \`npm run generate\` and commit):\n  ${drifted.join("\n  ")}`,
+    );
     process.exitCode = 1;
   } else {
     console.log(`generated/ matches openapi/ (${written.length} files)`);

@@ -30,6 +30,7 @@ async function step(name: string, command: string, args: string[]): Promise<void
 
 await step("spec lint (redocly)", bin("redocly"), ["lint", "--config", "openapi/redocly.yaml"]);
 await step("generated/ drift check", bin("tsx"), ["scripts/check-drift.ts"]);
+await step("format and lint (biome)", bin("biome"), ["check", "."]);
 await step("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
 
 console.log("\n=== unit and integration tests (vitest)");
@@ -37,8 +38,17 @@ const reportFolder = await mkdtemp(path.join(os.tmpdir(), "gateway-tests-"));
 const vitestReport = path.join(reportFolder, "vitest.json");
 await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]);
 try {
-  const report = JSON.parse(await readFile(vitestReport, "utf8")) as { numPassedTests: number; numFailedTests: number; numTotalTestSuites: number; success: boolean };
-  results.push({ name: "vitest", passed: report.numPassedTests, failed: report.numFailedTests + (report.success || report.numFailedTests > 0 ? 0 : 1) });
+  const report = JSON.parse(await readFile(vitestReport, "utf8")) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numTotalTestSuites: number;
+    success: boolean;
+  };
+  results.push({
+    name: "vitest",
+    passed: report.numPassedTests,
+    failed: report.numFailedTests + (report.success || report.numFailedTests > 0 ? 0 : 1),
+  });
 } catch {
   results.push({ name: "vitest (no report: the run crashed)", passed: 0, failed: 1 });
 }
@@ -56,7 +66,10 @@ try {
 const pending = listPendingOperations();
 console.log(`\nOperations still answering 501 (${pending.length}): ${pending.length ? pending.join(", ") : "none"}`);
 console.log("\nSummary:");
-for (const result of results) console.log(`  ${result.failed === 0 ? "ok  " : "FAIL"} ${result.name}: ${result.passed} passed, ${result.failed} failed`);
+for (const result of results)
+  console.log(
+    `  ${result.failed === 0 ? "ok  " : "FAIL"} ${result.name}: ${result.passed} passed, ${result.failed} failed`,
+  );
 const passed = results.reduce((sum, result) => sum + result.passed, 0);
 const failed = results.reduce((sum, result) => sum + result.failed, 0);
 console.log(`\n${passed} passed, ${failed} failed`);

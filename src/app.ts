@@ -5,7 +5,10 @@ import { createGenerationRouter, type GenerationRouterOptions } from "./http/cre
 import type { FastLane } from "./http/fast-lane/create-fast-lane.js";
 import type { Logger } from "./logging/logger.js";
 
-export type GenerationWiring = Pick<GenerationRouterOptions, "handlers" | "authenticate" | "jsonBodyLimit" | "fastLaneOperations">;
+export type GenerationWiring = Pick<
+  GenerationRouterOptions,
+  "handlers" | "authenticate" | "jsonBodyLimit" | "fastLaneOperations"
+>;
 
 export interface AppOptions {
   logger: Logger;
@@ -31,7 +34,10 @@ export function createApp(options: AppOptions): Express {
       logger: options.logger,
     }),
   }));
-  const routers = Object.fromEntries(routings.map(({ generation, routing }) => [generation, routing.router])) as Record<ApiGeneration, express.Router>;
+  const routers = Object.fromEntries(routings.map(({ generation, routing }) => [generation, routing.router])) as Record<
+    ApiGeneration,
+    express.Router
+  >;
 
   app.use((request, response, next) => {
     const generation = selectApiGeneration(request.path);
@@ -40,7 +46,12 @@ export function createApp(options: AppOptions): Express {
   });
   app.use((request, response) => {
     response.status(404).json({
-      error: { message: `No route for ${request.method} ${request.path}. The APIs live under /api, /v1 and /v1beta.`, type: "invalid_request_error", code: "not_found", param: null },
+      error: {
+        message: `No route for ${request.method} ${request.path}. The APIs live under /api, /v1 and /v1beta.`,
+        type: "invalid_request_error",
+        code: "not_found",
+        param: null,
+      },
     });
   });
 
@@ -48,7 +59,10 @@ export function createApp(options: AppOptions): Express {
   type Handle = (request: IncomingMessage, response: ServerResponse, callback?: unknown) => void;
   const expressApp = app as unknown as { handle: Handle };
   const routeThroughExpress = expressApp.handle.bind(app);
-  const fastLanes: FastLane[] = routings.flatMap(({ routing }) => routing.createFastLane?.(app, routeThroughExpress as (request: Request, response: Response) => void) ?? []);
+  const fastLanes: FastLane[] = routings.flatMap(
+    ({ routing }) =>
+      routing.createFastLane?.(app, routeThroughExpress as (request: Request, response: Response) => void) ?? [],
+  );
   if (fastLanes.length > 0) {
     expressApp.handle = (request, response, callback) => {
       for (const fastLane of fastLanes) if (fastLane(request, response)) return;

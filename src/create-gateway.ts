@@ -38,15 +38,21 @@ export interface CreateGatewayOptions {
 }
 
 /** config → store → services → app. Tests call this too, with their own config, and never listen. */
-export async function createGateway(config: GatewayConfig, logger: Logger, options: CreateGatewayOptions = {}): Promise<Gateway> {
+export async function createGateway(
+  config: GatewayConfig,
+  logger: Logger,
+  options: CreateGatewayOptions = {},
+): Promise<Gateway> {
   // Redis first: a REDIS_URL that cannot connect stops the start before anything else is opened.
   const redis = config.redisUrl ? await openRedis(config.redisUrl, logger) : undefined;
   const database =
     options.database ??
     (await openDatabase(config.databaseUrl, {
       sqliteCommitIntervalMs: config.sqliteCommitIntervalMs,
-      onSqliteCommitError: (error) => logger.error({ err: error }, "quota ledger commit failed; the writes of its window are lost"),
-      onSqliteDeferredError: (error) => logger.error({ err: error }, "a deferred quota ledger write failed; that one settlement is not applied"),
+      onSqliteCommitError: (error) =>
+        logger.error({ err: error }, "quota ledger commit failed; the writes of its window are lost"),
+      onSqliteDeferredError: (error) =>
+        logger.error({ err: error }, "a deferred quota ledger write failed; that one settlement is not applied"),
     }).catch(async (error: unknown) => {
       await redis?.close();
       throw error;
@@ -87,14 +93,22 @@ export async function createGateway(config: GatewayConfig, logger: Logger, optio
     validateResponses: config.validateResponses,
     uploadFileSizeLimit: config.uploadFileSizeLimit,
     generations: {
-      management: { handlers: createManagementHandlers(context), authenticate: createUserAuthenticator(context), jsonBodyLimit: config.managementBodyLimit },
+      management: {
+        handlers: createManagementHandlers(context),
+        authenticate: createUserAuthenticator(context),
+        jsonBodyLimit: config.managementBodyLimit,
+      },
       openai: {
         handlers: createOpenaiHandlers(context),
         authenticate: createApiKeyAuthenticator(context, "openai"),
         jsonBodyLimit: config.jsonBodyLimit,
         fastLaneOperations: config.fastLane ? ["createChatCompletion", "createResponse", "createEmbedding"] : [],
       },
-      native: { handlers: createNativeHandlers(context), authenticate: createApiKeyAuthenticator(context, "native"), jsonBodyLimit: config.jsonBodyLimit },
+      native: {
+        handlers: createNativeHandlers(context),
+        authenticate: createApiKeyAuthenticator(context, "native"),
+        jsonBodyLimit: config.jsonBodyLimit,
+      },
     },
   });
   return {

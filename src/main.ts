@@ -11,7 +11,9 @@ let config: GatewayConfig;
 try {
   config = loadConfig();
 } catch (error) {
-  console.error(`Configuration error: ${error instanceof GatewayError || error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    `Configuration error: ${error instanceof GatewayError || error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(2);
 }
 const logger = createLogger({ level: config.logLevel, file: config.logFile });
@@ -24,7 +26,12 @@ try {
 }
 
 const server: Server = createGatewayServer(gateway.app).listen(config.port, config.host);
-server.on("listening", () => logger.info({ port: config.port, host: config.host, database: config.databaseUrl.split(":")[0] }, "gateway listening"));
+server.on("listening", () =>
+  logger.info(
+    { port: config.port, host: config.host, database: config.databaseUrl.split(":")[0] },
+    "gateway listening",
+  ),
+);
 server.on("error", (error) => {
   console.error(`Cannot listen on ${config.host}:${config.port}: ${error.message}`);
   process.exit(1);

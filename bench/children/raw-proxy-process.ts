@@ -6,7 +6,14 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
 
 const server = http.createServer((request, response) => {
   const upstreamRequest = http.request(
-    { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers, agent },
+    {
+      host: target.hostname,
+      port: target.port,
+      method: request.method,
+      path: request.url,
+      headers: request.headers,
+      agent,
+    },
     (upstreamResponse) => {
       response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
       upstreamResponse.pipe(response);

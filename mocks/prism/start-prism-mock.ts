@@ -44,14 +44,26 @@ export async function startPrismMock(options: {
 }): Promise<PrismMock> {
   const children: ChildProcess[] = [];
   const ports = new Map<ApiGeneration, number>();
-  const internalPorts = options.internalPorts ?? generations.map((_generation, index) => (options.internalPortBase ?? options.port + 1) + index);
-  if (internalPorts.length !== generations.length) throw new Error(`startPrismMock needs ${generations.length} internal ports`);
+  const internalPorts =
+    options.internalPorts ??
+    generations.map((_generation, index) => (options.internalPortBase ?? options.port + 1) + index);
+  if (internalPorts.length !== generations.length)
+    throw new Error(`startPrismMock needs ${generations.length} internal ports`);
   for (const [index, generation] of generations.entries()) {
     const port = internalPorts[index];
     ports.set(generation, port);
     const child = spawn(
       prismBin,
-      ["mock", path.join(projectRoot, "generated", "openapi", `${generation}.json`), "--host", "127.0.0.1", "--port", String(port), "--errors", "false"],
+      [
+        "mock",
+        path.join(projectRoot, "generated", "openapi", `${generation}.json`),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--errors",
+        "false",
+      ],
       { cwd: projectRoot, stdio: options.quiet ? "ignore" : ["ignore", "inherit", "inherit"] },
     );
     children.push(child);
@@ -67,11 +79,21 @@ export async function startPrismMock(options: {
     const generation = selectApiGeneration(new URL(request.url ?? "/", "http://mock").pathname);
     if (!generation) {
       response.writeHead(404, { "content-type": "application/json" });
-      response.end(JSON.stringify({ error: { message: "No such path in the gateway's APIs.", type: "invalid_request_error", code: "not_found" } }));
+      response.end(
+        JSON.stringify({
+          error: { message: "No such path in the gateway's APIs.", type: "invalid_request_error", code: "not_found" },
+        }),
+      );
       return;
     }
     const upstream = http.request(
-      { host: "127.0.0.1", port: ports.get(generation), method: request.method, path: request.url, headers: request.headers },
+      {
+        host: "127.0.0.1",
+        port: ports.get(generation),
+        method: request.method,
+        path: request.url,
+        headers: request.headers,
+      },
       (upstreamResponse) => {
         response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
         upstreamResponse.pipe(response);

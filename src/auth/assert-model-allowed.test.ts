@@ -36,12 +36,15 @@ describe("assertModelAllowed", () => {
 
   it("lets any model through while model limits are off, whatever the list says", () => {
     expect(() => assertModelAllowed(tokenWith({ modelLimitsEnabled: false, modelLimits: "" }), "gpt-4o")).not.toThrow();
-    expect(() => assertModelAllowed(tokenWith({ modelLimitsEnabled: false, modelLimits: "gmx-2.5-flash" }), "gpt-4o")).not.toThrow();
+    expect(() =>
+      assertModelAllowed(tokenWith({ modelLimitsEnabled: false, modelLimits: "gmx-2.5-flash" }), "gpt-4o"),
+    ).not.toThrow();
   });
 
   it("lets listed models through when limits are on, ignoring spaces around names", () => {
     const token = tokenWith({ modelLimitsEnabled: true, modelLimits: "gpt-4o-mini, gmx-2.5-flash ,gmx-3.5-flash" });
-    for (const model of ["gpt-4o-mini", "gmx-2.5-flash", "gmx-3.5-flash"]) expect(() => assertModelAllowed(token, model)).not.toThrow();
+    for (const model of ["gpt-4o-mini", "gmx-2.5-flash", "gmx-3.5-flash"])
+      expect(() => assertModelAllowed(token, model)).not.toThrow();
   });
 
   it("refuses an unlisted model with a 403 naming it", () => {
@@ -53,7 +56,12 @@ describe("assertModelAllowed", () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(PermissionError);
-    expect(thrown).toMatchObject({ status: 403, code: "model_not_allowed", param: "model", message: apiKeyMessages.modelNotAllowed("gpt-4o") });
+    expect(thrown).toMatchObject({
+      status: 403,
+      code: "model_not_allowed",
+      param: "model",
+      message: apiKeyMessages.modelNotAllowed("gpt-4o"),
+    });
     expect((thrown as Error).message).toContain("gpt-4o");
   });
 

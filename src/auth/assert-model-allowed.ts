@@ -10,7 +10,11 @@ import { apiKeyMessages } from "./api-key-messages.js";
 export function assertModelAllowed(token: TokenRecord, model: string): void {
   if (!token.modelLimitsEnabled) return;
   // Empty entries (an empty list, a stray comma) name no model, so they must not let an empty model name through.
-  const allowed = token.modelLimits.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const allowed = token.modelLimits
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
   const baseModel = splitRoutingModel(model)?.routingModel;
-  if (!allowed.includes(model) && !(baseModel && allowed.includes(baseModel))) throw new PermissionError(apiKeyMessages.modelNotAllowed(model), { code: "model_not_allowed", param: "model" });
+  if (!allowed.includes(model) && !(baseModel && allowed.includes(baseModel)))
+    throw new PermissionError(apiKeyMessages.modelNotAllowed(model), { code: "model_not_allowed", param: "model" });
 }

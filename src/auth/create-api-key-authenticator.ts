@@ -28,7 +28,8 @@ export function createApiKeyAuthenticator(context: GatewayContext, generation: A
   const keyHashOf = memoizeRecent((keyBody: string) => context.keyCipher.hash(keyBody), 10_000);
   return async (request, response, next) => {
     const presented = extractApiKey(request, generation);
-    if (!presented) throw new AuthenticationError(generation === "native" ? apiKeyMessages.missingNative : apiKeyMessages.missing);
+    if (!presented)
+      throw new AuthenticationError(generation === "native" ? apiKeyMessages.missingNative : apiKeyMessages.missing);
     const keyBody = stripKeyPrefix(presented);
     if (!keyBodyPattern.test(keyBody)) throw new AuthenticationError(apiKeyMessages.invalid);
     const keyHash = keyHashOf(keyBody);
@@ -38,7 +39,8 @@ export function createApiKeyAuthenticator(context: GatewayContext, generation: A
     if (found.ownerStatus !== 1) throw new PermissionError(apiKeyMessages.ownerDisabled, { code: "user_disabled" });
 
     const now = context.now();
-    if (token.status === tokenStatus.disabled) throw new PermissionError(apiKeyMessages.disabled, { code: "token_disabled" });
+    if (token.status === tokenStatus.disabled)
+      throw new PermissionError(apiKeyMessages.disabled, { code: "token_disabled" });
     if (token.status === tokenStatus.expired || (token.expiredTime !== -1 && token.expiredTime <= now)) {
       if (token.status !== tokenStatus.expired) {
         await updateTokenStatus(context.database.db, token.id, tokenStatus.expired, { onlyFromStatus: token.status });
@@ -49,7 +51,11 @@ export function createApiKeyAuthenticator(context: GatewayContext, generation: A
     if (token.status === tokenStatus.exhausted || (!token.unlimitedQuota && token.remainQuota <= 0)) {
       throw new InsufficientQuotaError(apiKeyMessages.exhausted);
     }
-    const clientIp = resolveClientIp(request.socket.remoteAddress ?? "", request.headers["x-forwarded-for"] as string | undefined, context.trustedProxies);
+    const clientIp = resolveClientIp(
+      request.socket.remoteAddress ?? "",
+      request.headers["x-forwarded-for"] as string | undefined,
+      context.trustedProxies,
+    );
     if (token.allowIps && !isIpAllowed(allowListFor(token.allowIps), clientIp)) {
       throw new PermissionError(apiKeyMessages.ipNotAllowed(clientIp), { code: "ip_not_allowed" });
     }

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import type { TokenWithOwner } from "../store/tokens/find-token-and-owner-by-key-hash.js";
 import { createTokenCache } from "./create-token-cache.js";
 
-const tokenWithOwner = (id: number) => ({ token: { id }, ownerGroup: "default", ownerStatus: 1 }) as unknown as TokenWithOwner;
+const tokenWithOwner = (id: number) =>
+  ({ token: { id }, ownerGroup: "default", ownerStatus: 1 }) as unknown as TokenWithOwner;
 
 describe("createTokenCache", () => {
   it("loads once within the TTL, again after it, and at once after an invalidation", async () => {

@@ -12,7 +12,19 @@ export interface Reservation {
 }
 
 /** What the relay reports of one request: the stored row's fields, with usage as metered and no id or time yet. */
-export type UsageLogEntry = Pick<UsageLogRecord, "userId" | "tokenId" | "tokenName" | "model" | "channelId" | "requestId" | "isStream" | "quota" | "latencyMs" | "status"> & {
+export type UsageLogEntry = Pick<
+  UsageLogRecord,
+  | "userId"
+  | "tokenId"
+  | "tokenName"
+  | "model"
+  | "channelId"
+  | "requestId"
+  | "isStream"
+  | "quota"
+  | "latencyMs"
+  | "status"
+> & {
   usage: MeteredUsage;
   errorMessage?: string;
 };

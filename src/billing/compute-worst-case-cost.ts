@@ -8,7 +8,12 @@ import { convertUsdTermsToUnits } from "./convert-usd-terms-to-units.js";
  * the audio rate for every text request. Per-image and per-second models are reserved by the caller from
  * priceMeteredUsage with the requested count, which is their exact cost.
  */
-export function computeWorstCaseCost(price: ModelPrice, groupRatio: number, promptTokenEstimate: number, maxOutputTokens: number): number {
+export function computeWorstCaseCost(
+  price: ModelPrice,
+  groupRatio: number,
+  promptTokenEstimate: number,
+  maxOutputTokens: number,
+): number {
   const outputPrice = price.output ?? maxDefined(price.audioOutput, price.imageOutput);
   return convertUsdTermsToUnits(
     [

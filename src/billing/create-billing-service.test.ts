@@ -28,7 +28,10 @@ const config: GatewayConfig = {
 function recordingLogger(): { logger: Logger; warnings: unknown[][]; errors: unknown[][] } {
   const warnings: unknown[][] = [];
   const errors: unknown[][] = [];
-  const logger = { warn: (...values: unknown[]) => warnings.push(values), error: (...values: unknown[]) => errors.push(values) };
+  const logger = {
+    warn: (...values: unknown[]) => warnings.push(values),
+    error: (...values: unknown[]) => errors.push(values),
+  };
   return { logger: logger as unknown as Logger, warnings, errors };
 }
 
@@ -45,7 +48,8 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
     const current = await findTokenByIdForUser(db, token.id, token.userId);
     return { remainQuota: current!.remainQuota, usedQuota: current!.usedQuota, status: current!.status };
   };
-  const reservationRow = (id: string) => db.selectFrom("quota_reservations").selectAll().where("id", "=", id).executeTakeFirst();
+  const reservationRow = (id: string) =>
+    db.selectFrom("quota_reservations").selectAll().where("id", "=", id).executeTakeFirst();
 
   it("prices usage with the group ratio, and the worst case with the default or capped output", () => {
     const { billing, warnings } = setUp(database);
@@ -140,7 +144,9 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id, { remainQuota: 1000 });
     const reservation = await billing.reserve(token, randomUUID(), 400);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, index) => billing.settle(reservation, 100 + index)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => billing.settle(reservation, 100 + index)),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     const winner = 100 + results.indexOf(true);
     expect(await balanceOf(token)).toEqual({ remainQuota: 1000 - winner, usedQuota: winner, status: 1 });
@@ -168,7 +174,11 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
     const outcomes = await Promise.all(Array.from({ length: 200 }, cycle));
     expect(outcomes.filter(Boolean)).toHaveLength(50);
     expect(await balanceOf(token)).toEqual({ remainQuota: 0, usedQuota: 50 * actual, status: 4 });
-    const ledger = await db.selectFrom("quota_reservations").select(["settled", "actual"]).where("token_id", "=", token.id).execute();
+    const ledger = await db
+      .selectFrom("quota_reservations")
+      .select(["settled", "actual"])
+      .where("token_id", "=", token.id)
+      .execute();
     expect(ledger).toHaveLength(50);
     expect(ledger.every((row) => row.settled === 1 && row.actual === actual)).toBe(true);
   });
@@ -207,7 +217,10 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
       .where("created_time", "<", clock.now - 600)
       .execute();
     expect(openBefore.map((row) => row.id)).toContain(abandoned.requestId);
-    const [first, second] = await Promise.all([billing.recoverAbandonedReservations(600), billing.recoverAbandonedReservations(600)]);
+    const [first, second] = await Promise.all([
+      billing.recoverAbandonedReservations(600),
+      billing.recoverAbandonedReservations(600),
+    ]);
     expect(first + second).toBe(openBefore.length);
     expect(await balanceOf(token)).toEqual({ remainQuota: 760, usedQuota: 40, status: 1 });
     expect(await billing.recoverAbandonedReservations(600)).toBe(0);
@@ -235,7 +248,9 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
       ...overrides,
     });
     billing.recordUsage(entry("r1"));
-    billing.recordUsage(entry("r2", { status: "error", errorMessage: "upstream timed out", channelId: null, quota: 0 }));
+    billing.recordUsage(
+      entry("r2", { status: "error", errorMessage: "upstream timed out", channelId: null, quota: 0 }),
+    );
     billing.recordUsage(entry("r3", { status: "success", errorMessage: "ignored on success" }));
     // SQLite writes each row at once inside the commit window (visible on the connection); PostgreSQL batches.
     expect(await countUsageLogsForUser(db, { userId: user.id })).toBe(database.dialect === "sqlite" ? 3 : 0);
@@ -257,7 +272,11 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
       errorMessage: null,
       createdTime: 1_800_000_000,
     });
-    expect(rows.find((row) => row.requestId === "r2")).toMatchObject({ status: "error", errorMessage: "upstream timed out", channelId: null });
+    expect(rows.find((row) => row.requestId === "r2")).toMatchObject({
+      status: "error",
+      errorMessage: "upstream timed out",
+      channelId: null,
+    });
     expect(rows.find((row) => row.requestId === "r3")).toMatchObject({ errorMessage: null });
 
     // flush() writes at once, including many rows in several statements.

@@ -52,12 +52,15 @@ export function createBillingService(context: BillingContext, options: BillingSe
   const settledUnlimitedReservations = new WeakSet<Reservation>();
   // SQLite: reservation and settlement applied at once, committed in windows (see create-sqlite-quota-ledger.ts).
   const { sqliteConnection, sqliteCommitWindow } = context.database;
-  const sqliteLedger = sqliteConnection && sqliteCommitWindow ? createSqliteQuotaLedger(sqliteConnection, sqliteCommitWindow) : undefined;
+  const sqliteLedger =
+    sqliteConnection && sqliteCommitWindow ? createSqliteQuotaLedger(sqliteConnection, sqliteCommitWindow) : undefined;
   const usageLogWriter = createUsageLogWriter(
     db,
     logger,
     options.flushIntervalMs ?? 500,
-    sqliteConnection && sqliteCommitWindow ? { insertOne: createSqliteUsageLogInserter(sqliteConnection), commitWindow: sqliteCommitWindow } : undefined,
+    sqliteConnection && sqliteCommitWindow
+      ? { insertOne: createSqliteUsageLogInserter(sqliteConnection), commitWindow: sqliteCommitWindow }
+      : undefined,
   );
 
   function priceOf(model: string): ModelPrice {
@@ -65,7 +68,10 @@ export function createBillingService(context: BillingContext, options: BillingSe
     if (price) return price;
     if (!modelsWithoutPrice.has(model)) {
       modelsWithoutPrice.add(model);
-      logger.warn({ model }, `model ${model} has no price configured; its usage is billed at 0 until pricing.${model} is set`);
+      logger.warn(
+        { model },
+        `model ${model} has no price configured; its usage is billed at 0 until pricing.${model} is set`,
+      );
     }
     return {};
   }
@@ -80,11 +86,16 @@ export function createBillingService(context: BillingContext, options: BillingSe
 
   async function refundWhole(record: ReservationRecord): Promise<boolean> {
     return runInTransaction(db, async (transaction) => {
-      const settled = await settleReservation(transaction, { reservationId: record.id, actual: 0, settledTime: context.now() });
+      const settled = await settleReservation(transaction, {
+        reservationId: record.id,
+        actual: 0,
+        settledTime: context.now(),
+      });
       if (!settled) return false;
       sqliteLedger?.forget(record.id);
       // A zero hold has nothing to give back; applying it would only flag a token already at zero as exhausted.
-      if (settled.reserved > 0) await applyTokenSettlement(transaction, { tokenId: settled.tokenId, refund: settled.reserved, actual: 0 });
+      if (settled.reserved > 0)
+        await applyTokenSettlement(transaction, { tokenId: settled.tokenId, refund: settled.reserved, actual: 0 });
       return true;
     });
   }
@@ -107,7 +118,15 @@ export function createBillingService(context: BillingContext, options: BillingSe
       if (token.unlimitedQuota) return { ...base, reserved: 0, unlimited: true };
       assertQuotaAmount("amount", amount);
       if (sqliteLedger) {
-        if (await sqliteLedger.reserve({ requestId, tokenId: token.id, userId: token.userId, amount, createdTime: context.now() })) {
+        if (
+          await sqliteLedger.reserve({
+            requestId,
+            tokenId: token.id,
+            userId: token.userId,
+            amount,
+            createdTime: context.now(),
+          })
+        ) {
           return { ...base, reserved: amount, unlimited: false };
         }
         const current = await findTokenByIdForUser(db, token.id, token.userId);
@@ -119,7 +138,13 @@ export function createBillingService(context: BillingContext, options: BillingSe
         throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
       }
       try {
-        await insertReservation(db, { id: requestId, tokenId: token.id, userId: token.userId, reserved: amount, createdTime: context.now() });
+        await insertReservation(db, {
+          id: requestId,
+          tokenId: token.id,
+          userId: token.userId,
+          reserved: amount,
+          createdTime: context.now(),
+        });
       } catch (error) {
         if (amount > 0) await applyTokenSettlement(db, { tokenId: token.id, refund: amount, actual: 0 });
         throw error;
@@ -143,7 +168,11 @@ export function createBillingService(context: BillingContext, options: BillingSe
         return true;
       }
       if (sqliteLedger) {
-        return sqliteLedger.settle({ requestId: reservation.requestId, actual: actualCost, settledTime: context.now() });
+        return sqliteLedger.settle({
+          requestId: reservation.requestId,
+          actual: actualCost,
+          settledTime: context.now(),
+        });
       }
       return runInTransaction(db, async (transaction) => {
         const settled = await settleReservation(transaction, {
@@ -152,7 +181,11 @@ export function createBillingService(context: BillingContext, options: BillingSe
           settledTime: context.now(),
         });
         if (!settled) return false;
-        await applyTokenSettlement(transaction, { tokenId: settled.tokenId, refund: settled.reserved - actualCost, actual: actualCost });
+        await applyTokenSettlement(transaction, {
+          tokenId: settled.tokenId,
+          refund: settled.reserved - actualCost,
+          actual: actualCost,
+        });
         return true;
       });
     },
@@ -195,7 +228,8 @@ export function createBillingService(context: BillingContext, options: BillingSe
         }
         if (abandoned.length < RECOVERY_PAGE_SIZE) break;
       }
-      if (recovered > 0) logger.warn({ recovered, olderThanSeconds }, "refunded reservations abandoned by an earlier process");
+      if (recovered > 0)
+        logger.warn({ recovered, olderThanSeconds }, "refunded reservations abandoned by an earlier process");
       return recovered;
     },
   };

@@ -37,7 +37,10 @@ export function createUsageLogWriter(
       try {
         await insertUsageLogs(db, rows);
       } catch (error) {
-        logger.error({ err: error, requestIds: rows.map((row) => row.requestId) }, "could not write usage log rows; they are dropped");
+        logger.error(
+          { err: error, requestIds: rows.map((row) => row.requestId) },
+          "could not write usage log rows; they are dropped",
+        );
       }
     }
   }
@@ -65,12 +68,16 @@ export function createUsageLogWriter(
  * it is written with the settlement beside it, before any query could look for it, and commits with it; flush
  * commits the window.
  */
-function createWindowedUsageLogWriter(logger: Logger, sqlite: { insertOne(log: NewUsageLog): void; commitWindow: CommitWindow }): UsageLogWriter {
+function createWindowedUsageLogWriter(
+  logger: Logger,
+  sqlite: { insertOne(log: NewUsageLog): void; commitWindow: CommitWindow },
+): UsageLogWriter {
   return {
     enqueue(log) {
       sqlite.commitWindow.defer(
         () => sqlite.insertOne(log),
-        (error) => logger.error({ err: error, requestIds: [log.requestId] }, "could not write usage log rows; they are dropped"),
+        (error) =>
+          logger.error({ err: error, requestIds: [log.requestId] }, "could not write usage log rows; they are dropped"),
       );
     },
     async flush() {

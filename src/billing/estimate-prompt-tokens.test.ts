@@ -17,14 +17,20 @@ describe("estimatePromptTokens", () => {
   it("costs an image part a fixed amount whatever its size", () => {
     const huge = `data:image/png;base64,${"A".repeat(1_000_000)}`;
     const withDataUri = { messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: huge } }] }] };
-    const withUrl = { messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://example.com/a.png" } }] }] };
+    const withUrl = {
+      messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://example.com/a.png" } }] }],
+    };
     expect(estimatePromptTokens(withDataUri)).toBe(estimatePromptTokens(withUrl));
     expect(estimatePromptTokens(withDataUri)).toBe(3 + 4 + 2 + MEDIA_PART_TOKENS); // "user" → 2
-    const native = { contents: [{ role: "user", parts: [{ text: "abc" }, { inlineData: { mimeType: "image/png", data: "A".repeat(10_000) } }] }] };
+    const native = {
+      contents: [
+        { role: "user", parts: [{ text: "abc" }, { inlineData: { mimeType: "image/png", data: "A".repeat(10_000) } }] },
+      ],
+    };
     expect(estimatePromptTokens(native)).toBe(3 + 4 + Math.ceil(7 / 3) + MEDIA_PART_TOKENS);
-    expect(estimatePromptTokens({ input: [{ role: "user", content: [{ type: "input_image", image_url: "https://x" }] }] })).toBe(
-      3 + 4 + 2 + MEDIA_PART_TOKENS,
-    );
+    expect(
+      estimatePromptTokens({ input: [{ role: "user", content: [{ type: "input_image", image_url: "https://x" }] }] }),
+    ).toBe(3 + 4 + 2 + MEDIA_PART_TOKENS);
   });
 
   it("counts pre-tokenized embedding input one token per id", () => {
@@ -45,7 +51,9 @@ describe("estimatePromptTokens", () => {
 
   it("is never below the real count for typical English text (about 4 characters per token)", () => {
     const text = "The quick brown fox jumps over the lazy dog. ".repeat(100);
-    expect(estimatePromptTokens({ messages: [{ role: "user", content: text }] })).toBeGreaterThanOrEqual(Math.ceil(text.length / 4));
+    expect(estimatePromptTokens({ messages: [{ role: "user", content: text }] })).toBeGreaterThanOrEqual(
+      Math.ceil(text.length / 4),
+    );
   });
 
   it("handles non-objects and deep nesting without recursion", () => {

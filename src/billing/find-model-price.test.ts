@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { findModelPrice } from "./find-model-price.js";
 
 describe("findModelPrice", () => {
-  const pricing = { "gmx-2.5-flash": { input: 0.3, output: 2.5 }, "gmx-2.5-flash-thinking": { input: 1, output: 5 }, "other-thinking": { input: 9 } };
+  const pricing = {
+    "gmx-2.5-flash": { input: 0.3, output: 2.5 },
+    "gmx-2.5-flash-thinking": { input: 1, output: 5 },
+    "other-thinking": { input: 9 },
+  };
 
   it("prefers the exact name, then the native base model of a thinking suffix", () => {
     expect(findModelPrice(pricing, "gmx-2.5-flash")).toEqual({ input: 0.3, output: 2.5 });

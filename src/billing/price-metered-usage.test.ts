@@ -40,9 +40,17 @@ describe("priceMeteredUsage", () => {
 
   it("keeps reasoning inside completion tokens and prices image and audio parts at their own rates", () => {
     expect(priceMeteredUsage({ output: 4 }, 1, usage({ completionTokens: 100, reasoningTokens: 60 }))).toBe(200);
-    const mixed = usage({ promptTokens: 100, audioInputTokens: 40, completionTokens: 100, imageOutputTokens: 30, audioOutputTokens: 20 });
+    const mixed = usage({
+      promptTokens: 100,
+      audioInputTokens: 40,
+      completionTokens: 100,
+      imageOutputTokens: 30,
+      audioOutputTokens: 20,
+    });
     // input: 60 × 1 + 40 × 10 = 460; output: 50 × 2 + 30 × 40 + 20 × 20 = 1700; total 2160 / 2 = 1080
-    expect(priceMeteredUsage({ input: 1, audioInput: 10, output: 2, imageOutput: 40, audioOutput: 20 }, 1, mixed)).toBe(1080);
+    expect(priceMeteredUsage({ input: 1, audioInput: 10, output: 2, imageOutput: 40, audioOutput: 20 }, 1, mixed)).toBe(
+      1080,
+    );
     // Without specific rates they fall back to input / output: 100 × 1 + 100 × 2 = 300 / 2
     expect(priceMeteredUsage({ input: 1, output: 2 }, 1, mixed)).toBe(150);
   });

@@ -7,7 +7,10 @@ describe("startReservationRecovery", () => {
     vi.useFakeTimers();
     try {
       const recoverAbandonedReservations = vi.fn(async () => 0);
-      const recovery = startReservationRecovery({ recoverAbandonedReservations }, createLogger({ level: "silent" }), { olderThanSeconds: 3600, intervalMs: 1000 });
+      const recovery = startReservationRecovery({ recoverAbandonedReservations }, createLogger({ level: "silent" }), {
+        olderThanSeconds: 3600,
+        intervalMs: 1000,
+      });
       expect(recoverAbandonedReservations).toHaveBeenCalledTimes(1);
       expect(recoverAbandonedReservations).toHaveBeenCalledWith(3600);
       await vi.advanceTimersByTimeAsync(2500);
@@ -24,7 +27,10 @@ describe("startReservationRecovery", () => {
     const recoverAbandonedReservations = vi.fn(async () => {
       throw new Error("database unavailable");
     });
-    const recovery = startReservationRecovery({ recoverAbandonedReservations }, createLogger({ level: "silent" }), { olderThanSeconds: 60, intervalMs: 60_000 });
+    const recovery = startReservationRecovery({ recoverAbandonedReservations }, createLogger({ level: "silent" }), {
+      olderThanSeconds: 60,
+      intervalMs: 60_000,
+    });
     await new Promise((resolve) => setImmediate(resolve));
     expect(recoverAbandonedReservations).toHaveBeenCalledTimes(1);
     recovery.stop();

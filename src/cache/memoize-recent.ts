@@ -4,7 +4,10 @@
  * decides nothing by being cached: the API key lookup hash (creating an HMAC context was about 2% of the relay's
  * CPU) and the normalised client address (ipaddr.js parsing, about 1%).
  */
-export function memoizeRecent<Value>(compute: (argument: string) => Value, maximumEntries: number): (argument: string) => Value {
+export function memoizeRecent<Value>(
+  compute: (argument: string) => Value,
+  maximumEntries: number,
+): (argument: string) => Value {
   const values = new Map<string, Value>();
   return (argument) => {
     if (values.has(argument)) return values.get(argument) as Value;

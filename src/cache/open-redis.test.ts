@@ -10,7 +10,10 @@ const redisPort = Number(process.env.TEST_REDIS_PORT ?? 6379);
 
 function captureLogger() {
   const lines: Array<{ level: number; msg: string }> = [];
-  const logger = pino({ level: "debug" }, { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) });
+  const logger = pino(
+    { level: "debug" },
+    { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) },
+  );
   return { logger, lines };
 }
 
@@ -44,9 +47,13 @@ describe("openRedis", () => {
     const port = await findClosedPort();
     const { logger } = captureLogger();
     const started = Date.now();
-    const failure = await openRedis(`redis://gateway:s3cret-pass@127.0.0.1:${port}/2`, logger).catch((error: unknown) => error);
+    const failure = await openRedis(`redis://gateway:s3cret-pass@127.0.0.1:${port}/2`, logger).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(ConfigurationError);
-    expect((failure as Error).message).toMatch(new RegExp(`^REDIS_URL: cannot connect to redis://127\\.0\\.0\\.1:${port}/2 \\(.*ECONNREFUSED.*\\)$`));
+    expect((failure as Error).message).toMatch(
+      new RegExp(`^REDIS_URL: cannot connect to redis://127\\.0\\.0\\.1:${port}/2 \\(.*ECONNREFUSED.*\\)$`),
+    );
     expect((failure as Error).message).not.toContain("s3cret-pass");
     expect((failure as Error).message).not.toContain("gateway@");
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -57,8 +64,12 @@ describe("openRedis", () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const { port } = silent.address() as net.AddressInfo;
     try {
-      const failure = await openRedis(`redis://127.0.0.1:${port}`, captureLogger().logger, { connectTimeoutMs: 300 }).catch((error: unknown) => error);
-      expect((failure as Error).message).toMatch(new RegExp(`^REDIS_URL: cannot connect to redis://127\\.0\\.0\\.1:${port}`));
+      const failure = await openRedis(`redis://127.0.0.1:${port}`, captureLogger().logger, {
+        connectTimeoutMs: 300,
+      }).catch((error: unknown) => error);
+      expect((failure as Error).message).toMatch(
+        new RegExp(`^REDIS_URL: cannot connect to redis://127\\.0\\.0\\.1:${port}`),
+      );
     } finally {
       silent.close();
     }
@@ -68,7 +79,9 @@ describe("openRedis", () => {
     const { logger } = captureLogger();
     await expect(openRedis("not a url with s3cret", logger)).rejects.toThrow(/^REDIS_URL: not a valid URL/);
     await expect(openRedis("not a url with s3cret", logger)).rejects.not.toThrow(/s3cret/);
-    await expect(openRedis("http://user:s3cret@127.0.0.1:6379", logger)).rejects.toThrow('REDIS_URL: must start with redis:// or rediss:// (got "http:")');
+    await expect(openRedis("http://user:s3cret@127.0.0.1:6379", logger)).rejects.toThrow(
+      'REDIS_URL: must start with redis:// or rediss:// (got "http:")',
+    );
   });
 
   it("once running, fails commands at once while Redis is away, logs the outage once, and recovers", async () => {

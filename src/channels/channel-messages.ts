@@ -3,7 +3,8 @@ export const channelMessages = {
   notFound: "Channel does not exist.",
   administratorRequired: "This operation requires an administrator.",
   keyRequired: "key or keys is required",
-  configReadOnly: (channelId: number) => `Channel ${channelId} comes from the configuration file and cannot be changed through the API.`,
+  configReadOnly: (channelId: number) =>
+    `Channel ${channelId} comes from the configuration file and cannot be changed through the API.`,
   modelNotServed: (channelId: number, model: string) => `Channel ${channelId} does not serve model "${model}".`,
   nameTaken: (name: string) => `A channel named "${name}" already exists.`,
   baseUrlScheme: "base_url must be an http or https URL.",

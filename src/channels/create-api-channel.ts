@@ -12,7 +12,10 @@ import { normalizeBaseUrl } from "./normalize-base-url.js";
 type CreateChannelRequest = components["schemas"]["CreateChannelRequest"];
 
 /** Stores a new `api` channel; the caller reloads the router so new requests use it at once. */
-export async function createApiChannel(context: ChannelServicesContext, request: CreateChannelRequest): Promise<ChannelRecord> {
+export async function createApiChannel(
+  context: ChannelServicesContext,
+  request: CreateChannelRequest,
+): Promise<ChannelRecord> {
   const keys = collectRequestKeys(request);
   if (keys === undefined) throw new InvalidRequestError(channelMessages.keyRequired, { param: "key" });
   try {
@@ -31,7 +34,8 @@ export async function createApiChannel(context: ChannelServicesContext, request:
       createdTime: context.now(),
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new InvalidRequestError(channelMessages.nameTaken(request.name), { param: "name" });
+    if (isUniqueViolation(error))
+      throw new InvalidRequestError(channelMessages.nameTaken(request.name), { param: "name" });
     throw error;
   }
 }

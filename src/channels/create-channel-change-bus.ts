@@ -31,7 +31,11 @@ export async function createChannelChangeBus(options: ChannelChangeBusOptions): 
 
   const instanceId = crypto.randomUUID();
   const reload = () =>
-    options.reload().catch((error: unknown) => logger.error({ err: error }, "cannot reload channels after a change on another instance"));
+    options
+      .reload()
+      .catch((error: unknown) =>
+        logger.error({ err: error }, "cannot reload channels after a change on another instance"),
+      );
 
   // A connection in subscriber mode can run no other command, hence a second one.
   const subscriber: OpenedRedis = await openRedis(redis.url, logger);
@@ -55,7 +59,10 @@ export async function createChannelChangeBus(options: ChannelChangeBusOptions): 
       try {
         await redis.publisher.publish(channelChangeTopic, JSON.stringify({ origin: instanceId }));
       } catch (error) {
-        logger.error({ err: error }, "cannot announce a channel change to other instances; they pick it up when Redis is back");
+        logger.error(
+          { err: error },
+          "cannot announce a channel change to other instances; they pick it up when Redis is back",
+        );
       }
     },
     close: () => subscriber.close(),

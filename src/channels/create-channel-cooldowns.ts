@@ -31,7 +31,8 @@ export function createChannelCooldowns(options: ChannelCooldownOptions): Channel
       const state = states.get(channelId) ?? { consecutiveFailures: 0, coolingUntil: 0 };
       state.consecutiveFailures += 1;
       states.set(channelId, state);
-      if (options.failuresBeforeCooldown <= 0 || state.consecutiveFailures < options.failuresBeforeCooldown) return false;
+      if (options.failuresBeforeCooldown <= 0 || state.consecutiveFailures < options.failuresBeforeCooldown)
+        return false;
       state.coolingUntil = options.now() + options.cooldownMs;
       return true;
     },

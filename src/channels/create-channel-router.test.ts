@@ -39,8 +39,13 @@ describe("createChannelRouter", () => {
     return createChannelRouter(context, { random, now: () => clockMs });
   }
 
-  const planNames = (router: ChannelRouter, model = "model-a", token = defaultToken, userGroup = "default", maxAttempts = 10) =>
-    router.planAttempts(model, token, userGroup, maxAttempts).map((attempt) => attempt.channel.name);
+  const planNames = (
+    router: ChannelRouter,
+    model = "model-a",
+    token = defaultToken,
+    userGroup = "default",
+    maxAttempts = 10,
+  ) => router.planAttempts(model, token, userGroup, maxAttempts).map((attempt) => attempt.channel.name);
 
   it("tries higher priorities first and stops at maxAttempts", async () => {
     await context.addChannel("low", { priority: -5 });
@@ -109,10 +114,12 @@ describe("createChannelRouter", () => {
     await context.addChannel("vip a", { groups: ["vip"], models: ["model-a"] });
     const router = await createRouter();
     const auto: RoutingToken = { group: "auto", crossGroupRetry: false };
-    expect(router.planAttempts("model-a", auto, "default", 10).map((attempt) => [attempt.channel.name, attempt.group])).toEqual([["vip a", "vip"]]);
-    expect(router.planAttempts("model-b", auto, "default", 10).map((attempt) => [attempt.channel.name, attempt.group])).toEqual([
-      ["default a", "default"],
-    ]);
+    expect(
+      router.planAttempts("model-a", auto, "default", 10).map((attempt) => [attempt.channel.name, attempt.group]),
+    ).toEqual([["vip a", "vip"]]);
+    expect(
+      router.planAttempts("model-b", auto, "default", 10).map((attempt) => [attempt.channel.name, attempt.group]),
+    ).toEqual([["default a", "default"]]);
     // The owner's group being auto means the same walk.
     expect(planNames(router, "model-a", defaultToken, "auto")).toEqual(["vip a"]);
   });
@@ -176,7 +183,9 @@ describe("createChannelRouter", () => {
     await context.addChannel("rotating", { keys: ["key-1", "key-2", "key-3"] });
     await context.addChannel("single", { keys: ["only-key"], priority: -1 });
     const router = await createRouter();
-    const keys = Array.from({ length: 4 }, () => router.planAttempts("model-a", defaultToken, "default", 10).map((attempt) => attempt.upstreamKey));
+    const keys = Array.from({ length: 4 }, () =>
+      router.planAttempts("model-a", defaultToken, "default", 10).map((attempt) => attempt.upstreamKey),
+    );
     expect(keys).toEqual([
       ["key-1", "only-key"],
       ["key-2", "only-key"],
@@ -189,7 +198,9 @@ describe("createChannelRouter", () => {
     await context.addChannel("renaming", { priority: 1, modelMapping: { "model-a": "upstream-a" } });
     await context.addChannel("plain");
     const router = await createRouter();
-    expect(router.planAttempts("model-a", defaultToken, "default", 10).map((attempt) => attempt.upstreamModel)).toEqual(["upstream-a", "model-a"]);
+    expect(router.planAttempts("model-a", defaultToken, "default", 10).map((attempt) => attempt.upstreamModel)).toEqual(
+      ["upstream-a", "model-a"],
+    );
   });
 
   it("lists the models a token can reach, sorted", async () => {
@@ -205,14 +216,21 @@ describe("createChannelRouter", () => {
   });
 
   it("reloads from the store, finds disabled channels by id but never plans them", async () => {
-    const disabled = await context.addChannel("disabled", { enabled: false, settings: { timeouts: { connect_ms: 7 } } });
+    const disabled = await context.addChannel("disabled", {
+      enabled: false,
+      settings: { timeouts: { connect_ms: 7 } },
+    });
     const router = await createRouter();
     expect(planNames(router)).toEqual([]);
     expect(router.findChannel(disabled.id)).toMatchObject({
       name: "disabled",
       enabled: false,
       keys: ["key-of-disabled"],
-      timeouts: { connectMs: 7, headerMs: context.config.defaultTimeouts.headerMs, idleMs: context.config.defaultTimeouts.idleMs },
+      timeouts: {
+        connectMs: 7,
+        headerMs: context.config.defaultTimeouts.headerMs,
+        idleMs: context.config.defaultTimeouts.idleMs,
+      },
     });
     await context.addChannel("added");
     expect(planNames(router)).toEqual([]);
@@ -224,7 +242,11 @@ describe("createChannelRouter", () => {
   it("leaves out channels it cannot use: unknown type or keys from another secret", async () => {
     await context.addChannel("future type", { type: "carrier-pigeon" });
     const foreign = await context.addChannel("foreign keys");
-    await context.database.db.updateTable("channels").set({ keys_encrypted: "v1.AAAA.AAAA.AAAA" }).where("id", "=", foreign.id).execute();
+    await context.database.db
+      .updateTable("channels")
+      .set({ keys_encrypted: "v1.AAAA.AAAA.AAAA" })
+      .where("id", "=", foreign.id)
+      .execute();
     await context.addChannel("usable");
     const router = await createRouter();
     expect(planNames(router)).toEqual(["usable"]);

@@ -23,7 +23,10 @@ interface ChannelIndex {
  * The in-memory routing table over the store's channels (see ChannelRouter for the rules). Cooldowns and key
  * rotation live in this process only: each instance learns about failing upstreams from its own traffic.
  */
-export async function createChannelRouter(context: ChannelServicesContext, options: ChannelRouterOptions = {}): Promise<ChannelRouter> {
+export async function createChannelRouter(
+  context: ChannelServicesContext,
+  options: ChannelRouterOptions = {},
+): Promise<ChannelRouter> {
   const random = options.random ?? Math.random;
   const now = options.now ?? (() => context.now() * 1000);
   const { relay } = context.config;
@@ -44,11 +47,17 @@ export async function createChannelRouter(context: ChannelServicesContext, optio
         channel = toChannel(record, context.keyCipher, context.config.defaultTimeouts);
       } catch (error) {
         // Keys written under another GATEWAY_SECRET: routing to this channel could only fail upstream.
-        context.logger.error({ err: error, channelId: record.id }, "cannot read the keys of a channel; it is left out of routing");
+        context.logger.error(
+          { err: error, channelId: record.id },
+          "cannot read the keys of a channel; it is left out of routing",
+        );
         continue;
       }
       if (!channel) {
-        context.logger.warn({ channelId: record.id, type: record.type }, "channel type has no adapter; it is left out of routing");
+        context.logger.warn(
+          { channelId: record.id, type: record.type },
+          "channel type has no adapter; it is left out of routing",
+        );
         continue;
       }
       next.byId.set(channel.id, channel);

@@ -11,12 +11,21 @@ import { encryptChannelKeys } from "./encrypt-channel-keys.js";
 
 export interface TestChannelContext extends ChannelServicesContext {
   /** Inserts an `api` channel with these keys (default one key named after the channel). */
-  addChannel(name: string, fields?: Partial<Omit<ChannelInput, "keysEncrypted">> & { keys?: string[] }): Promise<ChannelRecord>;
+  addChannel(
+    name: string,
+    fields?: Partial<Omit<ChannelInput, "keysEncrypted">> & { keys?: string[] },
+  ): Promise<ChannelRecord>;
 }
 
 /** For channel service tests: the default configuration with overrides, a silent logger and a channel helper. */
-export function createTestChannelContext(database: GatewayDatabase, overrides: Partial<GatewayConfig> = {}): TestChannelContext {
-  const config = { ...loadConfig({ DATABASE_URL: "sqlite::memory:", GATEWAY_SECRET: "test-secret-0123456789abcdef" }), ...overrides };
+export function createTestChannelContext(
+  database: GatewayDatabase,
+  overrides: Partial<GatewayConfig> = {},
+): TestChannelContext {
+  const config = {
+    ...loadConfig({ DATABASE_URL: "sqlite::memory:", GATEWAY_SECRET: "test-secret-0123456789abcdef" }),
+    ...overrides,
+  };
   const context: ChannelServicesContext = {
     config,
     database,

@@ -7,5 +7,6 @@ import { findApiChannel } from "./find-api-channel.js";
 /** Removes an `api` channel; requests already holding it finish, the reloaded router no longer plans it. */
 export async function deleteApiChannel(context: ChannelServicesContext, channelId: number): Promise<void> {
   await findApiChannel(context, channelId);
-  if (!(await deleteChannel(context.database.db, channelId, { onlySource: "api" }))) throw new NotFoundError(channelMessages.notFound);
+  if (!(await deleteChannel(context.database.db, channelId, { onlySource: "api" })))
+    throw new NotFoundError(channelMessages.notFound);
 }

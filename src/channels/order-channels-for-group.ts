@@ -20,7 +20,10 @@ export function orderChannelsForGroup(channels: readonly Channel[], random: () =
     const tier = tiers.get(priority)!;
     const weighted = tier.filter((channel) => channel.weight > 0);
     const unweighted = tier.filter((channel) => channel.weight <= 0);
-    return [...drawByWeight(weighted, (channel) => channel.weight, random), ...drawByWeight(unweighted, () => 1, random)];
+    return [
+      ...drawByWeight(weighted, (channel) => channel.weight, random),
+      ...drawByWeight(unweighted, () => 1, random),
+    ];
   });
 }
 

@@ -31,7 +31,10 @@ describe.each(testDatabases)("syncConfigChannels on $name", ({ database }) => {
     const base = createTestChannelContext(database);
     const apiChannel = await base.addChannel("from-file");
 
-    const first = { ...base, config: { ...base.config, channels: [configured("from-file"), configured("dropped later", { type: "native" })] } };
+    const first = {
+      ...base,
+      config: { ...base.config, channels: [configured("from-file"), configured("dropped later", { type: "native" })] },
+    };
     await syncConfigChannels(first);
     const stored = (await listAllChannels(database.db)).filter((channel) => channel.source === "config");
     expect(stored.map((channel) => channel.name).sort()).toEqual(["dropped later", "from-file"]);
@@ -49,12 +52,18 @@ describe.each(testDatabases)("syncConfigChannels on $name", ({ database }) => {
       createdTime: 1_700_000_000,
     });
     expect(fromFile.keysEncrypted).not.toContain("sk-from-file");
-    expect(decryptChannelKeys(base.keyCipher, fromFile.keysEncrypted)).toEqual(["sk-from-file-first-key", "sk-from-file-second-key"]);
+    expect(decryptChannelKeys(base.keyCipher, fromFile.keysEncrypted)).toEqual([
+      "sk-from-file-first-key",
+      "sk-from-file-second-key",
+    ]);
 
     const second = {
       ...base,
       now: () => 1_800_000_000,
-      config: { ...base.config, channels: [configured("from-file", { priority: 9, enabled: false, keys: ["sk-replaced"] })] },
+      config: {
+        ...base.config,
+        channels: [configured("from-file", { priority: 9, enabled: false, keys: ["sk-replaced"] })],
+      },
     };
     await syncConfigChannels(second);
     const config = (await listAllChannels(database.db)).filter((channel) => channel.source === "config");

@@ -47,11 +47,16 @@ function removeKeys(text: string, keys: string[]): string {
  * Sends one tiny request through the channel's pool with its first key (disabled channels too: an administrator
  * tests before enabling) and reports the outcome. Upstream failures are results, not errors; nothing is billed.
  */
-export async function testChannelUpstream(context: ChannelServicesContext, channelId: number, requestedModel: string | undefined): Promise<ChannelTestResult> {
+export async function testChannelUpstream(
+  context: ChannelServicesContext,
+  channelId: number,
+  requestedModel: string | undefined,
+): Promise<ChannelTestResult> {
   const record = await findChannelById(context.database.db, channelId);
   if (!record) throw new NotFoundError(channelMessages.notFound);
   const channel = toChannel(record, context.keyCipher, context.config.defaultTimeouts);
-  if (!channel) throw new InvalidRequestError(`Channel ${channelId} has type "${record.type}", which this gateway cannot call.`);
+  if (!channel)
+    throw new InvalidRequestError(`Channel ${channelId} has type "${record.type}", which this gateway cannot call.`);
   const model = requestedModel ?? channel.models[0];
   if (model === undefined || !channel.models.includes(model)) {
     throw new InvalidRequestError(channelMessages.modelNotServed(channelId, model ?? ""), { param: "model" });

@@ -6,7 +6,11 @@ import { decryptChannelKeys } from "./decrypt-channel-keys.js";
 import { readStoredChannelTimeouts, resolveChannelTimeouts } from "./stored-channel-timeouts.js";
 
 /** A stored channel as the relay uses it, or undefined when its type has no adapter in this build. */
-export function toChannel(record: ChannelRecord, keyCipher: KeyCipher, defaultTimeouts: ChannelTimeouts): Channel | undefined {
+export function toChannel(
+  record: ChannelRecord,
+  keyCipher: KeyCipher,
+  defaultTimeouts: ChannelTimeouts,
+): Channel | undefined {
   if (record.type !== "openai" && record.type !== "native") return undefined;
   return {
     id: record.id,

@@ -14,7 +14,10 @@ import { normalizeBaseUrl } from "./normalize-base-url.js";
 type UpdateChannelRequest = components["schemas"]["UpdateChannelRequest"];
 
 /** Applies the given fields to an `api` channel; lists, the mapping, keys and timeouts are replaced whole. */
-export async function updateApiChannel(context: ChannelServicesContext, request: UpdateChannelRequest): Promise<ChannelRecord> {
+export async function updateApiChannel(
+  context: ChannelServicesContext,
+  request: UpdateChannelRequest,
+): Promise<ChannelRecord> {
   const current = await findApiChannel(context, request.id);
   const keys = collectRequestKeys(request);
   const patch: ChannelPatch = {
@@ -34,7 +37,8 @@ export async function updateApiChannel(context: ChannelServicesContext, request:
   try {
     updated = await updateChannel(context.database.db, current.id, patch, { onlySource: "api" });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new InvalidRequestError(channelMessages.nameTaken(request.name ?? current.name), { param: "name" });
+    if (isUniqueViolation(error))
+      throw new InvalidRequestError(channelMessages.nameTaken(request.name ?? current.name), { param: "name" });
     throw error;
   }
   // Deleted between the read and the write.

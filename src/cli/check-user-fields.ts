@@ -7,7 +7,8 @@ interface SpecWithSchemas {
 }
 
 // The API's own schema for new users, so the command line accepts exactly what POST /api/user/ accepts.
-const createUserSchema = (loadBundledSpec("management") as unknown as SpecWithSchemas).components.schemas.CreateUserRequest;
+const createUserSchema = (loadBundledSpec("management") as unknown as SpecWithSchemas).components.schemas
+  .CreateUserRequest;
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validateCreateUser = ajv.compile(createUserSchema);
 const validatePassword = ajv.compile(createUserSchema.properties.password as object);
@@ -19,7 +20,8 @@ function describe(errors: ErrorObject[] | null | undefined, field?: string): str
     .map((error) => {
       const name = field ?? error.instancePath.replace(/^\//, "");
       const option = optionNames[name] ?? `--${name}`;
-      const allowed = error.keyword === "enum" ? ` (${(error.params as { allowedValues: unknown[] }).allowedValues.join(", ")})` : "";
+      const allowed =
+        error.keyword === "enum" ? ` (${(error.params as { allowedValues: unknown[] }).allowedValues.join(", ")})` : "";
       return `${option} ${error.message ?? "is invalid"}${allowed}.`;
     })
     .join(" ");

@@ -32,7 +32,9 @@ const allowedOptions: Record<string, readonly string[]> = {
 
 /** Reads the command and its options; anything missing, unknown or repeated is a usage error. */
 export function parseCliCommand(argv: readonly string[]): CliCommand {
-  let parsed;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {
@@ -40,7 +42,8 @@ export function parseCliCommand(argv: readonly string[]): CliCommand {
     throw new CliUsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
-  if (values.help || positionals.length === 0 || (positionals.length === 1 && positionals[0] === "help")) return { name: "help" };
+  if (values.help || positionals.length === 0 || (positionals.length === 1 && positionals[0] === "help"))
+    return { name: "help" };
   const name = positionals.join(" ");
   const allowed = allowedOptions[name];
   if (!allowed) throw new CliUsageError(`Unknown command "${name}".`);
@@ -51,7 +54,15 @@ export function parseCliCommand(argv: readonly string[]): CliCommand {
   if ((values.password === undefined) === (values["password-stdin"] !== true)) {
     throw new CliUsageError(`"${name}" needs exactly one of --password and --password-stdin.`);
   }
-  const password: PasswordSource = values.password !== undefined ? { from: "argument", value: values.password } : { from: "stdin" };
+  const password: PasswordSource =
+    values.password !== undefined ? { from: "argument", value: values.password } : { from: "stdin" };
   if (name === "user set-password") return { name, username: values.username, password };
-  return { name: "user create", username: values.username, password, role: values.role, group: values.group, displayName: values["display-name"] };
+  return {
+    name: "user create",
+    username: values.username,
+    password,
+    role: values.role,
+    group: values.group,
+    displayName: values["display-name"],
+  };
 }

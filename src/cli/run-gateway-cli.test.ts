@@ -36,20 +36,56 @@ async function run(argv: string[]) {
 describe("runGatewayCli usage errors", () => {
   it.each([
     [["user", "create", "--password", "s3cret-pass"], 'gateway: "user create" needs --username.'],
-    [["user", "create", "--username", "carol"], 'gateway: "user create" needs exactly one of --password and --password-stdin.'],
-    [["user", "create", "--username", "carol", "--password", "a", "--password-stdin"], 'gateway: "user create" needs exactly one of --password and --password-stdin.'],
-    [["user", "create", "--username", "carol", "--password", "short"], "gateway: --password must NOT have fewer than 8 characters."],
-    [["user", "create", "--username", "carol", "--password", "p".repeat(129)], "gateway: --password must NOT have more than 128 characters."],
-    [["user", "create", "--username", "ca", "--password", "s3cret-pass"], "gateway: --username must NOT have fewer than 3 characters."],
-    [["user", "create", "--username", "c".repeat(33), "--password", "s3cret-pass"], "gateway: --username must NOT have more than 32 characters."],
-    [["user", "create", "--username", "carol", "--password", "s3cret-pass", "--role", "root"], "gateway: --role must be equal to one of the allowed values (user, admin)."],
-    [["user", "create", "--username", "carol", "--password", "s3cret-pass", "--group", ""], "gateway: --group must NOT have fewer than 1 characters."],
-    [["user", "create", "--username", "carol", "--password", "s3cret-pass", "--display-name", "d".repeat(65)], "gateway: --display-name must NOT have more than 64 characters."],
-    [["user", "create", "--username", "carol", "--password", "s3cret-pass", "--colour", "red"], "gateway: Unknown option '--colour'"],
+    [
+      ["user", "create", "--username", "carol"],
+      'gateway: "user create" needs exactly one of --password and --password-stdin.',
+    ],
+    [
+      ["user", "create", "--username", "carol", "--password", "a", "--password-stdin"],
+      'gateway: "user create" needs exactly one of --password and --password-stdin.',
+    ],
+    [
+      ["user", "create", "--username", "carol", "--password", "short"],
+      "gateway: --password must NOT have fewer than 8 characters.",
+    ],
+    [
+      ["user", "create", "--username", "carol", "--password", "p".repeat(129)],
+      "gateway: --password must NOT have more than 128 characters.",
+    ],
+    [
+      ["user", "create", "--username", "ca", "--password", "s3cret-pass"],
+      "gateway: --username must NOT have fewer than 3 characters.",
+    ],
+    [
+      ["user", "create", "--username", "c".repeat(33), "--password", "s3cret-pass"],
+      "gateway: --username must NOT have more than 32 characters.",
+    ],
+    [
+      ["user", "create", "--username", "carol", "--password", "s3cret-pass", "--role", "root"],
+      "gateway: --role must be equal to one of the allowed values (user, admin).",
+    ],
+    [
+      ["user", "create", "--username", "carol", "--password", "s3cret-pass", "--group", ""],
+      "gateway: --group must NOT have fewer than 1 characters.",
+    ],
+    [
+      ["user", "create", "--username", "carol", "--password", "s3cret-pass", "--display-name", "d".repeat(65)],
+      "gateway: --display-name must NOT have more than 64 characters.",
+    ],
+    [
+      ["user", "create", "--username", "carol", "--password", "s3cret-pass", "--colour", "red"],
+      "gateway: Unknown option '--colour'",
+    ],
     [["user", "create", "--username"], "gateway: Option '--username <value>' argument missing"],
-    [["user", "set-password", "--username", "alice", "--password", "brand-new-pass", "--role", "admin"], 'gateway: "user set-password" does not take --role.'],
+    [
+      ["user", "set-password", "--username", "alice", "--password", "brand-new-pass", "--role", "admin"],
+      'gateway: "user set-password" does not take --role.',
+    ],
     [["user", "set-password", "--password", "brand-new-pass"], 'gateway: "user set-password" needs --username.'],
-    [["user", "set-password", "--username", "alice", "--password", "short"], "gateway: --password must NOT have fewer than 8 characters."],
+    [
+      ["user", "set-password", "--username", "alice", "--password", "short"],
+      "gateway: --password must NOT have fewer than 8 characters.",
+    ],
     [["user", "remove", "--username", "alice"], 'gateway: Unknown command "user remove".'],
     [["token", "create"], 'gateway: Unknown command "token create".'],
   ])("refuses %j with status 2, the reason and the usage", async (argv, message) => {

@@ -60,7 +60,13 @@ export async function runGatewayCli(argv: readonly string[], streams: CliStreams
     }
     password = await resolvePassword(command.password, streams.stdin);
     if (command.name === "user create") {
-      checkNewUserFields({ username: command.username, password, role: command.role, group: command.group, display_name: command.displayName });
+      checkNewUserFields({
+        username: command.username,
+        password,
+        role: command.role,
+        group: command.group,
+        display_name: command.displayName,
+      });
     } else {
       checkPassword(password);
     }

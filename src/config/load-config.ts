@@ -139,7 +139,9 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
       timeouts: toTimeouts(channel.timeouts, defaultTimeouts),
     };
   });
-  const duplicate = channels.find((channel, index) => channels.findIndex((other) => other.name === channel.name) !== index);
+  const duplicate = channels.find(
+    (channel, index) => channels.findIndex((other) => other.name === channel.name) !== index,
+  );
   if (duplicate) throw new ConfigurationError(`GATEWAY_CONFIG: channel name "${duplicate.name}" is used twice.`);
 
   const groupRatios: Record<string, number> = { default: 1 };

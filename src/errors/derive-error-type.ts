@@ -10,20 +10,20 @@ export function deriveErrorType(status: number): string {
     case 413:
     case 415:
     case 422:
-      return 'invalid_request_error';
+      return "invalid_request_error";
     case 401:
-      return 'authentication_error';
+      return "authentication_error";
     case 402:
-      return 'insufficient_quota';
+      return "insufficient_quota";
     case 403:
-      return 'permission_error';
+      return "permission_error";
     case 429:
-      return 'rate_limit_error';
+      return "rate_limit_error";
     case 502:
     case 503:
     case 504:
-      return 'upstream_error';
+      return "upstream_error";
     default:
-      return status >= 500 ? 'server_error' : 'invalid_request_error';
+      return status >= 500 ? "server_error" : "invalid_request_error";
   }
 }

@@ -1,49 +1,58 @@
-import { describe, expect, it } from 'vitest';
-import { AuthenticationError } from './authentication-error.js';
-import { GatewayError } from './gateway-error.js';
-import { InsufficientQuotaError } from './insufficient-quota-error.js';
-import { InvalidAllowListError } from './invalid-allow-list-error.js';
-import { InvalidRequestError } from './invalid-request-error.js';
-import { NoAvailableChannelError } from './no-available-channel-error.js';
-import { NotFoundError } from './not-found-error.js';
-import { PermissionError } from './permission-error.js';
-import { RateLimitError } from './rate-limit-error.js';
-import { UpstreamError } from './upstream-error.js';
+import { describe, expect, it } from "vitest";
+import { AuthenticationError } from "./authentication-error.js";
+import { GatewayError } from "./gateway-error.js";
+import { InsufficientQuotaError } from "./insufficient-quota-error.js";
+import { InvalidAllowListError } from "./invalid-allow-list-error.js";
+import { InvalidRequestError } from "./invalid-request-error.js";
+import { NoAvailableChannelError } from "./no-available-channel-error.js";
+import { NotFoundError } from "./not-found-error.js";
+import { PermissionError } from "./permission-error.js";
+import { RateLimitError } from "./rate-limit-error.js";
+import { UpstreamError } from "./upstream-error.js";
 
-describe('GatewayError and its subclasses', () => {
-  it('exposes status, code, derived type, param and cause', () => {
-    const cause = new Error('root');
-    const error = new GatewayError('boom', { status: 400, code: 'invalid_request', param: 'model', cause });
+describe("GatewayError and its subclasses", () => {
+  it("exposes status, code, derived type, param and cause", () => {
+    const cause = new Error("root");
+    const error = new GatewayError("boom", { status: 400, code: "invalid_request", param: "model", cause });
     expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({ message: 'boom', status: 400, code: 'invalid_request', type: 'invalid_request_error', param: 'model' });
+    expect(error).toMatchObject({
+      message: "boom",
+      status: 400,
+      code: "invalid_request",
+      type: "invalid_request_error",
+      param: "model",
+    });
     expect(error.cause).toBe(cause);
     expect(error.options.status).toBe(400);
-    expect(error.name).toBe('GatewayError');
+    expect(error.name).toBe("GatewayError");
   });
 
-  it('lets an explicit type win over the derived one', () => {
-    expect(new GatewayError('x', { status: 400, code: 'c', type: 'custom' }).type).toBe('custom');
+  it("lets an explicit type win over the derived one", () => {
+    expect(new GatewayError("x", { status: 400, code: "c", type: "custom" }).type).toBe("custom");
   });
 
   it.each([
-    [new InvalidRequestError('m'), 400, 'invalid_request', 'invalid_request_error', 'InvalidRequestError'],
-    [new AuthenticationError('m'), 401, 'invalid_authentication', 'authentication_error', 'AuthenticationError'],
-    [new InsufficientQuotaError('m'), 402, 'insufficient_quota', 'insufficient_quota', 'InsufficientQuotaError'],
-    [new PermissionError('m'), 403, 'permission_denied', 'permission_error', 'PermissionError'],
-    [new NotFoundError('m'), 404, 'not_found', 'invalid_request_error', 'NotFoundError'],
-    [new RateLimitError('m'), 429, 'rate_limit_exceeded', 'rate_limit_error', 'RateLimitError'],
-    [new UpstreamError('m'), 502, 'upstream_error', 'upstream_error', 'UpstreamError'],
-    [new NoAvailableChannelError('gpt-x'), 503, 'no_available_channel', 'upstream_error', 'NoAvailableChannelError'],
-  ])('%s maps to %i %s', (error, status, code, type, name) => {
+    [new InvalidRequestError("m"), 400, "invalid_request", "invalid_request_error", "InvalidRequestError"],
+    [new AuthenticationError("m"), 401, "invalid_authentication", "authentication_error", "AuthenticationError"],
+    [new InsufficientQuotaError("m"), 402, "insufficient_quota", "insufficient_quota", "InsufficientQuotaError"],
+    [new PermissionError("m"), 403, "permission_denied", "permission_error", "PermissionError"],
+    [new NotFoundError("m"), 404, "not_found", "invalid_request_error", "NotFoundError"],
+    [new RateLimitError("m"), 429, "rate_limit_exceeded", "rate_limit_error", "RateLimitError"],
+    [new UpstreamError("m"), 502, "upstream_error", "upstream_error", "UpstreamError"],
+    [new NoAvailableChannelError("gpt-x"), 503, "no_available_channel", "upstream_error", "NoAvailableChannelError"],
+  ])("%s maps to %i %s", (error, status, code, type, name) => {
     expect(error).toBeInstanceOf(GatewayError);
     expect(error).toMatchObject({ status, code, type, name });
   });
 
-  it('carries the extras of the specific errors', () => {
-    expect(new RateLimitError('slow down', { retryAfterSeconds: 7 }).retryAfterSeconds).toBe(7);
-    expect(new UpstreamError('timeout', { status: 504 }).status).toBe(504);
-    expect(new NoAvailableChannelError('gpt-4o').message).toBe('no available channel for model gpt-4o');
-    expect(new InvalidRequestError('m', { code: 'name_too_long', param: 'name' })).toMatchObject({ code: 'name_too_long', param: 'name' });
-    expect(new InvalidAllowListError('x')).toBeInstanceOf(InvalidRequestError);
+  it("carries the extras of the specific errors", () => {
+    expect(new RateLimitError("slow down", { retryAfterSeconds: 7 }).retryAfterSeconds).toBe(7);
+    expect(new UpstreamError("timeout", { status: 504 }).status).toBe(504);
+    expect(new NoAvailableChannelError("gpt-4o").message).toBe("no available channel for model gpt-4o");
+    expect(new InvalidRequestError("m", { code: "name_too_long", param: "name" })).toMatchObject({
+      code: "name_too_long",
+      param: "name",
+    });
+    expect(new InvalidAllowListError("x")).toBeInstanceOf(InvalidRequestError);
   });
 });

@@ -1,4 +1,4 @@
-import { deriveErrorType } from './derive-error-type.js';
+import { deriveErrorType } from "./derive-error-type.js";
 
 export interface GatewayErrorOptions {
   /** HTTP status the envelope middleware answers with. */

@@ -1,4 +1,4 @@
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from "./gateway-error.js";
 
 export interface InvalidRequestErrorOptions {
   code?: string;
@@ -8,6 +8,6 @@ export interface InvalidRequestErrorOptions {
 
 export class InvalidRequestError extends GatewayError {
   constructor(message: string, options: InvalidRequestErrorOptions = {}) {
-    super(message, { ...options, status: 400, code: options.code ?? 'invalid_request' });
+    super(message, { ...options, status: 400, code: options.code ?? "invalid_request" });
   }
 }

@@ -1,4 +1,4 @@
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from "./gateway-error.js";
 
 /**
  * A stored key could not be decrypted: it was altered, is malformed, or was
@@ -9,8 +9,8 @@ export class KeyDecryptionError extends GatewayError {
     super(`stored key cannot be decrypted: ${reason}`, {
       ...options,
       status: 500,
-      code: 'key_decryption_failed',
-      type: 'server_error',
+      code: "key_decryption_failed",
+      type: "server_error",
     });
   }
 }

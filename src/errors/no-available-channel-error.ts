@@ -1,4 +1,4 @@
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from "./gateway-error.js";
 
 export class NoAvailableChannelError extends GatewayError {
   readonly model: string;
@@ -7,7 +7,7 @@ export class NoAvailableChannelError extends GatewayError {
     super(`no available channel for model ${model}`, {
       ...options,
       status: 503,
-      code: 'no_available_channel',
+      code: "no_available_channel",
     });
     this.model = model;
   }

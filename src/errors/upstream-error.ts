@@ -1,4 +1,4 @@
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from "./gateway-error.js";
 
 export interface UpstreamErrorOptions {
   /** Status to answer with instead of 502, e.g. 504 on an upstream timeout. */
@@ -11,6 +11,6 @@ export interface UpstreamErrorOptions {
 
 export class UpstreamError extends GatewayError {
   constructor(message: string, options: UpstreamErrorOptions = {}) {
-    super(message, { ...options, status: options.status ?? 502, code: options.code ?? 'upstream_error' });
+    super(message, { ...options, status: options.status ?? 502, code: options.code ?? "upstream_error" });
   }
 }

@@ -10,7 +10,8 @@ export const noteClientBodyFields: RequestHandler = (request, response, next) =>
   // The fast lane notes them first and may hand the request to the Express stack, defaults possibly written.
   if (response.locals.clientBodyFields !== undefined) return next();
   const body: unknown = request.body;
-  if (body !== null && typeof body === "object" && !Array.isArray(body)) response.locals.clientBodyFields = new Set(Object.keys(body));
+  if (body !== null && typeof body === "object" && !Array.isArray(body))
+    response.locals.clientBodyFields = new Set(Object.keys(body));
   next();
 };
 

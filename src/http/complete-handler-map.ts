@@ -12,7 +12,10 @@ export function completeHandlerMap<Operations, Pending extends keyof Operations 
   const handlers: Record<string, OperationHandler> = { ...(implemented as Record<string, OperationHandler>) };
   for (const operationId of pending) {
     handlers[operationId] = () => {
-      throw new GatewayError(`Operation ${operationId} is not implemented yet.`, { status: 501, code: "not_implemented" });
+      throw new GatewayError(`Operation ${operationId} is not implemented yet.`, {
+        status: 501,
+        code: "not_implemented",
+      });
     };
   }
   return handlers as OperationHandlerMap<Operations>;

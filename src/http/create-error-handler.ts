@@ -10,7 +10,11 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
   return (rawError, request, response, next) => {
     let error = normalizeError(rawError);
     // The first seed document names these "parameter error" on the management API; say so in its words.
-    if (generation === "management" && error.status === 400 && Array.isArray((rawError as { errors?: unknown }).errors)) {
+    if (
+      generation === "management" &&
+      error.status === 400 &&
+      Array.isArray((rawError as { errors?: unknown }).errors)
+    ) {
       error = new GatewayError(`Parameter error: ${error.message}`, error.options);
     }
     if (response.headersSent) {
@@ -25,7 +29,10 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
     const allow = (rawError as { headers?: Record<string, string> } | undefined)?.headers?.Allow;
     if (allow) response.setHeader("Allow", allow);
     // Written with send, not json: error bodies are ours, and response validation must not turn them into 500s.
-    response.status(error.status).type("application/json").send(JSON.stringify(renderErrorBody(generation, error)));
+    response
+      .status(error.status)
+      .type("application/json")
+      .send(JSON.stringify(renderErrorBody(generation, error)));
     void next;
   };
 }

@@ -14,7 +14,13 @@ export function createGatewayServer(app: Express): http.Server {
   }
   GatewayRequest.prototype = app.request;
   function GatewayResponse(this: http.ServerResponse, request: http.IncomingMessage, options?: unknown) {
-    (http.ServerResponse as unknown as (this: http.ServerResponse, request: http.IncomingMessage, options?: unknown) => void).call(this, request, options);
+    (
+      http.ServerResponse as unknown as (
+        this: http.ServerResponse,
+        request: http.IncomingMessage,
+        options?: unknown,
+      ) => void
+    ).call(this, request, options);
   }
   GatewayResponse.prototype = app.response;
   return http.createServer(

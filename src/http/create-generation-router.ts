@@ -56,8 +56,13 @@ export function createGenerationRouter(options: GenerationRouterOptions): Genera
     fileUploader: { storage: multer.memoryStorage(), limits: { fileSize: options.uploadFileSizeLimit, files: 16 } },
   };
   const spec = loadBundledSpec(options.generation);
-  const validatorMiddlewares = OpenApiValidator.middleware({ apiSpec: spec as never, ...validatorOptions }) as unknown as RequestHandler[];
-  const responseChecks = validatorMiddlewares.filter((middleware) => ["metadataMiddleware", "responseMiddleware"].includes(middleware.name));
+  const validatorMiddlewares = OpenApiValidator.middleware({
+    apiSpec: spec as never,
+    ...validatorOptions,
+  }) as unknown as RequestHandler[];
+  const responseChecks = validatorMiddlewares.filter((middleware) =>
+    ["metadataMiddleware", "responseMiddleware"].includes(middleware.name),
+  );
   // Authenticate right after the operation is identified (the validator's security slot), before bodies are checked.
   const securityIndex = validatorMiddlewares.findIndex((middleware) => middleware.name === "securityMiddleware");
   validatorMiddlewares.splice(securityIndex + 1, 0, options.authenticate);

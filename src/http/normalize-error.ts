@@ -34,7 +34,10 @@ function toFieldName(path: string | undefined): string | undefined {
   const segments = path.split("/").filter((segment) => segment.length > 0);
   if (["body", "query", "params", "headers", "path"].includes(segments[0] ?? "")) segments.shift();
   if (segments.length === 0) return undefined;
-  return segments.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), "");
+  return segments.reduce(
+    (name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment),
+    "",
+  );
 }
 
 function describeValidatorErrors(items: ValidatorErrorItem[]): string {
@@ -59,7 +62,11 @@ export function normalizeError(error: unknown): GatewayError {
     return new GatewayError("Internal server error.", { status: 500, code: "internal_error", cause: error });
   }
   if (httpError.type === "entity.too.large") {
-    return new GatewayError("Request body is larger than the size limit.", { status: 413, code: "payload_too_large", cause: error });
+    return new GatewayError("Request body is larger than the size limit.", {
+      status: 413,
+      code: "payload_too_large",
+      cause: error,
+    });
   }
   if (httpError.type === "entity.parse.failed") {
     return new GatewayError("Request body is not valid JSON.", { status: 400, code: "invalid_json", cause: error });

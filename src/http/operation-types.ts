@@ -26,7 +26,11 @@ export type JsonResponseBody<Operation, Status extends number = 200> = Operation
   : never;
 
 /** The query parameters of an operation. */
-export type QueryParameters<Operation> = Operation extends { parameters: { query?: infer Query } } ? NonNullable<Query> : never;
+export type QueryParameters<Operation> = Operation extends { parameters: { query?: infer Query } }
+  ? NonNullable<Query>
+  : never;
 
 /** The path parameters of an operation. */
-export type PathParameters<Operation> = Operation extends { parameters: { path?: infer Path } } ? NonNullable<Path> : never;
+export type PathParameters<Operation> = Operation extends { parameters: { path?: infer Path } }
+  ? NonNullable<Path>
+  : never;

@@ -4,7 +4,11 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendJsonAnswer } from "./send-json-answer.js";
 
-const answer = { id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "héllo ✓ \u2028" } }] };
+const answer = {
+  id: "chatcmpl-1",
+  object: "chat.completion",
+  choices: [{ index: 0, message: { role: "assistant", content: "héllo ✓ \u2028" } }],
+};
 const wrapped: unknown[] = [];
 let server: Server;
 let base: string;

@@ -61,7 +61,9 @@ describe("createSseWriter", () => {
     const reads = await readRaw(port, /data: \{"n":1\}\n\n/);
     expect(headersSent).toEqual([false]);
     expect(reads).toHaveLength(1);
-    expect(reads[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*Cache-Control: no-cache, no-transform\r\n[\s\S]*\r\n\r\n[0-9a-f]+\r\ndata: \{"n":1\}\n\n\r\n$/);
+    expect(reads[0]).toMatch(
+      /^HTTP\/1\.1 200 OK\r\n[\s\S]*Cache-Control: no-cache, no-transform\r\n[\s\S]*\r\n\r\n[0-9a-f]+\r\ndata: \{"n":1\}\n\n\r\n$/,
+    );
   });
 
   it("frames multi-line data and names events, refusing a line break in an event name", async () => {

@@ -1,9 +1,9 @@
-import { parseKeySearchPattern } from './parse-key-search-pattern.js';
+import { parseKeySearchPattern } from "./parse-key-search-pattern.js";
 
 export interface KeySearchLikePattern {
   /** Use as `key LIKE ? ESCAPE '\'`. */
   pattern: string;
-  escape: '\\';
+  escape: "\\";
 }
 
 /**
@@ -14,6 +14,8 @@ export interface KeySearchLikePattern {
  * `PRAGMA case_sensitive_like` or GLOB there if case matters.
  */
 export function buildKeySearchLikePattern(pattern: string): KeySearchLikePattern {
-  const pieces = parseKeySearchPattern(pattern).map((piece) => piece.replace(/[\\%_]/g, (character) => `\\${character}`));
-  return { pattern: `%${pieces.join('%')}%`, escape: '\\' };
+  const pieces = parseKeySearchPattern(pattern).map((piece) =>
+    piece.replace(/[\\%_]/g, (character) => `\\${character}`),
+  );
+  return { pattern: `%${pieces.join("%")}%`, escape: "\\" };
 }

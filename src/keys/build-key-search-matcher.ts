@@ -1,4 +1,4 @@
-import { parseKeySearchPattern } from './parse-key-search-pattern.js';
+import { parseKeySearchPattern } from "./parse-key-search-pattern.js";
 
 /**
  * Matcher for the token search's `token` parameter (partial key match, `sk-`

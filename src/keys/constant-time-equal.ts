@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from "node:crypto";
 
 /**
  * String equality whose running time does not depend on where the strings
@@ -6,8 +6,8 @@ import { timingSafeEqual } from 'node:crypto';
  * itself) so the early exit costs the same as a real compare.
  */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
+  const left = Buffer.from(a, "utf8");
+  const right = Buffer.from(b, "utf8");
   if (left.length !== right.length) {
     timingSafeEqual(left, left);
     return false;

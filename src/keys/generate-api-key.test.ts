@@ -1,14 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { generateApiKey } from './generate-api-key.js';
+import { describe, expect, it } from "vitest";
+import { generateApiKey } from "./generate-api-key.js";
 
-describe('generateApiKey', () => {
-  it('is sk- followed by 48 alphanumeric characters', () => {
+describe("generateApiKey", () => {
+  it("is sk- followed by 48 alphanumeric characters", () => {
     for (let round = 0; round < 200; round += 1) {
       expect(generateApiKey()).toMatch(/^sk-[A-Za-z0-9]{48}$/);
     }
   });
 
-  it('never repeats and uses the whole alphabet roughly evenly', () => {
+  it("never repeats and uses the whole alphabet roughly evenly", () => {
     const keys = new Set<string>();
     const counts = new Map<string, number>();
     for (let round = 0; round < 2000; round += 1) {

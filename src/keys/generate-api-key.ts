@@ -1,6 +1,6 @@
-import { randomInt } from 'node:crypto';
+import { randomInt } from "node:crypto";
 
-const keyAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const keyAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const keyBodyLength = 48;
 
 /**
@@ -8,7 +8,7 @@ const keyBodyLength = 48;
  * randomInt rejection-samples, so every character is uniform (no modulo bias).
  */
 export function generateApiKey(): string {
-  let body = '';
+  let body = "";
   for (let index = 0; index < keyBodyLength; index += 1) {
     body += keyAlphabet[randomInt(keyAlphabet.length)];
   }

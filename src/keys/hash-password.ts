@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { runScrypt, type ScryptParameters } from './run-scrypt.js';
+import { randomBytes } from "node:crypto";
+import { runScrypt, type ScryptParameters } from "./run-scrypt.js";
 
 // OWASP's scrypt baseline; about 32 MiB and tens of milliseconds per hash.
 const parameters: ScryptParameters = { cost: 2 ** 15, blockSize: 8, parallelization: 1 };
@@ -14,11 +14,11 @@ export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(saltLength);
   const derived = await runScrypt(password, salt, hashLength, parameters);
   return [
-    'scrypt',
+    "scrypt",
     parameters.cost,
     parameters.blockSize,
     parameters.parallelization,
-    salt.toString('base64'),
-    derived.toString('base64'),
-  ].join('$');
+    salt.toString("base64"),
+    derived.toString("base64"),
+  ].join("$");
 }

@@ -3,7 +3,7 @@
  * a fixed count hides the length, so a masked key reveals only its first and
  * last four characters.
  */
-const maskAsterisks = '*'.repeat(10);
+const maskAsterisks = "*".repeat(10);
 
 /**
  * The masked form shown in token lists, details and update responses:
@@ -12,7 +12,7 @@ const maskAsterisks = '*'.repeat(10);
  * become the asterisks alone; the empty string stays empty.
  */
 export function maskKey(key: string): string {
-  if (key === '') return '';
+  if (key === "") return "";
   if (key.length <= 8) return maskAsterisks;
   return `${key.slice(0, 4)}${maskAsterisks}${key.slice(-4)}`;
 }

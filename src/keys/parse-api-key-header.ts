@@ -1,4 +1,4 @@
-const scheme = 'bearer';
+const scheme = "bearer";
 
 /**
  * The credential of an `Authorization: Bearer <token>` header, or undefined
@@ -12,7 +12,7 @@ export function parseBearerToken(header: string | undefined): string | undefined
   if (trimmed.slice(0, scheme.length).toLowerCase() !== scheme) return undefined;
   const rest = trimmed.slice(scheme.length);
   // "Bearerabc" is not the Bearer scheme: a separator must follow the scheme name.
-  if (rest !== '' && rest[0] !== ' ' && rest[0] !== '\t') return undefined;
+  if (rest !== "" && rest[0] !== " " && rest[0] !== "\t") return undefined;
   const token = rest.trim();
-  return token === '' ? undefined : token;
+  return token === "" ? undefined : token;
 }

@@ -1,5 +1,5 @@
-import { InvalidSearchPatternError } from '../errors/invalid-search-pattern-error.js';
-import { stripKeyPrefix } from './strip-key-prefix.js';
+import { InvalidSearchPatternError } from "../errors/invalid-search-pattern-error.js";
+import { stripKeyPrefix } from "./strip-key-prefix.js";
 
 const maximumWildcards = 2;
 
@@ -13,10 +13,12 @@ const maximumWildcards = 2;
  */
 export function parseKeySearchPattern(pattern: string): readonly string[] {
   const body = stripKeyPrefix(pattern.trim());
-  const pieces = body.split('%');
+  const pieces = body.split("%");
   if (pieces.length - 1 > maximumWildcards) {
     // Prefixed with the product's "search failed" message, as the spec's example shows.
-    throw new InvalidSearchPatternError('Token search failed: the token search pattern may contain at most 2 % wildcards.');
+    throw new InvalidSearchPatternError(
+      "Token search failed: the token search pattern may contain at most 2 % wildcards.",
+    );
   }
-  return Object.freeze(pieces.filter((piece) => piece !== ''));
+  return Object.freeze(pieces.filter((piece) => piece !== ""));
 }

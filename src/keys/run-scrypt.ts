@@ -1,4 +1,4 @@
-import { scrypt } from 'node:crypto';
+import { scrypt } from "node:crypto";
 
 export interface ScryptParameters {
   cost: number;
@@ -20,7 +20,7 @@ export function runScrypt(
 ): Promise<Buffer> {
   const options = { N: cost, r: blockSize, p: parallelization, maxmem: 128 * cost * blockSize * 2 };
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, length, options, (error, derived) => {
+    scrypt(password.normalize("NFKC"), salt, length, options, (error, derived) => {
       if (error) reject(error);
       else resolve(derived);
     });

@@ -1,4 +1,4 @@
-const keyPrefix = 'sk-';
+const keyPrefix = "sk-";
 
 /** Removes one leading `sk-`; keys are stored and returned without it. */
 export function stripKeyPrefix(value: string): string {

@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
-import { runScrypt } from './run-scrypt.js';
+import { timingSafeEqual } from "node:crypto";
+import { runScrypt } from "./run-scrypt.js";
 
 // Bounds on what a stored string may ask for, so a corrupted or planted row
 // cannot make one login burn gigabytes of memory or minutes of CPU.
@@ -21,10 +21,15 @@ function parsePositiveInteger(text: string): number | undefined {
  * client could act on); the final comparison is constant-time.
  */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const parts = stored.split("$");
+  if (parts.length !== 6 || parts[0] !== "scrypt") return false;
   const [, costText, blockSizeText, parallelizationText, saltText, hashText] = parts as [
-    string, string, string, string, string, string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
   ];
   const cost = parsePositiveInteger(costText);
   const blockSize = parsePositiveInteger(blockSizeText);
@@ -34,8 +39,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (!costIsPowerOfTwo || 128 * cost * blockSize > maximumMemoryBytes) return false;
   if (parallelization > maximumParallelization) return false;
   if (!base64Pattern.test(saltText) || !base64Pattern.test(hashText)) return false;
-  const salt = Buffer.from(saltText, 'base64');
-  const expected = Buffer.from(hashText, 'base64');
+  const salt = Buffer.from(saltText, "base64");
+  const expected = Buffer.from(hashText, "base64");
   if (salt.length < minimumSaltLength) return false;
   if (expected.length < minimumHashLength || expected.length > maximumHashLength) return false;
 

@@ -1,9 +1,9 @@
-import dns from 'node:dns';
-import net from 'node:net';
-import type { LookupFunction, Socket } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
-import { isPublicIpAddress } from './is-public-ip-address.js';
+import dns from "node:dns";
+import net from "node:net";
+import type { LookupFunction, Socket } from "node:net";
+import { Agent, buildConnector, request } from "undici";
+import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { isPublicIpAddress } from "./is-public-ip-address.js";
 
 export interface SafeFetcherOptions {
   /** Largest body accepted; enforced while streaming, not only from Content-Length. */
@@ -46,22 +46,29 @@ export function createSafeFetcher(options: SafeFetcherOptions): FetchMedia {
   const allowedMimeTypes = new Set([...options.allowedMimeTypes].map((type) => type.toLowerCase()));
   const maxRedirects = options.maxRedirects ?? 3;
   const isAllowedAddress = (address: string): boolean =>
-    options.allowPrivateAddresses === true || options.allowAddress?.(stripBrackets(address)) === true || isPublicIpAddress(address);
+    options.allowPrivateAddresses === true ||
+    options.allowAddress?.(stripBrackets(address)) === true ||
+    isPublicIpAddress(address);
 
   const checkingLookup: LookupFunction = (hostname, lookupOptions, callback) => {
     dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 4);
+      if (error) return callback(error, "", 4);
       const refused = addresses.find((entry) => !isAllowedAddress(entry.address));
       // One bad answer refuses the name: picking the good answers would let a rebinding resolver win the race.
-      if (refused !== undefined) return callback(refusedAddressError(hostname, refused.address), '', 4);
-      if (lookupOptions.all === true) return (callback as unknown as (error: null, all: dns.LookupAddress[]) => void)(null, addresses);
+      if (refused !== undefined) return callback(refusedAddressError(hostname, refused.address), "", 4);
+      if (lookupOptions.all === true)
+        return (callback as unknown as (error: null, all: dns.LookupAddress[]) => void)(null, addresses);
       const first = addresses[0];
-      if (first === undefined) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
+      if (first === undefined)
+        return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "", 4);
       callback(null, first.address, first.family);
     });
   };
 
-  const baseConnector = buildConnector({ timeout: options.timeoutMs, lookup: checkingLookup } as buildConnector.BuildOptions);
+  const baseConnector = buildConnector({
+    timeout: options.timeoutMs,
+    lookup: checkingLookup,
+  } as buildConnector.BuildOptions);
   const dispatcher = new Agent({
     connect: (connectOptions, callback) => {
       const hostname = stripBrackets(connectOptions.hostname);
@@ -74,7 +81,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): FetchMedia {
         const peer = (socket as Socket).remoteAddress;
         if (peer === undefined || !isAllowedAddress(peer)) {
           socket.destroy();
-          return callback(refusedAddressError(hostname, peer ?? 'unknown'), null);
+          return callback(refusedAddressError(hostname, peer ?? "unknown"), null);
         }
         callback(null, socket);
       });
@@ -85,13 +92,16 @@ export function createSafeFetcher(options: SafeFetcherOptions): FetchMedia {
     const signal = AbortSignal.timeout(options.timeoutMs);
     let current = parseMediaUrl(url);
     for (let hop = 0; ; hop += 1) {
-      const response = await request(current, { dispatcher, method: 'GET', signal, headers: { accept: '*/*' } }).catch((error: unknown) => {
-        throw fetchFailure(current, describeFailure(error), error);
-      });
+      const response = await request(current, { dispatcher, method: "GET", signal, headers: { accept: "*/*" } }).catch(
+        (error: unknown) => {
+          throw fetchFailure(current, describeFailure(error), error);
+        },
+      );
       if (redirectStatuses.has(response.statusCode)) {
         await response.body.dump().catch(() => undefined);
         const location = response.headers.location;
-        if (typeof location !== 'string') throw fetchFailure(current, `redirect ${response.statusCode} without a Location header`);
+        if (typeof location !== "string")
+          throw fetchFailure(current, `redirect ${response.statusCode} without a Location header`);
         if (hop >= maxRedirects) throw fetchFailure(current, `more than ${maxRedirects} redirects`);
         current = parseMediaUrl(new URL(location, current).toString());
         continue;
@@ -100,12 +110,12 @@ export function createSafeFetcher(options: SafeFetcherOptions): FetchMedia {
         await response.body.dump().catch(() => undefined);
         throw fetchFailure(current, `answered HTTP ${response.statusCode}`);
       }
-      const mimeType = readMimeType(response.headers['content-type']);
+      const mimeType = readMimeType(response.headers["content-type"]);
       if (mimeType === undefined || !allowedMimeTypes.has(mimeType)) {
         await response.body.dump().catch(() => undefined);
         throw fetchFailure(current, `sent content type ${mimeType ?? "(none)"}, which is not allowed`);
       }
-      const declaredLength = Number(response.headers['content-length']);
+      const declaredLength = Number(response.headers["content-length"]);
       if (Number.isFinite(declaredLength) && declaredLength > options.maxBytes) {
         discardBody(response.body);
         throw fetchFailure(current, `is larger than the ${options.maxBytes}-byte limit`);
@@ -132,7 +142,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): FetchMedia {
 
 /** Destroying an undici body mid-read emits an abort error nobody else listens for; swallow it, the caller already knows. */
 function discardBody(body: NodeJS.ReadableStream & { destroy(): void }): void {
-  body.on('error', () => undefined);
+  body.on("error", () => undefined);
   body.destroy();
 }
 
@@ -141,26 +151,28 @@ function parseMediaUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new InvalidRequestError('Media URL is not a valid URL.', { code: 'invalid_media_url' });
+    throw new InvalidRequestError("Media URL is not a valid URL.", { code: "invalid_media_url" });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidRequestError(`Media URL scheme ${url.protocol} is not allowed; use http or https.`, { code: 'invalid_media_url' });
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new InvalidRequestError(`Media URL scheme ${url.protocol} is not allowed; use http or https.`, {
+      code: "invalid_media_url",
+    });
   }
   return url;
 }
 
 function readMimeType(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
-  const type = value?.split(';')[0]?.trim().toLowerCase();
-  return type === undefined || type === '' ? undefined : type;
+  const type = value?.split(";")[0]?.trim().toLowerCase();
+  return type === undefined || type === "" ? undefined : type;
 }
 
 function stripBrackets(text: string): string {
-  return text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+  return text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
 }
 
 class RefusedAddressError extends Error {
-  readonly code = 'EADDRREFUSED_BY_POLICY';
+  readonly code = "EADDRREFUSED_BY_POLICY";
 }
 
 function refusedAddressError(hostname: string, address: string): Error {
@@ -170,7 +182,7 @@ function refusedAddressError(hostname: string, address: string): Error {
 function describeFailure(error: unknown): string {
   const cause = findRefusal(error);
   if (cause !== undefined) return `is refused: ${cause.message}`;
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timed out';
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return "timed out";
   return `could not be downloaded (${error instanceof Error ? error.message : String(error)})`;
 }
 
@@ -182,5 +194,5 @@ function findRefusal(error: unknown): RefusedAddressError | undefined {
 }
 
 function fetchFailure(url: URL, reason: string, cause?: unknown): InvalidRequestError {
-  return new InvalidRequestError(`Media URL on host ${url.host} ${reason}.`, { code: 'invalid_media_url', cause });
+  return new InvalidRequestError(`Media URL on host ${url.host} ${reason}.`, { code: "invalid_media_url", cause });
 }

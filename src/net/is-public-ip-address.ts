@@ -1,5 +1,5 @@
-import ipaddr from 'ipaddr.js';
-import { parseIpAddress } from '../auth/ip/parse-ip-address.js';
+import ipaddr from "ipaddr.js";
+import { parseIpAddress } from "../auth/ip/parse-ip-address.js";
 
 /**
  * True only for globally routable unicast addresses. Everything ipaddr.js
@@ -15,9 +15,9 @@ import { parseIpAddress } from '../auth/ip/parse-ip-address.js';
 export function isPublicIpAddress(text: string): boolean {
   const parsed = parseIpAddress(stripBrackets(text));
   if (parsed === undefined) return false;
-  return ipaddr.fromByteArray([...parsed.bytes]).range() === 'unicast';
+  return ipaddr.fromByteArray([...parsed.bytes]).range() === "unicast";
 }
 
 function stripBrackets(text: string): string {
-  return text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+  return text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
 }

@@ -9,7 +9,9 @@ export function buildUpstreamHeaders(
   options: { stream?: boolean; jsonBody?: boolean; accept?: string } = {},
 ): Record<string, string> {
   const headers: Record<string, string> =
-    attempt.channel.type === "native" ? { "x-goog-api-key": attempt.upstreamKey } : { authorization: `Bearer ${attempt.upstreamKey}` };
+    attempt.channel.type === "native"
+      ? { "x-goog-api-key": attempt.upstreamKey }
+      : { authorization: `Bearer ${attempt.upstreamKey}` };
   if (options.jsonBody !== false) headers["content-type"] = "application/json";
   headers.accept = options.accept ?? (options.stream ? "text/event-stream" : "application/json");
   return headers;

@@ -20,7 +20,11 @@ describe("getUpstreamDispatcher", () => {
     const retimed = getUpstreamDispatcher({ id: 1, baseUrl: upstream.url, timeouts: { ...timeouts, idleMs: 10 } });
     expect(retimed).not.toBe(first);
     expect(first.closed).toBe(true);
-    const moved = getUpstreamDispatcher({ id: 1, baseUrl: `${upstream.url}/prefix`, timeouts: { ...timeouts, idleMs: 10 } });
+    const moved = getUpstreamDispatcher({
+      id: 1,
+      baseUrl: `${upstream.url}/prefix`,
+      timeouts: { ...timeouts, idleMs: 10 },
+    });
     expect(moved).not.toBe(retimed);
     expect(retimed.closed).toBe(true);
 
@@ -42,8 +46,8 @@ describe("getUpstreamDispatcher", () => {
 
     // undici checks its timers on a coarse (about half-second) tick, so the delay must clearly exceed it.
     upstream.setFaults({ latencyMs: 1500, times: 1 });
-    await expect(request(`${upstream.url}/v1/models`, { dispatcher: getUpstreamDispatcher(channel) })).rejects.toBeInstanceOf(
-      errors.HeadersTimeoutError,
-    );
+    await expect(
+      request(`${upstream.url}/v1/models`, { dispatcher: getUpstreamDispatcher(channel) }),
+    ).rejects.toBeInstanceOf(errors.HeadersTimeoutError);
   });
 });

@@ -9,10 +9,18 @@ import { UpstreamFailure } from "./upstream-failure.js";
 export const maximumUpstreamEventSize = 64 * 1024 * 1024;
 
 /** The failure that stops a stream whose event grew past `limit` (in `unit`) without ending: a 502, not retried. */
-export function oversizedUpstreamEventFailure(limit: number, unit: "characters" | "bytes", cause?: unknown): UpstreamFailure {
-  return new UpstreamFailure(`The upstream sent an event larger than ${limit} ${unit}; the stream was stopped there.`, false, {
-    status: 502,
-    code: "bad_response",
-    ...(cause === undefined ? {} : { cause }),
-  });
+export function oversizedUpstreamEventFailure(
+  limit: number,
+  unit: "characters" | "bytes",
+  cause?: unknown,
+): UpstreamFailure {
+  return new UpstreamFailure(
+    `The upstream sent an event larger than ${limit} ${unit}; the stream was stopped there.`,
+    false,
+    {
+      status: 502,
+      code: "bad_response",
+      ...(cause === undefined ? {} : { cause }),
+    },
+  );
 }

@@ -12,7 +12,9 @@ interface RecordingWriter extends SseWriter {
   closed: boolean;
 }
 
-function createRecordingWriter(options: { onWrite?: (chunk: string, writer: RecordingWriter) => Promise<void> | void } = {}): RecordingWriter {
+function createRecordingWriter(
+  options: { onWrite?: (chunk: string, writer: RecordingWriter) => Promise<void> | void } = {},
+): RecordingWriter {
   const writer: RecordingWriter = {
     writes: [],
     closed: false,
@@ -59,7 +61,12 @@ describe("pipeUpstreamEvents", () => {
   it("translates events split anywhere across reads, a UTF-8 character included, one client write per upstream read", async () => {
     const bytes = Buffer.from("event: delta\ndata: café\n\ndata: two\r\n\r\ndata: thr", "utf8");
     const splitInsideCharacter = bytes.indexOf(0xc3) + 1;
-    const upstream = Readable.from([bytes.subarray(0, 5), bytes.subarray(5, splitInsideCharacter), bytes.subarray(splitInsideCharacter), Buffer.from("ee\n\n")]);
+    const upstream = Readable.from([
+      bytes.subarray(0, 5),
+      bytes.subarray(5, splitInsideCharacter),
+      bytes.subarray(splitInsideCharacter),
+      Buffer.from("ee\n\n"),
+    ]);
     const writer = createRecordingWriter();
     const { transformer, record } = createUpperCaseTransformer();
     await pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
@@ -90,7 +97,10 @@ describe("pipeUpstreamEvents", () => {
   });
 
   it("stops reading the upstream when the transformer terminates, without flushing", async () => {
-    const upstream = Readable.from([Buffer.from("data: one\n\ndata: stop\n\ndata: never\n\n"), Buffer.from("data: later\n\n")]);
+    const upstream = Readable.from([
+      Buffer.from("data: one\n\ndata: stop\n\ndata: never\n\n"),
+      Buffer.from("data: later\n\n"),
+    ]);
     const writer = createRecordingWriter();
     const { transformer, record } = createUpperCaseTransformer({ terminateOn: "stop" });
     await pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
@@ -122,7 +132,13 @@ describe("pipeUpstreamEvents", () => {
 
   it("writes nothing when the upstream breaks before its first event, and hands the relay a retryable failure", async () => {
     const { broken, failure, writes, cancelled } = await pipeUntilUpstreamBreaks("data: not yet ended");
-    expect(failure).toMatchObject({ status: 502, code: "bad_response", retryable: true, message: "The upstream stream broke off before its first event.", cause: broken });
+    expect(failure).toMatchObject({
+      status: 502,
+      code: "bad_response",
+      retryable: true,
+      message: "The upstream stream broke off before its first event.",
+      cause: broken,
+    });
     expect(writes).toEqual([]);
     expect(cancelled).toEqual([broken]);
   });
@@ -131,7 +147,9 @@ describe("pipeUpstreamEvents", () => {
     const upstream = Readable.from([Buffer.from("data: one\n\ndata: bad\n\ndata: three\n\n")]);
     const writer = createRecordingWriter();
     const { transformer } = createUpperCaseTransformer({ failOn: "bad" });
-    await expect(pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame })).rejects.toThrow("cannot translate bad");
+    await expect(pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame })).rejects.toThrow(
+      "cannot translate bad",
+    );
     expect(writer.writes).toEqual(["data: ONE\n\n", 'data: {"error":"The upstream stream ended unexpectedly."}\n\n']);
   });
 
@@ -139,13 +157,21 @@ describe("pipeUpstreamEvents", () => {
     const upstream = new PassThrough();
     const writer = createRecordingWriter();
     const { transformer, record } = createUpperCaseTransformer();
-    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame, maximumEventSize: 64 });
+    const piping = pipeUpstreamEvents({
+      upstreamBody: upstream,
+      transformer,
+      writer,
+      errorFrame,
+      maximumEventSize: 64,
+    });
     upstream.write(`data: one\n\ndata: ${"x".repeat(40)}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
     upstream.write("x".repeat(40)); // 80 characters of one unfinished event: over the limit of 64
     const failure = await rejectionOf(piping, UpstreamFailure);
     expect(failure).toMatchObject({ status: 502, code: "bad_response", retryable: false });
-    expect((failure as Error).message).toBe("The upstream sent an event larger than 64 characters; the stream was stopped there.");
+    expect((failure as Error).message).toBe(
+      "The upstream sent an event larger than 64 characters; the stream was stopped there.",
+    );
     expect(writer.writes).toEqual(["data: ONE\n\n", `data: {"error":"${(failure as Error).message}"}\n\n`]);
     expect(record.cancelled).toEqual([failure]);
     expect(upstream.destroyed).toBe(true);

@@ -85,7 +85,9 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
     await send();
     // Nothing reached the client, not even the headers (sse-writer.ts): the relay may try another channel.
     if (!clientHasBytes) throw streamFailureBeforeFirstEvent(error);
-    await writer.sendRaw(options.errorFrame(error instanceof UpstreamFailure ? error.message : "The upstream stream ended unexpectedly."));
+    await writer.sendRaw(
+      options.errorFrame(error instanceof UpstreamFailure ? error.message : "The upstream stream ended unexpectedly."),
+    );
     throw error;
   }
 }

@@ -6,7 +6,8 @@
 export function readUpstreamErrorMessage(bodyText: string): string {
   try {
     const parsed = JSON.parse(bodyText) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof parsed.error === "object" && typeof parsed.error?.message === "string") return parsed.error.message.slice(0, 500);
+    if (typeof parsed.error === "object" && typeof parsed.error?.message === "string")
+      return parsed.error.message.slice(0, 500);
     if (typeof parsed.error === "string") return parsed.error.slice(0, 500);
     if (typeof parsed.message === "string") return parsed.message.slice(0, 500);
   } catch {

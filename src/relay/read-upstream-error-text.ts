@@ -7,7 +7,10 @@ import type { Readable } from "node:stream";
 export const maximumUpstreamErrorBodySize = 64 * 1024;
 
 /** The start of an error answer's body as text, at most `maximumSize` bytes; reading stops there, or where it broke. */
-export async function readUpstreamErrorText(body: Readable, maximumSize = maximumUpstreamErrorBodySize): Promise<string> {
+export async function readUpstreamErrorText(
+  body: Readable,
+  maximumSize = maximumUpstreamErrorBodySize,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {

@@ -56,12 +56,22 @@ const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTo
  * (retrying retryable failures only while nothing reached the client), then settle what was used, exactly once,
  * whatever happened, and queue the usage log row.
  */
-export async function runRelay(context: GatewayContext, request: Request, response: Response, call: RelayCall): Promise<void> {
+export async function runRelay(
+  context: GatewayContext,
+  request: Request,
+  response: Response,
+  call: RelayCall,
+): Promise<void> {
   const token: TokenRecord = getAuthenticatedToken(response);
   assertModelAllowed(token, call.model);
   const userGroup = getAuthenticatedUserGroup(response);
   const plan = context.channelRouter
-    .planAttempts(call.routingModel ?? call.model, { group: token.group, crossGroupRetry: token.crossGroupRetry }, userGroup, context.config.relay.maxAttempts)
+    .planAttempts(
+      call.routingModel ?? call.model,
+      { group: token.group, crossGroupRetry: token.crossGroupRetry },
+      userGroup,
+      context.config.relay.maxAttempts,
+    )
     .filter((attempt) => call.channelTypes.includes(attempt.channel.type));
   if (plan.length === 0) throw new NoAvailableChannelError(call.model);
 
@@ -70,7 +80,9 @@ export async function runRelay(context: GatewayContext, request: Request, respon
     ...plan.map(
       (attempt) =>
         context.billing.worstCaseCost(call.model, attempt.group, call.promptTokenEstimate, call.maxOutputTokens) +
-        (call.reservedUsage ? context.billing.priceUsage(call.model, attempt.group, { ...zeroUsage, ...call.reservedUsage }) : 0),
+        (call.reservedUsage
+          ? context.billing.priceUsage(call.model, attempt.group, { ...zeroUsage, ...call.reservedUsage })
+          : 0),
     ),
   );
   const reservation = await context.billing.reserve(token, requestId, worstCase);
@@ -95,7 +107,11 @@ export async function runRelay(context: GatewayContext, request: Request, respon
   let answerFirst = false;
   /** Settles what was observed, exactly once whatever happened, and queues the usage log row. */
   const settleAndRecord = async () => {
-    const usage = observed.usage ?? (observed.streamedCompletionTokens > 0 ? { ...zeroUsage, completionTokens: observed.streamedCompletionTokens } : undefined);
+    const usage =
+      observed.usage ??
+      (observed.streamedCompletionTokens > 0
+        ? { ...zeroUsage, completionTokens: observed.streamedCompletionTokens }
+        : undefined);
     const billedGroup = usedAttempt?.group ?? plan[0]!.group;
     const cost = usage ? context.billing.priceUsage(call.model, billedGroup, usage) : 0;
     await context.billing.settle(reservation, cost);
@@ -128,7 +144,10 @@ export async function runRelay(context: GatewayContext, request: Request, respon
         if (retryable) context.channelRouter.reportFailure(attempt.channel.id);
         const canRetry = retryable && !response.headersSent && !clientGone.aborted && index < plan.length - 1;
         if (!canRetry) break;
-        context.logger.warn({ requestId, channel: attempt.channel.name, err: (error as Error).message }, "upstream attempt failed, trying the next channel");
+        context.logger.warn(
+          { requestId, channel: attempt.channel.name, err: (error as Error).message },
+          "upstream attempt failed, trying the next channel",
+        );
       }
     }
   } finally {

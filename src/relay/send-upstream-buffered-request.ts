@@ -34,7 +34,11 @@ class BodyBrokeOff extends Error {}
  * chunks as they come, where `request()` would build a Readable stream, push every chunk through it and consume
  * it again (`.json()`, `.arrayBuffer()`). The pool's connect, header and idle timeouts apply as for `request()`.
  */
-function dispatchBuffered(attempt: ChannelAttempt, upstreamRequest: UpstreamRequest, maximumAnswerSize: number): Promise<BufferedAnswer> {
+function dispatchBuffered(
+  attempt: ChannelAttempt,
+  upstreamRequest: UpstreamRequest,
+  maximumAnswerSize: number,
+): Promise<BufferedAnswer> {
   const { pool, basePath } = getUpstreamPool(attempt.channel);
   const signal = upstreamRequest.signal;
   return new Promise<BufferedAnswer>((resolve, reject) => {
@@ -73,7 +77,12 @@ function dispatchBuffered(attempt: ChannelAttempt, upstreamRequest: UpstreamRequ
       },
       onResponseEnd() {
         finish();
-        resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), tooLarge: false });
+        resolve({
+          statusCode,
+          headers,
+          body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
+          tooLarge: false,
+        });
       },
       onResponseError(_controller, error) {
         finish();
@@ -118,17 +127,26 @@ export async function sendUpstreamBufferedRequest(
     if (error instanceof BodyBrokeOff) {
       const timedOut = upstreamTransportFailure(error.cause);
       if (timedOut.status === 504) throw timedOut;
-      throw new UpstreamFailure("The upstream answer broke off before it was complete.", true, { status: 502, code: "bad_response", cause: error.cause });
+      throw new UpstreamFailure("The upstream answer broke off before it was complete.", true, {
+        status: 502,
+        code: "bad_response",
+        cause: error.cause,
+      });
     }
     throw upstreamTransportFailure(error);
   }
-  if (answer.statusCode < 200 || answer.statusCode >= 300) throw upstreamStatusFailure(answer.statusCode, answer.headers, answer.body.toString("utf8"));
+  if (answer.statusCode < 200 || answer.statusCode >= 300)
+    throw upstreamStatusFailure(answer.statusCode, answer.headers, answer.body.toString("utf8"));
   if (answer.tooLarge) {
     // The same request would most likely get as large an answer from another channel: not retried.
-    throw new UpstreamFailure(`The upstream answer is larger than ${maximumAnswerSize} bytes; the gateway does not relay answers that large.`, false, {
-      status: 502,
-      code: "bad_response",
-    });
+    throw new UpstreamFailure(
+      `The upstream answer is larger than ${maximumAnswerSize} bytes; the gateway does not relay answers that large.`,
+      false,
+      {
+        status: 502,
+        code: "bad_response",
+      },
+    );
   }
   return answer;
 }

@@ -34,7 +34,11 @@ beforeEach(() => {
 
 function attemptFor(options: { id?: number; baseUrl?: string; headerMs?: number } = {}): ChannelAttempt {
   return {
-    channel: { id: options.id ?? 1, baseUrl: options.baseUrl ?? baseUrl, timeouts: { connectMs: 1000, headerMs: options.headerMs ?? 2000, idleMs: 2000 } },
+    channel: {
+      id: options.id ?? 1,
+      baseUrl: options.baseUrl ?? baseUrl,
+      timeouts: { connectMs: 1000, headerMs: options.headerMs ?? 2000, idleMs: 2000 },
+    },
     group: "default",
     upstreamModel: "model-a",
     upstreamKey: "upstream-secret",
@@ -42,7 +46,13 @@ function attemptFor(options: { id?: number; baseUrl?: string; headerMs?: number 
 }
 
 function chatRequest(signal = new ClientGoneSignal()): UpstreamRequest {
-  return { method: "POST", path: "/v1/chat/completions", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "model-a" }), signal };
+  return {
+    method: "POST",
+    path: "/v1/chat/completions",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "model-a" }),
+    signal,
+  };
 }
 
 const failureOf = (pending: Promise<unknown>) => rejectionOf(pending, UpstreamFailure);
@@ -60,14 +70,18 @@ describe("sendUpstreamJsonRequest", () => {
     const signal = new ClientGoneSignal();
     const result = await sendUpstreamJsonRequest<{ text: string; n: number[] }>(attemptFor(), chatRequest(signal));
     expect(result).toEqual({ text: "café", n: [1, 2] });
-    expect(received).toEqual([{ method: "POST", url: "/base/v1/chat/completions", body: '{"model":"model-a"}', closedEarly: false }]);
+    expect(received).toEqual([
+      { method: "POST", url: "/base/v1/chat/completions", body: '{"model":"model-a"}', closedEarly: false },
+    ]);
     expect(signal.listenerCount("abort")).toBe(0);
   });
 
   it("turns an error status into our error with the upstream's message and Retry-After, retryable for 429", async () => {
     answer = (_request, response) => {
       response.writeHead(429, { "content-type": "application/json", "retry-after": "7" });
-      response.end(JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }));
+      response.end(
+        JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }),
+      );
     };
     const failure = await failureOf(sendUpstreamJsonRequest(attemptFor(), chatRequest()));
     expect(failure).toMatchObject({ status: 429, code: "rate_limit_exceeded", retryable: true, retryAfterSeconds: 7 });
@@ -77,7 +91,11 @@ describe("sendUpstreamJsonRequest", () => {
       response.writeHead(400, { "content-type": "application/json" });
       response.end(JSON.stringify({ error: { message: "bad field", type: "invalid_request_error" } }));
     };
-    expect(await failureOf(sendUpstreamJsonRequest(attemptFor(), chatRequest()))).toMatchObject({ status: 400, code: "invalid_request", retryable: false });
+    expect(await failureOf(sendUpstreamJsonRequest(attemptFor(), chatRequest()))).toMatchObject({
+      status: 400,
+      code: "invalid_request",
+      retryable: false,
+    });
   });
 
   it("answers a 2xx body that is not JSON, or that breaks off, with a retryable 502", async () => {
@@ -110,7 +128,9 @@ describe("sendUpstreamJsonRequest", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((resolve) => closed.close(resolve));
-    expect(await failureOf(sendUpstreamJsonRequest(attemptFor({ id: 2, baseUrl: closedUrl }), chatRequest()))).toMatchObject({
+    expect(
+      await failureOf(sendUpstreamJsonRequest(attemptFor({ id: 2, baseUrl: closedUrl }), chatRequest())),
+    ).toMatchObject({
       status: 502,
       code: "bad_response",
       retryable: true,
@@ -118,11 +138,13 @@ describe("sendUpstreamJsonRequest", () => {
     });
 
     answer = () => undefined; // never answers
-    expect(await failureOf(sendUpstreamJsonRequest(attemptFor({ id: 3, headerMs: 200 }), chatRequest()))).toMatchObject({
-      status: 504,
-      code: "request_timeout",
-      retryable: true,
-    });
+    expect(await failureOf(sendUpstreamJsonRequest(attemptFor({ id: 3, headerMs: 200 }), chatRequest()))).toMatchObject(
+      {
+        status: 504,
+        code: "request_timeout",
+        retryable: true,
+      },
+    );
   });
 
   it("aborts the upstream call when the client leaves, with the client's reason, and never starts for a client already gone", async () => {
@@ -156,12 +178,16 @@ describe("sendUpstreamJsonRequest", () => {
     };
     const failure = await failureOf(sendUpstreamJsonRequest(attemptFor({ id: 31 }), chatRequest(), 64));
     expect(failure).toMatchObject({ status: 502, code: "bad_response", retryable: false });
-    expect(failure.message).toBe("The upstream answer is larger than 64 bytes; the gateway does not relay answers that large.");
+    expect(failure.message).toBe(
+      "The upstream answer is larger than 64 bytes; the gateway does not relay answers that large.",
+    );
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(received.map((entry) => entry.closedEarly)).toEqual([true]);
 
     answer = (_request, response) => response.end(padded(64));
-    await expect(sendUpstreamJsonRequest(attemptFor({ id: 31 }), chatRequest(), 64)).resolves.toEqual({ text: "x".repeat(52) });
+    await expect(sendUpstreamJsonRequest(attemptFor({ id: 31 }), chatRequest(), 64)).resolves.toEqual({
+      text: "x".repeat(52),
+    });
     expect(maximumUpstreamAnswerSize).toBe(256 * 1024 * 1024);
   });
 
@@ -173,6 +199,8 @@ describe("sendUpstreamJsonRequest", () => {
     const failure = await failureOf(sendUpstreamJsonRequest(attemptFor({ id: 32 }), chatRequest()));
     expect(failure).toMatchObject({ status: 502, code: "upstream_error", retryable: true });
     // Cut at 64 KiB the body is no longer JSON: the message is its start, as for any body that is not JSON.
-    expect(failure.message).toBe(`Upstream error (503): ${JSON.stringify({ error: { message: "overloaded" }, padding: "x".repeat(200_000) }).slice(0, 200)}`);
+    expect(failure.message).toBe(
+      `Upstream error (503): ${JSON.stringify({ error: { message: "overloaded" }, padding: "x".repeat(200_000) }).slice(0, 200)}`,
+    );
   });
 });

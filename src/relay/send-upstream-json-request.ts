@@ -18,6 +18,10 @@ export async function sendUpstreamJsonRequest<Answer>(
     // A byte order mark is allowed before JSON text (RFC 8259 §8.1 lets a parser ignore it); JSON.parse is not.
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Answer;
   } catch (error) {
-    throw new UpstreamFailure("The upstream answered with a body that is not JSON.", true, { status: 502, code: "bad_response", cause: error });
+    throw new UpstreamFailure("The upstream answered with a body that is not JSON.", true, {
+      status: 502,
+      code: "bad_response",
+      cause: error,
+    });
   }
 }

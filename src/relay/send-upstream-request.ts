@@ -1,4 +1,4 @@
-import { type Dispatcher, type FormData as UndiciFormData } from "undici";
+import type { Dispatcher, FormData as UndiciFormData } from "undici";
 import type { ClientGoneSignal } from "./client-gone-signal.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import { getUpstreamPool } from "./get-upstream-dispatcher.js";
@@ -22,7 +22,10 @@ export type UpstreamResponse = Dispatcher.ResponseData;
  * (the upstream's message, never its key) and thrown as UpstreamFailure, retryable for 429/5xx; transport failures
  * are retryable too. A 2xx answer is returned with its body unread, for the caller to stream or parse.
  */
-export async function sendUpstreamRequest(attempt: ChannelAttempt, upstreamRequest: UpstreamRequest): Promise<UpstreamResponse> {
+export async function sendUpstreamRequest(
+  attempt: ChannelAttempt,
+  upstreamRequest: UpstreamRequest,
+): Promise<UpstreamResponse> {
   let response: UpstreamResponse;
   try {
     // Straight to the channel's pool with a path: no URL string to parse on every request.

@@ -10,5 +10,9 @@ import { upstreamTransportFailure } from "./upstream-transport-failure.js";
 export function streamFailureBeforeFirstEvent(error: unknown): unknown {
   if (error instanceof UpstreamFailure) return error;
   if (error instanceof undiciErrors.BodyTimeoutError) return upstreamTransportFailure(error);
-  return new UpstreamFailure("The upstream stream broke off before its first event.", true, { status: 502, code: "bad_response", cause: error });
+  return new UpstreamFailure("The upstream stream broke off before its first event.", true, {
+    status: 502,
+    code: "bad_response",
+    cause: error,
+  });
 }

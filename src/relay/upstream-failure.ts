@@ -8,7 +8,14 @@ export class UpstreamFailure extends GatewayError {
   constructor(
     message: string,
     readonly retryable: boolean,
-    options: { status: number; code: string; type?: string; param?: string; cause?: unknown; retryAfterSeconds?: number },
+    options: {
+      status: number;
+      code: string;
+      type?: string;
+      param?: string;
+      cause?: unknown;
+      retryAfterSeconds?: number;
+    },
   ) {
     super(message, options);
     this.retryAfterSeconds = options.retryAfterSeconds;

@@ -7,13 +7,22 @@ import { UpstreamFailure } from "./upstream-failure.js";
  * The failure for an upstream's non-2xx answer: its message (never its key) in our error, retryable for 408,
  * 429 and 5xx, with the upstream's Retry-After when it gave one in seconds.
  */
-export function upstreamStatusFailure(statusCode: number, headers: IncomingHttpHeaders, bodyText: string): UpstreamFailure {
+export function upstreamStatusFailure(
+  statusCode: number,
+  headers: IncomingHttpHeaders,
+  bodyText: string,
+): UpstreamFailure {
   const retryAfterHeader = headers["retry-after"];
-  const retryAfterSeconds = typeof retryAfterHeader === "string" && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
+  const retryAfterSeconds =
+    typeof retryAfterHeader === "string" && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
   const status = mapUpstreamStatus(statusCode);
-  return new UpstreamFailure(`Upstream error (${statusCode}): ${readUpstreamErrorMessage(bodyText)}`, isRetryableUpstreamStatus(statusCode), {
-    status,
-    code: status === 429 ? "rate_limit_exceeded" : status >= 500 ? "upstream_error" : "invalid_request",
-    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-  });
+  return new UpstreamFailure(
+    `Upstream error (${statusCode}): ${readUpstreamErrorMessage(bodyText)}`,
+    isRetryableUpstreamStatus(statusCode),
+    {
+      status,
+      code: status === 429 ? "rate_limit_exceeded" : status >= 500 ? "upstream_error" : "invalid_request",
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    },
+  );
 }

@@ -1,5 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { SqliteDatabase } from 'kysely';
+import type BetterSqlite3 from "better-sqlite3";
+import type { SqliteDatabase } from "kysely";
 
 /**
  * Kysely's SQLite driver prepares every statement again on every query; preparing is most of the cost of a small
@@ -17,14 +17,14 @@ export function cachePreparedStatements(
     prepare(sql: string) {
       // Kysely prepares a statement right before running it, so these run just before any query, write or transaction.
       options.beforeStatement?.();
-      if (options.beforeWrite && !sql.startsWith('select')) options.beforeWrite();
+      if (options.beforeWrite && !sql.startsWith("select")) options.beforeWrite();
       let statement = statements.get(sql);
       if (statement === undefined) {
         statement = connection.prepare(sql);
         if (statements.size >= maximumStatements) statements.delete(statements.keys().next().value as string);
         statements.set(sql, statement);
       }
-      return statement as unknown as ReturnType<SqliteDatabase['prepare']>;
+      return statement as unknown as ReturnType<SqliteDatabase["prepare"]>;
     },
     close() {
       statements.clear();

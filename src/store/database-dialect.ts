@@ -1,1 +1,1 @@
-export type DatabaseDialect = 'sqlite' | 'postgres';
+export type DatabaseDialect = "sqlite" | "postgres";

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated } from "kysely";
 
 // Booleans are stored as integer 0/1 in both dialects so rows look the same everywhere;
 // the query functions convert them to real booleans at the edge.
@@ -10,7 +10,7 @@ export interface UsersTable {
   username: string;
   password_hash: string;
   display_name: string;
-  role: 'user' | 'admin' | 'root';
+  role: "user" | "admin" | "root";
   group_name: WithDefault<string>;
   /** 1 enabled, 2 disabled */
   status: WithDefault<number>;
@@ -56,7 +56,7 @@ export interface ChannelsTable {
   priority: WithDefault<number>;
   weight: WithDefault<number>;
   enabled: StoredBoolean;
-  source: 'config' | 'api';
+  source: "config" | "api";
   /** JSON object: timeouts and other per-channel settings */
   settings: string;
   created_time: number;
@@ -89,7 +89,7 @@ export interface UsageLogsTable {
   reasoning_tokens: number;
   quota: number;
   latency_ms: number;
-  status: 'success' | 'error';
+  status: "success" | "error";
   error_message: string | null;
   created_time: number;
 }
@@ -102,7 +102,7 @@ export interface TasksTable {
   channel_id: number | null;
   model: string;
   upstream_task_id: string | null;
-  status: 'queued' | 'in_progress' | 'completed' | 'failed';
+  status: "queued" | "in_progress" | "completed" | "failed";
   progress: WithDefault<number>;
   reservation_id: string | null;
   result_url: string | null;

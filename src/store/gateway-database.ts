@@ -1,8 +1,8 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
-import type { Database } from './database-schema.js';
-import type { CommitWindow } from './quota/create-commit-window.js';
-import type { DatabaseDialect } from './database-dialect.js';
+import type BetterSqlite3 from "better-sqlite3";
+import type { Kysely } from "kysely";
+import type { Database } from "./database-schema.js";
+import type { CommitWindow } from "./quota/create-commit-window.js";
+import type { DatabaseDialect } from "./database-dialect.js";
 
 export interface GatewayDatabase {
   db: Kysely<Database>;

@@ -1,15 +1,15 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
-import type { Database } from './database-schema.js';
-import type { GatewayDatabase } from './gateway-database.js';
-import { runMigrations } from './migrations/run-migrations.js';
-import { cachePreparedStatements } from './cache-prepared-statements.js';
-import { createCommitWindow } from './quota/create-commit-window.js';
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./database-schema.js";
+import type { GatewayDatabase } from "./gateway-database.js";
+import { runMigrations } from "./migrations/run-migrations.js";
+import { cachePreparedStatements } from "./cache-prepared-statements.js";
+import { createCommitWindow } from "./quota/create-commit-window.js";
 
-export type { GatewayDatabase } from './gateway-database.js';
+export type { GatewayDatabase } from "./gateway-database.js";
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL only: connections in the pool (default 10). */
@@ -28,9 +28,9 @@ const POSTGRES_INT8_OID = 20;
 const POSTGRES_NUMERIC_OID = 1700;
 
 export async function openDatabase(databaseUrl: string, options: OpenDatabaseOptions = {}): Promise<GatewayDatabase> {
-  const gatewayDatabase = databaseUrl.startsWith('sqlite:')
-    ? openSqlite(databaseUrl.slice('sqlite:'.length), options)
-    : databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')
+  const gatewayDatabase = databaseUrl.startsWith("sqlite:")
+    ? openSqlite(databaseUrl.slice("sqlite:".length), options)
+    : databaseUrl.startsWith("postgres://") || databaseUrl.startsWith("postgresql://")
       ? openPostgres(databaseUrl, options)
       : undefined;
   if (gatewayDatabase === undefined) {
@@ -47,38 +47,40 @@ export async function openDatabase(databaseUrl: string, options: OpenDatabaseOpt
 
 function describeScheme(databaseUrl: string): string {
   // Only the scheme: the rest of a URL may hold a password.
-  const colon = databaseUrl.indexOf(':');
+  const colon = databaseUrl.indexOf(":");
   return colon === -1 ? databaseUrl.slice(0, 20) : `${databaseUrl.slice(0, colon)}:`;
 }
 
 function openSqlite(location: string, options: OpenDatabaseOptions): GatewayDatabase {
   // Accept sqlite:./file, sqlite:/abs/file, sqlite:///abs/file and sqlite::memory:.
-  const path = location.startsWith('//') ? location.slice(2) : location;
-  if (path === '') {
-    throw new Error('DATABASE_URL sqlite: needs a file path, for example sqlite:./data/gateway.db, or sqlite::memory:');
+  const path = location.startsWith("//") ? location.slice(2) : location;
+  if (path === "") {
+    throw new Error("DATABASE_URL sqlite: needs a file path, for example sqlite:./data/gateway.db, or sqlite::memory:");
   }
-  const inMemory = path === ':memory:';
+  const inMemory = path === ":memory:";
   if (!inMemory) {
     mkdirSync(dirname(resolve(path)), { recursive: true });
   }
   const connection = new BetterSqlite3(path);
   if (!inMemory) {
     // WAL lets readers proceed while the single writer commits.
-    connection.pragma('journal_mode = WAL');
+    connection.pragma("journal_mode = WAL");
     // In WAL mode NORMAL syncs at checkpoints, not on every commit: a process crash loses nothing and the file
     // cannot corrupt; only a power loss can drop the last commits. FULL would fsync three times per request.
-    connection.pragma('synchronous = NORMAL');
+    connection.pragma("synchronous = NORMAL");
   }
   // Statement journals (every write inside the open commit window, every savepoint, every UPDATE … RETURNING)
   // stay in memory instead of a temporary file opened and removed per statement: measured on this schema, the
   // ledger's UPDATE … RETURNING inside an open transaction took ~14 µs with the default and ~4 µs with this (in a loop).
-  connection.pragma('temp_store = MEMORY');
-  connection.pragma('busy_timeout = 5000');
-  connection.pragma('foreign_keys = ON');
+  connection.pragma("temp_store = MEMORY");
+  connection.pragma("busy_timeout = 5000");
+  connection.pragma("foreign_keys = ON");
   const commitWindow = createCommitWindow(connection, {
     intervalMs: options.sqliteCommitIntervalMs ?? 10,
-    onCommitError: options.onSqliteCommitError ?? ((error) => console.error('SQLite commit window failed to commit', error)),
-    onDeferredError: options.onSqliteDeferredError ?? ((error) => console.error('a deferred SQLite ledger write failed', error)),
+    onCommitError:
+      options.onSqliteCommitError ?? ((error) => console.error("SQLite commit window failed to commit", error)),
+    onDeferredError:
+      options.onSqliteDeferredError ?? ((error) => console.error("a deferred SQLite ledger write failed", error)),
   });
   // Before any other write or transaction through Kysely the open window commits: a transaction cannot nest, and
   // a write the API acknowledged (a new token, a password) must not wait for the ledger's window to be durable.
@@ -93,7 +95,13 @@ function openSqlite(location: string, options: OpenDatabaseOptions): GatewayData
     commitWindow.commitNow();
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', sqliteConnection: connection, sqliteCommitWindow: commitWindow, close: createOnceCloser(close) };
+  return {
+    db,
+    dialect: "sqlite",
+    sqliteConnection: connection,
+    sqliteCommitWindow: commitWindow,
+    close: createOnceCloser(close),
+  };
 }
 
 function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): GatewayDatabase {
@@ -107,7 +115,7 @@ function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Gatewa
     // Quota, ids and times are bigint columns; their values stay far below 2^53, so numbers are
     // exact. Set per pool, not on the global pg.types, so other pg users are unaffected.
     types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      getTypeParser: ((oid: number, format?: "text" | "binary") => {
         if (oid === POSTGRES_INT8_OID || oid === POSTGRES_NUMERIC_OID) {
           return parseExactNumber;
         }
@@ -116,7 +124,7 @@ function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Gatewa
     },
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: createOnceCloser(() => db.destroy()) };
+  return { db, dialect: "postgres", close: createOnceCloser(() => db.destroy()) };
 }
 
 function parseExactNumber(value: string): number {

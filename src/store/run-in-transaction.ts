@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from './database-schema.js';
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "./database-schema.js";
 
 /** Runs the callback in one transaction: committed when it resolves, rolled back when it throws. */
 export function runInTransaction<Result>(

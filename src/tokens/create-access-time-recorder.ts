@@ -12,7 +12,10 @@ export interface AccessTimeRecorder {
  * `accessed_time` must move on every request without a write on the hot path: requests only note the token id,
  * and one statement a second stamps all of them.
  */
-export function createAccessTimeRecorder(db: Kysely<Database>, options: { intervalMs: number; onError(error: unknown): void }): AccessTimeRecorder {
+export function createAccessTimeRecorder(
+  db: Kysely<Database>,
+  options: { intervalMs: number; onError(error: unknown): void },
+): AccessTimeRecorder {
   let pending = new Map<number, number>();
   let flushing: Promise<void> = Promise.resolve();
   const flush = (): Promise<void> => {

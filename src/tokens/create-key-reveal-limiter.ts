@@ -1,5 +1,10 @@
 import type { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from "rate-limiter-flexible";
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+  type RateLimiterRes,
+} from "rate-limiter-flexible";
 import type { Logger } from "../logging/logger.js";
 
 export interface KeyRevealLimiterOptions {
@@ -27,7 +32,11 @@ export function createKeyRevealLimiter(options: KeyRevealLimiterOptions): RateLi
     fallbackLogged = false;
   });
   class LoggedInsuranceLimiter extends RateLimiterMemory {
-    override consume(key: string | number, pointsToConsume?: number, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
+    override consume(
+      key: string | number,
+      pointsToConsume?: number,
+      options?: { [key: string]: unknown },
+    ): Promise<RateLimiterRes> {
       if (!fallbackLogged) {
         fallbackLogged = true;
         logger.warn("Redis unreachable: the key reveal budget is counted per instance until it is back");

@@ -12,9 +12,14 @@ import { toTokenFieldPatch } from "./to-token-field-patch.js";
  * Creates one token, or `count` tokens named `<name>-1` … `<name>-<count>` in one statement (our design for the
  * batch creation the seed mentions without showing). The reply never carries a key.
  */
-export async function createTokens(context: GatewayContext, user: UserRecord, request: CreateTokenRequest): Promise<number> {
+export async function createTokens(
+  context: GatewayContext,
+  user: UserRecord,
+  request: CreateTokenRequest,
+): Promise<number> {
   const count = request.count ?? 1;
-  const names = count === 1 ? [request.name] : Array.from({ length: count }, (_, index) => `${request.name}-${index + 1}`);
+  const names =
+    count === 1 ? [request.name] : Array.from({ length: count }, (_, index) => `${request.name}-${index + 1}`);
   if (names.some((name) => [...name].length > maximumTokenNameLength)) {
     throw new InvalidRequestError(tokenMessages.nameTooLong, { param: "name" });
   }

@@ -16,7 +16,11 @@ export async function consumeKeyRevealBudget(context: GatewayContext, user: User
 }
 
 /** Full keys (without `sk-`) of the user's tokens among `ids`, keyed by id as a string; unknown ids are left out. */
-export async function revealTokenKeys(context: GatewayContext, user: UserRecord, ids: readonly number[]): Promise<Record<string, string>> {
+export async function revealTokenKeys(
+  context: GatewayContext,
+  user: UserRecord,
+  ids: readonly number[],
+): Promise<Record<string, string>> {
   const keys: Record<string, string> = {};
   for (const id of new Set(ids)) {
     const token = await findTokenByIdForUser(context.database.db, id, user.id);

@@ -13,7 +13,11 @@ export interface TokenSearch {
  * Keys are stored encrypted, so a partial key match cannot run in SQL: the user's own tokens are decrypted and
  * matched here. A user holds tens to thousands of tokens, which keeps this cheap.
  */
-export async function searchUserTokens(context: GatewayContext, user: UserRecord, search: TokenSearch): Promise<TokenRecord[]> {
+export async function searchUserTokens(
+  context: GatewayContext,
+  user: UserRecord,
+  search: TokenSearch,
+): Promise<TokenRecord[]> {
   const keyword = search.keyword?.trim().toLowerCase() ?? "";
   const keyMatcher = search.token?.trim() ? buildKeySearchMatcher(search.token.trim()) : undefined;
   const tokens = await listAllTokensForUser(context.database.db, user.id);

@@ -15,7 +15,10 @@ export function toTokenFieldPatch(fields: TokenFields): TokenPatch {
   if (fields.unlimited_quota !== undefined) patch.unlimitedQuota = fields.unlimited_quota;
   if (fields.model_limits_enabled !== undefined) patch.modelLimitsEnabled = fields.model_limits_enabled;
   if (fields.model_limits !== undefined) {
-    patch.modelLimits = fields.model_limits.map((model) => model.trim()).filter((model) => model.length > 0).join(",");
+    patch.modelLimits = fields.model_limits
+      .map((model) => model.trim())
+      .filter((model) => model.length > 0)
+      .join(",");
   }
   if (fields.allow_ips !== undefined) {
     const allowIps = fields.allow_ips.trim();

@@ -26,11 +26,13 @@ export async function updateUserToken(
   const current = await findTokenByIdForUser(context.database.db, request.id, user.id);
   if (!current) throw new NotFoundError(tokenMessages.notFound);
 
-  if (statusOnly && request.status === undefined) throw new InvalidRequestError(tokenMessages.statusRequired, { param: "status" });
+  if (statusOnly && request.status === undefined)
+    throw new InvalidRequestError(tokenMessages.statusRequired, { param: "status" });
   let patch: TokenPatch = {};
   if (!statusOnly) {
     if (request.name !== undefined) {
-      if ([...request.name].length > maximumTokenNameLength) throw new InvalidRequestError(tokenMessages.nameTooLong, { param: "name" });
+      if ([...request.name].length > maximumTokenNameLength)
+        throw new InvalidRequestError(tokenMessages.nameTooLong, { param: "name" });
       patch.name = request.name;
     }
     patch = { ...patch, ...toTokenFieldPatch(request) };
@@ -45,7 +47,10 @@ export async function updateUserToken(
     // Only a token the gateway marked exhausted is held back (as new-api does): any other token may be enabled
     // whatever its quota, as the seed's state table says; requests are still refused with 402 while it has none.
     if (current.status === exhausted && !after.unlimitedQuota && after.remainQuota <= 0) {
-      throw new InvalidRequestError(tokenMessages.exhaustedCannotEnable, { param: "status", code: "token_quota_exhausted" });
+      throw new InvalidRequestError(tokenMessages.exhaustedCannotEnable, {
+        param: "status",
+        code: "token_quota_exhausted",
+      });
     }
   }
   const updated = await updateToken(context.database.db, current.id, user.id, patch);

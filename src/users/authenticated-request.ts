@@ -14,7 +14,12 @@ export function getAuthenticatedUser(response: Response): UserRecord {
   return user;
 }
 
-export function setAuthenticatedToken(response: Response, token: TokenRecord, clientIp: string, ownerGroup: string): void {
+export function setAuthenticatedToken(
+  response: Response,
+  token: TokenRecord,
+  clientIp: string,
+  ownerGroup: string,
+): void {
   response.locals.token = token;
   response.locals.clientIp = clientIp;
   response.locals.userGroup = ownerGroup;

@@ -12,10 +12,14 @@ export const rootUsername = "root";
  * automation). Its password is random until an operator sets one with the CLI.
  */
 export async function bootstrapRootUser(context: GatewayContext, adminToken: string): Promise<void> {
-  const accessToken = { accessTokenHash: context.keyCipher.hash(adminToken), accessTokenEncrypted: context.keyCipher.encrypt(adminToken) };
+  const accessToken = {
+    accessTokenHash: context.keyCipher.hash(adminToken),
+    accessTokenEncrypted: context.keyCipher.encrypt(adminToken),
+  };
   const existing = await findUserByUsername(context.database.db, rootUsername);
   if (existing) {
-    if (existing.accessTokenHash !== accessToken.accessTokenHash) await setUserAccessToken(context.database.db, existing.id, accessToken);
+    if (existing.accessTokenHash !== accessToken.accessTokenHash)
+      await setUserAccessToken(context.database.db, existing.id, accessToken);
     return;
   }
   await insertUser(context.database.db, {

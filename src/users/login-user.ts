@@ -20,7 +20,10 @@ export async function loginUser(
 ): Promise<{ user: UserRecord; accessToken: string }> {
   const user = await findUserByUsername(context.database.db, credentials.username);
   // Verify even for an unknown user, against a fixed hash, so timing does not reveal which usernames exist.
-  const passwordMatches = await verifyPassword(credentials.password, user?.passwordHash ?? (await getUnknownUserHash()));
+  const passwordMatches = await verifyPassword(
+    credentials.password,
+    user?.passwordHash ?? (await getUnknownUserHash()),
+  );
   if (!user || !passwordMatches || user.status !== 1) throw new AuthenticationError(invalidCredentials);
   if (user.accessTokenEncrypted) return { user, accessToken: context.keyCipher.decrypt(user.accessTokenEncrypted) };
   const accessToken = generateAccessToken();

@@ -32,7 +32,11 @@ const openaiError = (status: 401 | 402 | 403, message: string, code: string) => 
   },
 });
 const nativeError = (status: 401 | 402 | 403, message: string) => ({
-  error: { code: status, message, status: { 401: "UNAUTHENTICATED", 402: "RESOURCE_EXHAUSTED", 403: "PERMISSION_DENIED" }[status] },
+  error: {
+    code: status,
+    message,
+    status: { 401: "UNAUTHENTICATED", 402: "RESOURCE_EXHAUSTED", 403: "PERMISSION_DENIED" }[status],
+  },
 });
 
 describe.each(testDatabases)("API key authentication on $name", ({ database }) => {
@@ -54,7 +58,8 @@ describe.each(testDatabases)("API key authentication on $name", ({ database }) =
       gateway.clientFor(apiKey ? { apiKey } : {}).openai.GET("/v1/models", { headers });
     const callNative = (apiKey: string | undefined, headers: Record<string, string> = {}) =>
       gateway.clientFor(apiKey ? { apiKey } : {}).native.GET("/v1beta/models", { headers });
-    const readToken = async (id: number) => (await alice.client.management.GET("/api/token/{id}", { params: { path: { id } } })).data!.data;
+    const readToken = async (id: number) =>
+      (await alice.client.management.GET("/api/token/{id}", { params: { path: { id } } })).data!.data;
 
     describe("where the key may be", () => {
       it("accepts Authorization: Bearer sk-… on /v1 and records the access time", async () => {
@@ -85,7 +90,11 @@ describe.each(testDatabases)("API key authentication on $name", ({ database }) =
       it("accepts the native headers on the native routes under /v1 as newer native SDKs call them", async () => {
         const { apiKey } = await newKey();
         const generate = (headers: Record<string, string>) =>
-          gateway.clientFor({}).native.POST("/v1/models/{model}:generateContent", { params: { path: { model: "gmx-2.5-flash" } }, headers, body: nativeBody });
+          gateway.clientFor({}).native.POST("/v1/models/{model}:generateContent", {
+            params: { path: { model: "gmx-2.5-flash" } },
+            headers,
+            body: nativeBody,
+          });
         const withoutKey = await generate({});
         expect(withoutKey.response.status).toBe(401);
         expect(withoutKey.error).toEqual(nativeError(401, apiKeyMessages.missingNative));
@@ -129,7 +138,9 @@ describe.each(testDatabases)("API key authentication on $name", ({ database }) =
         const wrongBearer = await callNative(unknownKey);
         expect(wrongBearer.response.status).toBe(401);
         expect(wrongBearer.error).toEqual(nativeError(401, apiKeyMessages.invalid));
-        const wrongHeader = await gateway.clientFor({}).native.GET("/v1beta/models", { headers: { "x-goog-api-key": unknownKey } });
+        const wrongHeader = await gateway
+          .clientFor({})
+          .native.GET("/v1beta/models", { headers: { "x-goog-api-key": unknownKey } });
         expect(wrongHeader.error).toEqual(nativeError(401, apiKeyMessages.invalid));
         const wrongQuery = await fetch(`${gateway.url}/v1beta/models?key=${unknownKey}`);
         expect(wrongQuery.status).toBe(401);
@@ -146,14 +157,20 @@ describe.each(testDatabases)("API key authentication on $name", ({ database }) =
     describe("token state", () => {
       it("refuses a disabled token (403) and accepts it again once enabled", async () => {
         const { token, apiKey } = await newKey();
-        await alice.client.management.PUT("/api/token/", { body: { id: token.id, status: 2 }, params: { query: { status_only: true } } });
+        await alice.client.management.PUT("/api/token/", {
+          body: { id: token.id, status: 2 },
+          params: { query: { status_only: true } },
+        });
         const openai = await callOpenai(apiKey);
         expect(openai.response.status).toBe(403);
         expect(openai.error).toEqual(openaiError(403, apiKeyMessages.disabled, "token_disabled"));
         const native = await callNative(apiKey);
         expect(native.response.status).toBe(403);
         expect(native.error).toEqual(nativeError(403, apiKeyMessages.disabled));
-        await alice.client.management.PUT("/api/token/", { body: { id: token.id, status: 1 }, params: { query: { status_only: true } } });
+        await alice.client.management.PUT("/api/token/", {
+          body: { id: token.id, status: 1 },
+          params: { query: { status_only: true } },
+        });
         expectAccepted((await callOpenai(apiKey)).response);
       });
 
@@ -226,7 +243,11 @@ describe.each(testDatabases)("API key authentication on $name", ({ database }) =
     let gateway: TestGateway;
     let alice: SignedInUser;
     beforeAll(async () => {
-      gateway = await startTestGateway({ database, environment: { TRUSTED_PROXIES: "127.0.0.1" }, configFile: generousRevealBudget });
+      gateway = await startTestGateway({
+        database,
+        environment: { TRUSTED_PROXIES: "127.0.0.1" },
+        configFile: generousRevealBudget,
+      });
       alice = await createSignedInUser(gateway);
     });
     afterAll(async () => gateway.close());
@@ -234,9 +255,16 @@ describe.each(testDatabases)("API key authentication on $name", ({ database }) =
     it("checks the client address from X-Forwarded-For sent by the trusted proxy", async () => {
       const token = await createTokenForTest(alice.client, { unlimited_quota: true, allow_ips: "203.0.113.0/24" });
       const apiKey = await revealApiKey(alice.client, token.id);
-      const call = (headers: Record<string, string>) => gateway.clientFor({ apiKey }).openai.GET("/v1/models", { headers });
+      const call = (headers: Record<string, string>) =>
+        gateway.clientFor({ apiKey }).openai.GET("/v1/models", { headers });
       expectAccepted((await call({ "X-Forwarded-For": "203.0.113.9" })).response);
-      expectAccepted((await gateway.clientFor({}).native.GET("/v1beta/models", { headers: { "x-goog-api-key": apiKey, "X-Forwarded-For": "203.0.113.9" } })).response);
+      expectAccepted(
+        (
+          await gateway
+            .clientFor({})
+            .native.GET("/v1beta/models", { headers: { "x-goog-api-key": apiKey, "X-Forwarded-For": "203.0.113.9" } })
+        ).response,
+      );
       // A client-written left part does not help: the rightmost address the proxy did not add is the client.
       const leftSpoof = await call({ "X-Forwarded-For": "203.0.113.9, 198.51.100.7" });
       expect(leftSpoof.response.status).toBe(403);

@@ -69,7 +69,14 @@ describe.each(testDatabases)("channel admin API on $name", ({ database }) => {
 
   async function createOpenaiChannel(name: string, extra: Record<string, unknown> = {}) {
     const created = await gateway.client.management.POST("/api/channel/", {
-      body: { name, type: "openai", base_url: openaiUpstream.url, key: openaiKey, models: ["gpt-4o-mini", "gpt-4o"], ...extra },
+      body: {
+        name,
+        type: "openai",
+        base_url: openaiUpstream.url,
+        key: openaiKey,
+        models: ["gpt-4o-mini", "gpt-4o"],
+        ...extra,
+      },
     });
     expect(created.response.status).toBe(200);
     return created.data!.data;
@@ -102,9 +109,13 @@ describe.each(testDatabases)("channel admin API on $name", ({ database }) => {
       success: false,
       message: `Channel ${configChannelId} comes from the configuration file and cannot be changed through the API.`,
     });
-    const removal = await gateway.client.management.DELETE("/api/channel/{id}", { params: { path: { id: configChannelId } } });
+    const removal = await gateway.client.management.DELETE("/api/channel/{id}", {
+      params: { path: { id: configChannelId } },
+    });
     expect(removal.response.status).toBe(403);
-    expect(removal.error!.message).toBe(`Channel ${configChannelId} comes from the configuration file and cannot be changed through the API.`);
+    expect(removal.error!.message).toBe(
+      `Channel ${configChannelId} comes from the configuration file and cannot be changed through the API.`,
+    );
     expect(gateway.gateway.context.channelRouter.findChannel(configChannelId)?.priority).toBe(10);
   });
 
@@ -118,11 +129,16 @@ describe.each(testDatabases)("channel admin API on $name", ({ database }) => {
       body: { name: "sneaky", type: "openai", base_url: "https://example.com", key: "k", models: ["m"] },
     });
     expect([create.response.status, create.error]).toEqual([403, denied]);
-    const test = await userClient.management.POST("/api/channel/{id}/test", { params: { path: { id: configChannelId } }, body: {} });
+    const test = await userClient.management.POST("/api/channel/{id}/test", {
+      params: { path: { id: configChannelId } },
+      body: {},
+    });
     expect([test.response.status, test.error]).toEqual([403, denied]);
     expect(openaiUpstream.requests).toHaveLength(0);
 
-    const asAdmin = await adminClient.management.GET("/api/channel/{id}", { params: { path: { id: configChannelId } } });
+    const asAdmin = await adminClient.management.GET("/api/channel/{id}", {
+      params: { path: { id: configChannelId } },
+    });
     expect(asAdmin.response.status).toBe(200);
     expect(asAdmin.data!.data.name).toBe("config-openai");
   });
@@ -147,7 +163,10 @@ describe.each(testDatabases)("channel admin API on $name", ({ database }) => {
     const duplicate = await management.POST("/api/channel/", {
       body: { name: "unique-name", type: "openai", base_url: "https://example.com", key: "k", models: ["m"] },
     });
-    expect([duplicate.response.status, duplicate.error?.message]).toEqual([400, 'A channel named "unique-name" already exists.']);
+    expect([duplicate.response.status, duplicate.error?.message]).toEqual([
+      400,
+      'A channel named "unique-name" already exists.',
+    ]);
   });
 
   it("creates, reads, updates and deletes an API channel, reloading the router each time", async () => {
@@ -186,20 +205,31 @@ describe.each(testDatabases)("channel admin API on $name", ({ database }) => {
       created_time: expect.any(Number),
     });
     expectNoSecret(created.data);
-    expect(router.findChannel(channel.id)).toMatchObject({ keys: [nativeKey, "AIzaSySecondNativeKey000000000000Lm3T"], weight: 2 });
+    expect(router.findChannel(channel.id)).toMatchObject({
+      keys: [nativeKey, "AIzaSySecondNativeKey000000000000Lm3T"],
+      weight: 2,
+    });
     expect(router.listModels({ group: "vip", crossGroupRetry: false }, "default")).toContain("gmx-2.5-flash");
 
     const fetched = await management.GET("/api/channel/{id}", { params: { path: { id: channel.id } } });
     expect(fetched.data!.data).toEqual(channel);
 
-    const updated = await management.PUT("/api/channel/", { body: { id: channel.id, priority: 5, enabled: false, key: "AIzaSyReplacementKey0000000000000Ab12" } });
+    const updated = await management.PUT("/api/channel/", {
+      body: { id: channel.id, priority: 5, enabled: false, key: "AIzaSyReplacementKey0000000000000Ab12" },
+    });
     expect(updated.response.status).toBe(200);
     expect(updated.data!.data).toEqual({ ...channel, priority: 5, enabled: false, keys: ["AIza**********Ab12"] });
-    expect(router.findChannel(channel.id)).toMatchObject({ enabled: false, keys: ["AIzaSyReplacementKey0000000000000Ab12"] });
+    expect(router.findChannel(channel.id)).toMatchObject({
+      enabled: false,
+      keys: ["AIzaSyReplacementKey0000000000000Ab12"],
+    });
     expect(router.planAttempts("gmx-2.5-flash", { group: "vip", crossGroupRetry: false }, "default", 3)).toEqual([]);
 
     const missing = await management.PUT("/api/channel/", { body: { id: 987_654, priority: 1 } });
-    expect([missing.response.status, missing.error]).toEqual([404, { success: false, message: "Channel does not exist." }]);
+    expect([missing.response.status, missing.error]).toEqual([
+      404,
+      { success: false, message: "Channel does not exist." },
+    ]);
 
     const deleted = await management.DELETE("/api/channel/{id}", { params: { path: { id: channel.id } } });
     expect([deleted.response.status, deleted.data]).toEqual([200, { success: true, message: "" }]);
@@ -212,24 +242,40 @@ describe.each(testDatabases)("channel admin API on $name", ({ database }) => {
 
   it("tests an openai channel with a tiny real request through the mapping", async () => {
     const channel = await createOpenaiChannel("openai-tested", { model_mapping: { "gpt-4o": "gpt-4o-2024-08-06" } });
-    const result = await gateway.client.management.POST("/api/channel/{id}/test", { params: { path: { id: channel.id } }, body: { model: "gpt-4o" } });
+    const result = await gateway.client.management.POST("/api/channel/{id}/test", {
+      params: { path: { id: channel.id } },
+      body: { model: "gpt-4o" },
+    });
     expect(result.response.status).toBe(200);
-    expect(result.data).toEqual({ success: true, message: "", data: { success: true, latency_ms: expect.any(Number), model: "gpt-4o", message: "" } });
+    expect(result.data).toEqual({
+      success: true,
+      message: "",
+      data: { success: true, latency_ms: expect.any(Number), model: "gpt-4o", message: "" },
+    });
     expect(openaiUpstream.requests).toHaveLength(1);
     const [sent] = openaiUpstream.requests;
     expect(sent).toMatchObject({ method: "POST", path: "/v1/chat/completions" });
     expect(sent.headers.authorization).toBe(`Bearer ${openaiKey}`);
-    expect(sent.body).toEqual({ model: "gpt-4o-2024-08-06", messages: [{ role: "user", content: "ping" }], max_tokens: 1 });
+    expect(sent.body).toEqual({
+      model: "gpt-4o-2024-08-06",
+      messages: [{ role: "user", content: "ping" }],
+      max_tokens: 1,
+    });
 
     // Without a body the channel's first model is tested.
-    const defaulted = await gateway.client.management.POST("/api/channel/{id}/test", { params: { path: { id: channel.id } } });
+    const defaulted = await gateway.client.management.POST("/api/channel/{id}/test", {
+      params: { path: { id: channel.id } },
+    });
     expect(defaulted.data!.data).toMatchObject({ success: true, model: "gpt-4o-mini" });
   });
 
   it("reports upstream failures in data, never the key", async () => {
     const wrongKey = "sk-wrongUpstreamKey00000000000000000000000000000000WxYz";
     const channel = await createOpenaiChannel("openai-wrong-key", { key: wrongKey });
-    const refused = await gateway.client.management.POST("/api/channel/{id}/test", { params: { path: { id: channel.id } }, body: {} });
+    const refused = await gateway.client.management.POST("/api/channel/{id}/test", {
+      params: { path: { id: channel.id } },
+      body: {},
+    });
     expect(refused.response.status).toBe(200);
     expect(refused.data!.success).toBe(true);
     expect(refused.data!.data).toMatchObject({ success: false, model: "gpt-4o-mini" });
@@ -238,14 +284,20 @@ describe.each(testDatabases)("channel admin API on $name", ({ database }) => {
 
     const healthy = await createOpenaiChannel("openai-faulty");
     openaiUpstream.setFaults({ status: 503, times: 1 });
-    const failed = await gateway.client.management.POST("/api/channel/{id}/test", { params: { path: { id: healthy.id } }, body: {} });
+    const failed = await gateway.client.management.POST("/api/channel/{id}/test", {
+      params: { path: { id: healthy.id } },
+      body: {},
+    });
     expect(failed.data!.data).toMatchObject({ success: false });
     expect(failed.data!.data.message).toMatch(/^upstream answered 503: /);
 
     const closed = await startFakeOpenaiServer();
     await closed.close();
     const unreachable = await createOpenaiChannel("openai-unreachable", { base_url: closed.url });
-    const down = await gateway.client.management.POST("/api/channel/{id}/test", { params: { path: { id: unreachable.id } }, body: {} });
+    const down = await gateway.client.management.POST("/api/channel/{id}/test", {
+      params: { path: { id: unreachable.id } },
+      body: {},
+    });
     expect(down.response.status).toBe(200);
     expect(down.data!.data).toMatchObject({ success: false });
     expect(down.data!.data.message).toMatch(/^upstream could not be reached: /);
@@ -253,19 +305,41 @@ describe.each(testDatabases)("channel admin API on $name", ({ database }) => {
 
   it("tests a native channel, disabled or not, and refuses models it does not serve", async () => {
     const created = await gateway.client.management.POST("/api/channel/", {
-      body: { name: "native-tested", type: "native", base_url: nativeUpstream.url, key: nativeKey, models: ["gmx-2.5-flash"], enabled: false },
+      body: {
+        name: "native-tested",
+        type: "native",
+        base_url: nativeUpstream.url,
+        key: nativeKey,
+        models: ["gmx-2.5-flash"],
+        enabled: false,
+      },
     });
     const channel = created.data!.data;
-    const result = await gateway.client.management.POST("/api/channel/{id}/test", { params: { path: { id: channel.id } }, body: {} });
+    const result = await gateway.client.management.POST("/api/channel/{id}/test", {
+      params: { path: { id: channel.id } },
+      body: {},
+    });
     expect(result.data!.data).toMatchObject({ success: true, model: "gmx-2.5-flash", message: "" });
     const [sent] = nativeUpstream.requests;
     expect(sent).toMatchObject({ method: "POST", path: "/v1beta/models/gmx-2.5-flash:generateContent" });
     expect(sent.headers["x-goog-api-key"]).toBe(nativeKey);
-    expect(sent.body).toEqual({ contents: [{ role: "user", parts: [{ text: "ping" }] }], generationConfig: { maxOutputTokens: 1 } });
+    expect(sent.body).toEqual({
+      contents: [{ role: "user", parts: [{ text: "ping" }] }],
+      generationConfig: { maxOutputTokens: 1 },
+    });
 
-    const wrongModel = await gateway.client.management.POST("/api/channel/{id}/test", { params: { path: { id: channel.id } }, body: { model: "gpt-4o" } });
-    expect([wrongModel.response.status, wrongModel.error]).toEqual([400, { success: false, message: `Channel ${channel.id} does not serve model "gpt-4o".` }]);
-    const missing = await gateway.client.management.POST("/api/channel/{id}/test", { params: { path: { id: 987_654 } }, body: {} });
+    const wrongModel = await gateway.client.management.POST("/api/channel/{id}/test", {
+      params: { path: { id: channel.id } },
+      body: { model: "gpt-4o" },
+    });
+    expect([wrongModel.response.status, wrongModel.error]).toEqual([
+      400,
+      { success: false, message: `Channel ${channel.id} does not serve model "gpt-4o".` },
+    ]);
+    const missing = await gateway.client.management.POST("/api/channel/{id}/test", {
+      params: { path: { id: 987_654 } },
+      body: {},
+    });
     expect(missing.response.status).toBe(404);
   });
 });

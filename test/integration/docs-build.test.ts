@@ -10,11 +10,22 @@ const outputFolder = path.join(projectRoot, "docs", "reference");
 // `npm run docs` builds all three references (about 3 s here), so the test runs the real script.
 describe("npm run docs", () => {
   it("writes one self-contained HTML reference per API and an index", async () => {
-    await promisify(execFile)(process.execPath, [path.join(projectRoot, "node_modules", "tsx", "dist", "cli.mjs"), path.join(projectRoot, "scripts", "build-docs.ts")], {
-      cwd: projectRoot,
-      timeout: 25_000,
-    });
-    const summaries = { management: "List your tokens", openai: "Create a chat completion", native: "Generate content" };
+    await promisify(execFile)(
+      process.execPath,
+      [
+        path.join(projectRoot, "node_modules", "tsx", "dist", "cli.mjs"),
+        path.join(projectRoot, "scripts", "build-docs.ts"),
+      ],
+      {
+        cwd: projectRoot,
+        timeout: 25_000,
+      },
+    );
+    const summaries = {
+      management: "List your tokens",
+      openai: "Create a chat completion",
+      native: "Generate content",
+    };
     for (const [api, summary] of Object.entries(summaries)) {
       const html = fs.readFileSync(path.join(outputFolder, `${api}.html`), "utf8");
       expect(html).toContain(summary);

@@ -22,7 +22,12 @@ function runCli(args: string[], databaseUrl: string, stdin = ""): Promise<CliRes
   return new Promise((resolve, reject) => {
     const child = spawn(tsx, [cliEntry, ...args], {
       cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: databaseUrl, GATEWAY_SECRET: "cli-test-secret-0123456789", GATEWAY_CONFIG: "" },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        GATEWAY_SECRET: "cli-test-secret-0123456789",
+        GATEWAY_CONFIG: "",
+      },
     });
     let stdout = "";
     let stderr = "";
@@ -49,10 +54,14 @@ describe("gateway CLI (user create, user set-password) on a temporary SQLite fil
     fs.rmSync(folder, { recursive: true, force: true });
   });
 
-  const signIn = (username: string, password: string) => gateway!.clientFor({}).management.POST("/api/user/login", { body: { username, password } });
+  const signIn = (username: string, password: string) =>
+    gateway!.clientFor({}).management.POST("/api/user/login", { body: { username, password } });
 
   it("creates an administrator and prints it as JSON; the gateway then signs it in", async () => {
-    const result = await runCli(["user", "create", "--username", "alice", "--password", "s3cret-pass", "--role", "admin", "--group", "vip"], databaseUrl);
+    const result = await runCli(
+      ["user", "create", "--username", "alice", "--password", "s3cret-pass", "--role", "admin", "--group", "vip"],
+      databaseUrl,
+    );
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const printed = JSON.parse(result.stdout) as Record<string, unknown>;
@@ -74,19 +83,33 @@ describe("gateway CLI (user create, user set-password) on a temporary SQLite fil
     expect(login.data?.data).toMatchObject({ id: printed.id, username: "alice", role: "admin", group: "vip" });
     // An administrator made by the CLI can create users through the API.
     const admin = gateway.clientFor({ accessToken: login.data!.data.access_token });
-    const created = await admin.management.POST("/api/user/", { body: { username: "made-by-alice", password: "password-1234" } });
+    const created = await admin.management.POST("/api/user/", {
+      body: { username: "made-by-alice", password: "password-1234" },
+    });
     expect(created.response.status).toBe(200);
   });
 
   it("defaults to role user and group default, and reads the password from stdin with --password-stdin", async () => {
-    const result = await runCli(["user", "create", "--username", "bob", "--password-stdin", "--display-name", "Bob B."], databaseUrl, "from-stdin-pass\n");
+    const result = await runCli(
+      ["user", "create", "--username", "bob", "--password-stdin", "--display-name", "Bob B."],
+      databaseUrl,
+      "from-stdin-pass\n",
+    );
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ username: "bob", display_name: "Bob B.", role: "user", group: "default" });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      username: "bob",
+      display_name: "Bob B.",
+      role: "user",
+      group: "default",
+    });
     expect((await signIn("bob", "from-stdin-pass")).response.status).toBe(200);
   });
 
   it("sets a new password: the old one stops working, the new one signs in", async () => {
-    const result = await runCli(["user", "set-password", "--username", "alice", "--password", "brand-new-pass"], databaseUrl);
+    const result = await runCli(
+      ["user", "set-password", "--username", "alice", "--password", "brand-new-pass"],
+      databaseUrl,
+    );
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ username: "alice", role: "admin" });
@@ -99,7 +122,10 @@ describe("gateway CLI (user create, user set-password) on a temporary SQLite fil
     expect(taken.status).toBe(1);
     expect(taken.stdout).toBe("");
     expect(taken.stderr).toBe("gateway: Username alice is already taken.\n");
-    const unknown = await runCli(["user", "set-password", "--username", "nobody", "--password", "whatever-pass"], databaseUrl);
+    const unknown = await runCli(
+      ["user", "set-password", "--username", "nobody", "--password", "whatever-pass"],
+      databaseUrl,
+    );
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toBe("gateway: No user named nobody.\n");
     // The refused create did not touch alice's password.
@@ -108,10 +134,15 @@ describe("gateway CLI (user create, user set-password) on a temporary SQLite fil
 
   // Every usage error is covered in process by src/cli/run-gateway-cli.test.ts; one spawned run proves the exit status.
   it("exits with status 2, the reason and the usage on a usage error, without touching the database", async () => {
-    const result = await runCli(["user", "create", "--username", "carol", "--password", "short", "--role", "root"], databaseUrl);
+    const result = await runCli(
+      ["user", "create", "--username", "carol", "--password", "short", "--role", "root"],
+      databaseUrl,
+    );
     expect(result.status).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/^gateway: --password must NOT have fewer than 8 characters\. --role must be equal to one of the allowed values \(user, admin\)\.\n/);
+    expect(result.stderr).toMatch(
+      /^gateway: --password must NOT have fewer than 8 characters\. --role must be equal to one of the allowed values \(user, admin\)\.\n/,
+    );
     expect(result.stderr).toContain("Usage:");
     expect((await signIn("carol", "short")).response.status).toBe(401);
   });
@@ -124,7 +155,10 @@ describe("gateway CLI (user create, user set-password) on a temporary SQLite fil
   });
 
   it("reports an unusable DATABASE_URL with status 1", async () => {
-    const result = await runCli(["user", "create", "--username", "dave", "--password", "s3cret-pass"], "mysql://nowhere/db");
+    const result = await runCli(
+      ["user", "create", "--username", "dave", "--password", "s3cret-pass"],
+      "mysql://nowhere/db",
+    );
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("DATABASE_URL must start with sqlite: or postgres://");
   });

@@ -33,8 +33,21 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
       database,
       configFile: {
         channels: [
-          { name: "images-openai", type: "openai", base_url: openaiUpstream.url, key: "openai-secret", models: ["img-c-2"], model_mapping: { "img-c-2": "upstream-img-c-2" } },
-          { name: "images-native", type: "native", base_url: nativeUpstream.url, key: "native-secret", models: ["gmx-2.5-flash-image", "gmx-3-pro-image-preview"] },
+          {
+            name: "images-openai",
+            type: "openai",
+            base_url: openaiUpstream.url,
+            key: "openai-secret",
+            models: ["img-c-2"],
+            model_mapping: { "img-c-2": "upstream-img-c-2" },
+          },
+          {
+            name: "images-native",
+            type: "native",
+            base_url: nativeUpstream.url,
+            key: "native-secret",
+            models: ["gmx-2.5-flash-image", "gmx-3-pro-image-preview"],
+          },
         ],
         pricing: {
           // 0.02 USD = 10,000 units per image, plus tokens at 2 / 4 USD per 1M.
@@ -70,12 +83,22 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
   it("passes img-c-2 generations through with the mapped model and only the client's fields, billed by images and tokens", async () => {
     let answer: OpenAI.Images.ImagesResponse | undefined;
     const cost = await spent(async () => {
-      answer = await client.images.generate({ model: "img-c-2", prompt: "a red fox", n: 2, response_format: "b64_json" });
+      answer = await client.images.generate({
+        model: "img-c-2",
+        prompt: "a red fox",
+        n: 2,
+        response_format: "b64_json",
+      });
     });
     expect(answer!.data).toEqual([{ b64_json: FAKE_IMAGE_B64 }, { b64_json: FAKE_IMAGE_B64 }]);
     expect(openaiUpstream.requests[0]!.path).toBe("/v1/images/generations");
     expect(openaiUpstream.requests[0]!.headers.authorization).toBe("Bearer openai-secret");
-    expect(openaiUpstream.requests[0]!.body).toEqual({ model: "upstream-img-c-2", prompt: "a red fox", n: 2, response_format: "b64_json" });
+    expect(openaiUpstream.requests[0]!.body).toEqual({
+      model: "upstream-img-c-2",
+      prompt: "a red fox",
+      n: 2,
+      response_format: "b64_json",
+    });
     // 2 images × 10,000 + 3 input tokens × 2 USD/1M (3 units) + 200 output tokens × 4 USD/1M (400 units)
     expect(cost).toBe(20_403);
   });
@@ -84,13 +107,22 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
     const image = await toFile(Buffer.from(referencePng, "base64"), "street.png", { type: "image/png" });
     let answer: OpenAI.Images.ImagesResponse | undefined;
     const cost = await spent(async () => {
-      answer = await client.images.edit({ model: "img-c-2", prompt: "make it blue", image, response_format: "b64_json" });
+      answer = await client.images.edit({
+        model: "img-c-2",
+        prompt: "make it blue",
+        image,
+        response_format: "b64_json",
+      });
     });
     expect(answer!.data).toEqual([{ b64_json: FAKE_IMAGE_B64 }]);
     const sent = openaiUpstream.requests[0]!;
     expect(sent.path).toBe("/v1/images/edits");
     expect(String(sent.headers["content-type"])).toMatch(/^multipart\/form-data; boundary=/);
-    const form = await new Request("http://x.invalid/", { method: "POST", headers: { "content-type": String(sent.headers["content-type"]) }, body: sent.body as Buffer }).formData();
+    const form = await new Request("http://x.invalid/", {
+      method: "POST",
+      headers: { "content-type": String(sent.headers["content-type"]) },
+      body: sent.body as Buffer,
+    }).formData();
     expect(form.get("model")).toBe("upstream-img-c-2");
     expect(form.get("prompt")).toBe("make it blue");
     const file = form.get("image") as File;
@@ -117,7 +149,12 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
     expect(sent.path).toBe("/v1beta/models/gmx-2.5-flash-image:generateContent");
     expect(sent.headers["x-goog-api-key"]).toBe("native-secret");
     expect(sent.body).toEqual({
-      contents: [{ role: "user", parts: [{ text: "a lighthouse" }, { inlineData: { mimeType: "image/png", data: referencePng } }] }],
+      contents: [
+        {
+          role: "user",
+          parts: [{ text: "a lighthouse" }, { inlineData: { mimeType: "image/png", data: referencePng } }],
+        },
+      ],
       generationConfig: { responseModalities: ["IMAGE"], imageConfig: { aspectRatio: "16:9", imageSize: "2K" } },
     });
     expect(answer!.data).toHaveLength(1);
@@ -131,7 +168,9 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
   });
 
   it("treats /v1/images/edits with JSON like generations for gmx- (raw base64 reference)", async () => {
-    const answer = await client.post<OpenAI.Images.ImagesResponse>("/images/edits", { body: { model: "gmx-3-pro-image-preview", prompt: "p", image: [referencePng], size: "16:9" } });
+    const answer = await client.post<OpenAI.Images.ImagesResponse>("/images/edits", {
+      body: { model: "gmx-3-pro-image-preview", prompt: "p", image: [referencePng], size: "16:9" },
+    });
     expect(answer.data).toHaveLength(1);
     expect(nativeUpstream.requests[0]!.body).toMatchObject({
       contents: [{ parts: [{ text: "p" }, { inlineData: { mimeType: "image/png", data: referencePng } }] }],
@@ -141,11 +180,15 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
 
   it("answers 400 invalid_request for an empty gmx- prompt and a gmx- multipart edit, without calling upstream or charging", async () => {
     const cost = await spent(async () => {
-      const empty = await client.images.generate({ model: "gmx-2.5-flash-image", prompt: "" }).catch((error: unknown) => error);
+      const empty = await client.images
+        .generate({ model: "gmx-2.5-flash-image", prompt: "" })
+        .catch((error: unknown) => error);
       expect(empty).toBeInstanceOf(OpenAI.BadRequestError);
       expect((empty as InstanceType<typeof OpenAI.BadRequestError>).code).toBe("invalid_request");
       const image = await toFile(Buffer.from(referencePng, "base64"), "a.png", { type: "image/png" });
-      const multipart = await client.images.edit({ model: "gmx-2.5-flash-image", prompt: "edit", image }).catch((error: unknown) => error);
+      const multipart = await client.images
+        .edit({ model: "gmx-2.5-flash-image", prompt: "edit", image })
+        .catch((error: unknown) => error);
       expect(multipart).toBeInstanceOf(OpenAI.BadRequestError);
       expect((multipart as InstanceType<typeof OpenAI.BadRequestError>).code).toBe("invalid_request");
     });
@@ -156,7 +199,9 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
   it("reserves the requested images at per_image, so a balance for one image cannot buy three", async () => {
     const small = await createApiKey(gateway, { remainQuota: 20_000 });
     const smallClient = new OpenAI({ apiKey: small.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
-    const refused = await smallClient.images.generate({ model: "img-c-2", prompt: "three cats", n: 3 }).catch((error: unknown) => error);
+    const refused = await smallClient.images
+      .generate({ model: "img-c-2", prompt: "three cats", n: 3 })
+      .catch((error: unknown) => error);
     expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(402);
     expect((refused as InstanceType<typeof OpenAI.APIError>).code).toBe("insufficient_quota");
     expect(openaiUpstream.requests).toHaveLength(0);
@@ -166,7 +211,9 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
 
   it("answers 400 prompt_blocked for a blocked prompt and charges nothing", async () => {
     const cost = await spent(async () => {
-      const blocked = await client.images.generate({ model: "gmx-2.5-flash-image", prompt: "[block] something" }).catch((error: unknown) => error);
+      const blocked = await client.images
+        .generate({ model: "gmx-2.5-flash-image", prompt: "[block] something" })
+        .catch((error: unknown) => error);
       expect(blocked).toBeInstanceOf(OpenAI.BadRequestError);
       expect((blocked as InstanceType<typeof OpenAI.BadRequestError>).code).toBe("prompt_blocked");
     });

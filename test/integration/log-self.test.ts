@@ -25,8 +25,16 @@ describe.each(testDatabases)("GET /api/log/self on $name", ({ database }) => {
 
     // Rows go in the way the relay writes them: through the billing service's batched recordUsage.
     const clock = { now: 1_767_300_000 };
-    const billing = createBillingService({ ...gateway.gateway.context, now: () => clock.now }, { flushIntervalMs: 60_000 });
-    const entry = (userId: number, tokenId: number, requestId: string, overrides: Partial<UsageLogEntry> = {}): UsageLogEntry => ({
+    const billing = createBillingService(
+      { ...gateway.gateway.context, now: () => clock.now },
+      { flushIntervalMs: 60_000 },
+    );
+    const entry = (
+      userId: number,
+      tokenId: number,
+      requestId: string,
+      overrides: Partial<UsageLogEntry> = {},
+    ): UsageLogEntry => ({
       userId,
       tokenId,
       tokenName: tokenId === secondTokenId ? "batch" : "ci-bot",
@@ -44,7 +52,15 @@ describe.each(testDatabases)("GET /api/log/self on $name", ({ database }) => {
     const rows: Array<[number, UsageLogEntry]> = [
       [1_767_300_000, entry(ownerId, firstTokenId, "r1")],
       [1_767_300_100, entry(ownerId, secondTokenId, "r2", { model: "gmx-9-ultra" })],
-      [1_767_300_200, entry(ownerId, firstTokenId, "r3", { status: "error", errorMessage: "no available channel", channelId: null, quota: 0 })],
+      [
+        1_767_300_200,
+        entry(ownerId, firstTokenId, "r3", {
+          status: "error",
+          errorMessage: "no available channel",
+          channelId: null,
+          quota: 0,
+        }),
+      ],
       [1_767_300_300, entry(ownerId, secondTokenId, "r4")],
       [1_767_300_150, entry(stranger.user.id, strangerTokenId, "stranger-row")],
     ];
@@ -81,13 +97,20 @@ describe.each(testDatabases)("GET /api/log/self on $name", ({ database }) => {
       latency_ms: 2310,
       status: "success",
     });
-    expect(page.items[1]).toMatchObject({ status: "error", error_message: "no available channel", channel_id: null, quota: 0 });
+    expect(page.items[1]).toMatchObject({
+      status: "error",
+      error_message: "no available channel",
+      channel_id: null,
+      quota: 0,
+    });
   });
 
   it("never shows another user's rows, even when asked for that user's token", async () => {
     const strangerView = await stranger.client.management.GET("/api/log/self", { params: { query: {} } });
     expect(requestIds(strangerView.data!.data.items)).toEqual(["stranger-row"]);
-    const probing = await stranger.client.management.GET("/api/log/self", { params: { query: { token_id: firstTokenId } } });
+    const probing = await stranger.client.management.GET("/api/log/self", {
+      params: { query: { token_id: firstTokenId } },
+    });
     expect(probing.data!.data).toMatchObject({ items: [], total: 0 });
   });
 
@@ -96,8 +119,15 @@ describe.each(testDatabases)("GET /api/log/self on $name", ({ database }) => {
       (await owner.client.management.GET("/api/log/self", { params: { query: filters } })).data!.data;
     expect(requestIds((await query({ token_id: secondTokenId })).items)).toEqual(["r4", "r2"]);
     expect(requestIds((await query({ model: "gmx-9-ultra" })).items)).toEqual(["r2"]);
-    expect(requestIds((await query({ start_time: 1_767_300_100, end_time: 1_767_300_300 })).items)).toEqual(["r3", "r2"]);
-    expect(requestIds((await query({ start_time: 1_767_300_100, end_time: 1_767_300_301 })).items)).toEqual(["r4", "r3", "r2"]);
+    expect(requestIds((await query({ start_time: 1_767_300_100, end_time: 1_767_300_300 })).items)).toEqual([
+      "r3",
+      "r2",
+    ]);
+    expect(requestIds((await query({ start_time: 1_767_300_100, end_time: 1_767_300_301 })).items)).toEqual([
+      "r4",
+      "r3",
+      "r2",
+    ]);
     const second = await query({ p: 2, size: 3 });
     expect(second).toMatchObject({ total: 4, page: 2, page_size: 3 });
     expect(requestIds(second.items)).toEqual(["r1"]);

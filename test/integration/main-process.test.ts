@@ -35,8 +35,15 @@ function startMain(environment: Record<string, string>) {
 describe("the gateway process (npm start's entry)", () => {
   it("exits with code 2 and a message naming the bad key when the config file is invalid", async () => {
     const configFile = path.join(folder, "bad.yaml");
-    fs.writeFileSync(configFile, "channels:\n  - name: x\n    type: openai\n    base_url: http://127.0.0.1:1\n    models: [a]\n    wieght: 3\n");
-    const main = startMain({ GATEWAY_CONFIG: configFile, DATABASE_URL: `sqlite:${path.join(folder, "bad.db")}`, PORT: String(await freePort()) });
+    fs.writeFileSync(
+      configFile,
+      "channels:\n  - name: x\n    type: openai\n    base_url: http://127.0.0.1:1\n    models: [a]\n    wieght: 3\n",
+    );
+    const main = startMain({
+      GATEWAY_CONFIG: configFile,
+      DATABASE_URL: `sqlite:${path.join(folder, "bad.db")}`,
+      PORT: String(await freePort()),
+    });
     expect(await main.exited).toBe(2);
     expect(main.output()).toContain("Configuration error: GATEWAY_CONFIG:");
     expect(main.output()).toContain("channels.0: must NOT have additional properties (wieght)");
@@ -48,14 +55,31 @@ describe("the gateway process (npm start's entry)", () => {
     const port = await freePort();
     const adminToken = "admin-token-for-main-process-test";
     const configFile = path.join(folder, "good.yaml");
-    fs.writeFileSync(configFile, `channels:\n  - name: main\n    type: openai\n    base_url: ${upstream.url}\n    models: [model-a]\npricing:\n  model-a: { input: 1, output: 1 }\n`);
-    const main = startMain({ GATEWAY_CONFIG: configFile, GATEWAY_ADMIN_TOKEN: adminToken, DATABASE_URL: `sqlite:${path.join(folder, "good.db")}`, PORT: String(port), HOST: "127.0.0.1" });
+    fs.writeFileSync(
+      configFile,
+      `channels:\n  - name: main\n    type: openai\n    base_url: ${upstream.url}\n    models: [model-a]\npricing:\n  model-a: { input: 1, output: 1 }\n`,
+    );
+    const main = startMain({
+      GATEWAY_CONFIG: configFile,
+      GATEWAY_ADMIN_TOKEN: adminToken,
+      DATABASE_URL: `sqlite:${path.join(folder, "good.db")}`,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+    });
     try {
       const base = `http://127.0.0.1:${port}`;
       await expect.poll(() => main.output(), { timeout: 20_000 }).toContain("gateway listening");
       const admin = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" };
-      await fetch(`${base}/api/token/`, { method: "POST", headers: admin, body: JSON.stringify({ name: "main-test", unlimited_quota: true }) });
-      const key = ((await (await fetch(`${base}/api/token/1/key`, { method: "POST", headers: admin })).json()) as { data: { key: string } }).data.key;
+      await fetch(`${base}/api/token/`, {
+        method: "POST",
+        headers: admin,
+        body: JSON.stringify({ name: "main-test", unlimited_quota: true }),
+      });
+      const key = (
+        (await (await fetch(`${base}/api/token/1/key`, { method: "POST", headers: admin })).json()) as {
+          data: { key: string };
+        }
+      ).data.key;
 
       const inFlight = fetch(`${base}/v1/chat/completions`, {
         method: "POST",
@@ -66,7 +90,9 @@ describe("the gateway process (npm start's entry)", () => {
       main.child.kill("SIGTERM");
       const response = await inFlight;
       expect(response.status).toBe(200);
-      expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("Echo: slow one");
+      expect(
+        ((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content,
+      ).toBe("Echo: slow one");
       expect(await main.exited).toBe(0);
       expect(main.output()).toContain("stopped");
     } finally {

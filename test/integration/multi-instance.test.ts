@@ -22,14 +22,17 @@ const postgresUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL;
 const testDatabases = await openTestDatabases({ postgresPoolSize: 20 });
 const sharedDatabase = testDatabases.find((testDatabase) => testDatabase.name === "postgres")!.database;
 
-const chatBody = (model: string, extra: Record<string, unknown> = {}) => JSON.stringify({ model, messages: [{ role: "user", content: "hello world" }], ...extra });
+const chatBody = (model: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ model, messages: [{ role: "user", content: "hello world" }], ...extra });
 const postChat = (gateway: TestGateway, key: string, body: string) =>
-  fetch(`${gateway.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body }).then(
-    async (response) => {
-      await response.arrayBuffer();
-      return response.status;
-    },
-  );
+  fetch(`${gateway.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body,
+  }).then(async (response) => {
+    await response.arrayBuffer();
+    return response.status;
+  });
 
 describe("two gateway instances sharing PostgreSQL and Redis", () => {
   const adminToken = `admin-${crypto.randomBytes(12).toString("hex")}`;
@@ -39,8 +42,15 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
   const started: TestGateway[] = [];
 
   /** Both instances get the same GATEWAY_ADMIN_TOKEN (and GATEWAY_SECRET): each start re-seats the root token. */
-  async function startInstance(database: GatewayDatabase, configFile: StartTestGatewayOptions["configFile"]): Promise<TestGateway> {
-    const instance = await startTestGateway({ database, configFile, environment: { REDIS_URL: redisUrl, GATEWAY_ADMIN_TOKEN: adminToken } });
+  async function startInstance(
+    database: GatewayDatabase,
+    configFile: StartTestGatewayOptions["configFile"],
+  ): Promise<TestGateway> {
+    const instance = await startTestGateway({
+      database,
+      configFile,
+      environment: { REDIS_URL: redisUrl, GATEWAY_ADMIN_TOKEN: adminToken },
+    });
     started.push(instance);
     return { ...instance, adminToken, client: instance.clientFor({ accessToken: adminToken }) };
   }
@@ -51,7 +61,8 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
     // Rate limit keys are user ids: start this run's ids at a random point so runs sharing the Redis never meet.
     const firstUserId = crypto.randomInt(1_000_000, 1_000_000_000);
     await sql`select setval(pg_get_serial_sequence('users', 'id'), ${firstUserId})`.execute(sharedDatabase.db);
-    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(sharedDatabase.db)).rows[0]!.schema;
+    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(sharedDatabase.db))
+      .rows[0]!.schema;
     secondPool = await openDatabase(postgresUrl, { postgresSchema: schema, postgresPoolSize: 20 });
   });
   afterAll(async () => {
@@ -68,7 +79,11 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
     beforeAll(async () => {
       const configFile = {
         channels: [{ name: "exact", type: "openai", base_url: upstream.url, key: "k1", models: ["model-x"] }],
-        pricing: { "model-x": { input: 0, output: 4 }, "model-new": { input: 0, output: 4 }, "model-renamed": { input: 0, output: 4 } },
+        pricing: {
+          "model-x": { input: 0, output: 4 },
+          "model-new": { input: 0, output: 4 },
+          "model-renamed": { input: 0, output: 4 },
+        },
       };
       first = await startInstance(sharedDatabase, configFile);
       second = await startInstance(secondPool, configFile);
@@ -79,7 +94,9 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
       // worst case = 3 output tokens × 4 USD/1M = 6 units = the actual cost of "Echo: hello world" (3 tokens)
       const { id, key } = await createApiKey(first, { remainQuota: 300 });
       const statuses = await Promise.all(
-        Array.from({ length: 100 }, (_, index) => postChat(index % 2 === 0 ? first : second, key, chatBody("model-x", { max_tokens: 3 }))),
+        Array.from({ length: 100 }, (_, index) =>
+          postChat(index % 2 === 0 ? first : second, key, chatBody("model-x", { max_tokens: 3 })),
+        ),
       );
       expect(statuses.filter((status) => status === 200)).toHaveLength(50);
       expect(statuses.filter((status) => status !== 200).every((status) => status === 402)).toBe(true);
@@ -94,23 +111,35 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
       const { key } = await createApiKey(first, { unlimitedQuota: true });
       const servedBySecondWithin = async (model: string, expectedStatus: number): Promise<number> => {
         const start = Date.now();
-        await expect.poll(() => postChat(second, key, chatBody(model)), { timeout: 1_000, interval: 20 }).toBe(expectedStatus);
+        await expect
+          .poll(() => postChat(second, key, chatBody(model)), { timeout: 1_000, interval: 20 })
+          .toBe(expectedStatus);
         return Date.now() - start;
       };
       expect(await postChat(second, key, chatBody("model-new"))).toBe(503);
 
       const created = await first.client.management.POST("/api/channel/", {
-        body: { name: `api-${crypto.randomBytes(4).toString("hex")}`, type: "openai", base_url: upstream.url, key: "k2", models: ["model-new"] },
+        body: {
+          name: `api-${crypto.randomBytes(4).toString("hex")}`,
+          type: "openai",
+          base_url: upstream.url,
+          key: "k2",
+          models: ["model-new"],
+        },
       });
       expect(created.response.status).toBe(200);
       expect(await servedBySecondWithin("model-new", 200)).toBeLessThan(1_000);
 
-      const updated = await first.client.management.PUT("/api/channel/", { body: { id: created.data!.data.id, models: ["model-renamed"] } });
+      const updated = await first.client.management.PUT("/api/channel/", {
+        body: { id: created.data!.data.id, models: ["model-renamed"] },
+      });
       expect(updated.response.status).toBe(200);
       await servedBySecondWithin("model-renamed", 200);
       expect(await postChat(second, key, chatBody("model-new"))).toBe(503);
 
-      const removed = await first.client.management.DELETE("/api/channel/{id}", { params: { path: { id: created.data!.data.id } } });
+      const removed = await first.client.management.DELETE("/api/channel/{id}", {
+        params: { path: { id: created.data!.data.id } },
+      });
       expect(removed.response.status).toBe(200);
       await servedBySecondWithin("model-renamed", 503);
     });
@@ -122,7 +151,9 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
     const second = await startInstance(secondPool, budget);
     const username = `reveal-${crypto.randomBytes(4).toString("hex")}`;
     const password = "correct horse battery";
-    expect((await first.client.management.POST("/api/user/", { body: { username, password } })).response.status).toBe(200);
+    expect((await first.client.management.POST("/api/user/", { body: { username, password } })).response.status).toBe(
+      200,
+    );
     const login = await first.clientFor({}).management.POST("/api/user/login", { body: { username, password } });
     const accessToken = login.data!.data.access_token;
     const userId = login.data!.data.id;
@@ -130,9 +161,15 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
     try {
       const onFirst = first.clientFor({ accessToken }).management;
       const onSecond = second.clientFor({ accessToken }).management;
-      expect((await onFirst.POST("/api/token/", { body: { name: "revealed", remain_quota: 0 } })).response.status).toBe(200);
-      const tokenId = (await onFirst.GET("/api/token/search", { params: { query: { keyword: "revealed" } } })).data!.data.items[0]!.id;
-      const reveal = (client: typeof onFirst) => client.POST("/api/token/{id}/key", { params: { path: { id: tokenId } } }).then(({ response }) => response.status);
+      expect((await onFirst.POST("/api/token/", { body: { name: "revealed", remain_quota: 0 } })).response.status).toBe(
+        200,
+      );
+      const tokenId = (await onFirst.GET("/api/token/search", { params: { query: { keyword: "revealed" } } })).data!
+        .data.items[0]!.id;
+      const reveal = (client: typeof onFirst) =>
+        client
+          .POST("/api/token/{id}/key", { params: { path: { id: tokenId } } })
+          .then(({ response }) => response.status);
 
       expect([await reveal(onFirst), await reveal(onFirst), await reveal(onSecond)]).toEqual([200, 200, 200]);
       expect(await reveal(onSecond)).toBe(429);
@@ -152,11 +189,14 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
     });
 
     it("refuses to start, naming the address but not the password", async () => {
-      const failure = await startTestGateway({ database: sharedDatabase, environment: { REDIS_URL: `redis://:s3cret-redis@127.0.0.1:${closedPort}` } }).catch(
-        (error: unknown) => error as Error,
-      );
+      const failure = await startTestGateway({
+        database: sharedDatabase,
+        environment: { REDIS_URL: `redis://:s3cret-redis@127.0.0.1:${closedPort}` },
+      }).catch((error: unknown) => error as Error);
       expect(failure).toBeInstanceOf(Error);
-      expect((failure as Error).message).toMatch(new RegExp(`^REDIS_URL: cannot connect to redis://127\\.0\\.0\\.1:${closedPort} \\(.*ECONNREFUSED`));
+      expect((failure as Error).message).toMatch(
+        new RegExp(`^REDIS_URL: cannot connect to redis://127\\.0\\.0\\.1:${closedPort} \\(.*ECONNREFUSED`),
+      );
       expect((failure as Error).message).not.toContain("s3cret-redis");
     });
 
@@ -178,7 +218,9 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
       child.stderr.on("data", (chunk: Buffer) => (standardError += chunk.toString()));
       const exitCode = await new Promise<number | null>((resolve) => child.on("exit", resolve));
       expect(exitCode).toBe(1);
-      expect(standardError).toContain(`Cannot start the gateway: REDIS_URL: cannot connect to redis://127.0.0.1:${closedPort} (`);
+      expect(standardError).toContain(
+        `Cannot start the gateway: REDIS_URL: cannot connect to redis://127.0.0.1:${closedPort} (`,
+      );
       expect(standardError).not.toContain("s3cret-redis");
     });
   });

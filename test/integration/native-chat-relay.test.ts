@@ -30,9 +30,14 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
   let responseCounter = 0;
 
   beforeAll(async () => {
-    upstream = await startFakeNativeServer({ apiKey: "native-secret", createResponseId: () => `resp-${++responseCounter}` });
+    upstream = await startFakeNativeServer({
+      apiKey: "native-secret",
+      createResponseId: () => `resp-${++responseCounter}`,
+    });
     // A real image on loopback: the only reason the gateway may refuse it is the SSRF guard.
-    mediaServer = http.createServer((_request, response) => response.writeHead(200, { "content-type": "image/png" }).end(createTinyPng(1, 1, [0, 0, 0])));
+    mediaServer = http.createServer((_request, response) =>
+      response.writeHead(200, { "content-type": "image/png" }).end(createTinyPng(1, 1, [0, 0, 0])),
+    );
     await new Promise<void>((resolve) => mediaServer.listen(0, "127.0.0.1", resolve));
     mediaUrl = `http://127.0.0.1:${(mediaServer.address() as AddressInfo).port}/cat.png`;
     gateway = await startTestGateway({
@@ -71,13 +76,23 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
 
   it("answers a chat completion from generateContent, with the upstream responseId as id, and bills the usageMetadata exactly", async () => {
     const before = await readToken(gateway, tokenId);
-    const completion = await client.chat.completions.create({ model: "gmx-2.5-flash", messages: [{ role: "user", content: "hello world" }] });
+    const completion = await client.chat.completions.create({
+      model: "gmx-2.5-flash",
+      messages: [{ role: "user", content: "hello world" }],
+    });
 
     expect(completion.id).toBe(`resp-${responseCounter}`);
     expect(completion.model).toBe("gmx-2.5-flash");
-    expect(completion.choices).toEqual([{ index: 0, message: { role: "assistant", content: "Echo: hello world" }, finish_reason: "stop" }]);
+    expect(completion.choices).toEqual([
+      { index: 0, message: { role: "assistant", content: "Echo: hello world" }, finish_reason: "stop" },
+    ]);
     // prompt: 2 per content + 2 words = 4; answer: "Echo: hello world" = 3 words.
-    expect(completion.usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 3, total_tokens: 7, completion_tokens_details: { reasoning_tokens: 0 } });
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: 4,
+      completion_tokens: 3,
+      total_tokens: 7,
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
 
     const sent = upstream.requests[0]!;
     expect(sent.method).toBe("POST");
@@ -85,7 +100,11 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
     expect(sent.headers["x-goog-api-key"]).toBe("native-secret");
     expect(sent.headers.authorization).toBeUndefined();
     // temperature 0.7 is the seed's default for chat, filled in by the request validator.
-    expect(sent.body).toEqual({ contents: [{ role: "user", parts: [{ text: "hello world" }] }], generationConfig: { temperature: 0.7 }, safetySettings });
+    expect(sent.body).toEqual({
+      contents: [{ role: "user", parts: [{ text: "hello world" }] }],
+      generationConfig: { temperature: 0.7 },
+      safetySettings,
+    });
 
     // 4 × $2 + 3 × $4 per 1M = 20 µUSD = 10 units.
     const after = await readToken(gateway, tokenId);
@@ -121,7 +140,12 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
     const usageChunk = chunks.at(-1)!;
     expect(usageChunk.choices).toEqual([]);
     // prompt: (2 + 2 system) + (2 + 2 user) = 8; output: 4 thought words + 3 answer words = 7.
-    expect(usageChunk.usage).toMatchObject({ prompt_tokens: 8, completion_tokens: 7, total_tokens: 15, completion_tokens_details: { reasoning_tokens: 4 } });
+    expect(usageChunk.usage).toMatchObject({
+      prompt_tokens: 8,
+      completion_tokens: 7,
+      total_tokens: 15,
+      completion_tokens_details: { reasoning_tokens: 4 },
+    });
 
     const sent = upstream.requests[0]!;
     expect(sent.path).toBe("/v1beta/models/gmx-2.5-flash:streamGenerateContent?alt=sse");
@@ -138,7 +162,10 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
   });
 
   it("maps the base model through model_mapping and keeps the thinking suffix", async () => {
-    const completion = await client.chat.completions.create({ model: "gmx-fast-thinking", messages: [{ role: "user", content: "hi" }] });
+    const completion = await client.chat.completions.create({
+      model: "gmx-fast-thinking",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(completion.model).toBe("gmx-fast-thinking");
     expect(completion.choices[0]!.message.content).toBe("Echo: hi");
     expect((completion.choices[0]!.message as ChatDelta).reasoning_content).toBe("Thinking about hi");
@@ -153,20 +180,38 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
     const tools = [
       {
         type: "function" as const,
-        function: { name: "get_weather", description: "Weather for a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+        function: {
+          name: "get_weather",
+          description: "Weather for a city",
+          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        },
       },
     ];
-    const first = await client.chat.completions.create({ model: "gmx-2.5-flash", messages: [{ role: "user", content: "Paris" }], tools });
+    const first = await client.chat.completions.create({
+      model: "gmx-2.5-flash",
+      messages: [{ role: "user", content: "Paris" }],
+      tools,
+    });
     expect(first.choices[0]!.finish_reason).toBe("tool_calls");
     expect(first.choices[0]!.message.content).toBeNull();
-    const toolCall = first.choices[0]!.message.tool_calls![0]! as { id: string; type: "function"; function: { name: string; arguments: string } };
+    const toolCall = first.choices[0]!.message.tool_calls![0]! as {
+      id: string;
+      type: "function";
+      function: { name: string; arguments: string };
+    };
     expect(toolCall.id).toEqual(expect.any(String));
     expect(toolCall.id.length).toBeGreaterThan(0);
     expect(toolCall.type).toBe("function");
     expect(toolCall.function.name).toBe("get_weather");
     const callArguments = JSON.parse(toolCall.function.arguments) as Record<string, unknown>;
     expect(upstream.requests[0]!.body).toMatchObject({
-      tools: [{ functionDeclarations: [{ name: "get_weather", description: "Weather for a city", parameters: tools[0]!.function.parameters }] }],
+      tools: [
+        {
+          functionDeclarations: [
+            { name: "get_weather", description: "Weather for a city", parameters: tools[0]!.function.parameters },
+          ],
+        },
+      ],
     });
 
     upstream.reset();
@@ -184,12 +229,17 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
     for await (const chunk of second) text += chunk.choices[0]?.delta?.content ?? "";
     expect(text).toBe('Function get_weather returned {"forecast":"sunny 21C"}');
 
-    const contents = (upstream.requests[0]!.body as { contents: Array<{ role: string; parts: Array<Record<string, unknown>> }> }).contents;
+    const contents = (
+      upstream.requests[0]!.body as { contents: Array<{ role: string; parts: Array<Record<string, unknown>> }> }
+    ).contents;
     expect(callArguments).toEqual({ city: "Paris" });
     expect(contents).toEqual([
       { role: "user", parts: [{ text: "Paris" }] },
       { role: "model", parts: [{ functionCall: { id: toolCall.id, name: "get_weather", args: { city: "Paris" } } }] },
-      { role: "user", parts: [{ functionResponse: { id: toolCall.id, name: "get_weather", response: { forecast: "sunny 21C" } } }] },
+      {
+        role: "user",
+        parts: [{ functionResponse: { id: toolCall.id, name: "get_weather", response: { forecast: "sunny 21C" } } }],
+      },
     ]);
   });
 
@@ -202,7 +252,12 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
         json_schema: {
           name: "place",
           strict: true,
-          schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+          schema: {
+            type: "object",
+            properties: { city: { type: "string" } },
+            required: ["city"],
+            additionalProperties: false,
+          },
         },
       },
     });
@@ -218,11 +273,22 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
     const png = createTinyPng(2, 2, [255, 0, 0]).toString("base64");
     const completion = await client.chat.completions.create({
       model: "gmx-2.5-flash",
-      messages: [{ role: "user", content: [{ type: "text", text: "describe" }, { type: "image_url", image_url: { url: `data:image/png;base64,${png}` } }] }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "describe" },
+            { type: "image_url", image_url: { url: `data:image/png;base64,${png}` } },
+          ],
+        },
+      ],
     });
     expect(completion.choices[0]!.message.content).toBe("Echo: describe");
     // The image costs the fake 258 prompt tokens, counted under IMAGE.
-    expect(completion.usage).toMatchObject({ prompt_tokens: 2 + 1 + 258, prompt_tokens_details: { image_tokens: 258, text_tokens: 3 } });
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: 2 + 1 + 258,
+      prompt_tokens_details: { image_tokens: 258, text_tokens: 3 },
+    });
     expect((upstream.requests[0]!.body as { contents: unknown }).contents).toEqual([
       { role: "user", parts: [{ text: "describe" }, { inlineData: { mimeType: "image/png", data: png } }] },
     ]);
@@ -231,14 +297,21 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
   it("refuses an image URL on a loopback address with 400 (SSRF guard) and never calls the upstream", async () => {
     const before = await readToken(gateway, tokenId);
     const error = await client.chat.completions
-      .create({ model: "gmx-2.5-flash", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: mediaUrl } }] }] })
+      .create({
+        model: "gmx-2.5-flash",
+        messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: mediaUrl } }] }],
+      })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
     const host = new URL(mediaUrl).host;
     expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
       code: "invalid_media_url",
-      message: expect.stringMatching(new RegExp(`^Media URL on host ${host.replaceAll(".", "\\.")} is refused: 127\\.0\\.0\\.1 .*not a public address\\.$`)),
+      message: expect.stringMatching(
+        new RegExp(
+          `^Media URL on host ${host.replaceAll(".", "\\.")} is refused: 127\\.0\\.0\\.1 .*not a public address\\.$`,
+        ),
+      ),
     });
     expect(upstream.requests).toHaveLength(0);
     const after = await readToken(gateway, tokenId);
@@ -246,25 +319,40 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
   });
 
   it("answers a blocked prompt with content_filter, non-streaming and streaming", async () => {
-    const completion = await client.chat.completions.create({ model: "gmx-2.5-flash", messages: [{ role: "user", content: "[block] please" }] });
+    const completion = await client.chat.completions.create({
+      model: "gmx-2.5-flash",
+      messages: [{ role: "user", content: "[block] please" }],
+    });
     expect(completion.choices[0]!.finish_reason).toBe("content_filter");
     expect(completion.choices[0]!.message.content).toMatch(/SAFETY/);
 
-    const stream = await client.chat.completions.create({ model: "gmx-2.5-flash", messages: [{ role: "user", content: "[block] please" }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: "gmx-2.5-flash",
+      messages: [{ role: "user", content: "[block] please" }],
+      stream: true,
+    });
     const finishReasons = [];
-    for await (const chunk of stream) finishReasons.push(...chunk.choices.map((choice) => choice.finish_reason).filter(Boolean));
+    for await (const chunk of stream)
+      finishReasons.push(...chunk.choices.map((choice) => choice.finish_reason).filter(Boolean));
     expect(finishReasons).toEqual(["content_filter"]);
   });
 
   it("maps a SAFETY finish to content_filter", async () => {
-    const completion = await client.chat.completions.create({ model: "gmx-2.5-flash", messages: [{ role: "user", content: "[safety] now" }] });
+    const completion = await client.chat.completions.create({
+      model: "gmx-2.5-flash",
+      messages: [{ role: "user", content: "[safety] now" }],
+    });
     expect(completion.choices[0]!.finish_reason).toBe("content_filter");
   });
 
   it("returns embeddings through batchEmbedContents: base64 by default (SDK-decoded) equal to float, with the counted usage billed", async () => {
     const before = await readToken(gateway, tokenId);
     const viaSdk = await client.embeddings.create({ model: "gmx-embed", input: ["vector me", "and me too"] });
-    const asFloat = await client.embeddings.create({ model: "gmx-embed", input: ["vector me", "and me too"], encoding_format: "float" });
+    const asFloat = await client.embeddings.create({
+      model: "gmx-embed",
+      input: ["vector me", "and me too"],
+      encoding_format: "float",
+    });
 
     expect(upstream.requests[0]!.path).toBe("/v1beta/models/gmx-embedding-001:batchEmbedContents");
     expect(upstream.requests[0]!.headers["x-goog-api-key"]).toBe("native-secret");
@@ -278,7 +366,9 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
     expect(viaSdk.data.map((item) => item.index)).toEqual([0, 1]);
     expect(viaSdk.data[0]!.embedding).toHaveLength(8);
     // base64 carries float32: equal to the float answer rounded to float32.
-    expect(viaSdk.data.map((item) => item.embedding)).toEqual(asFloat.data.map((item) => item.embedding.map((value) => Math.fround(value))));
+    expect(viaSdk.data.map((item) => item.embedding)).toEqual(
+      asFloat.data.map((item) => item.embedding.map((value) => Math.fround(value))),
+    );
     expect(asFloat.data[0]!.embedding).not.toEqual(asFloat.data[1]!.embedding);
     // ceil(9 / 4) + ceil(10 / 4) = 3 + 3 = 6 tokens; 6 × $2 per 1M = 12 µUSD = 6 units, twice.
     expect(viaSdk.usage).toEqual({ prompt_tokens: 6, total_tokens: 6 });
@@ -287,16 +377,29 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
   });
 
   it("passes dimensions as outputDimensionality", async () => {
-    const result = await client.embeddings.create({ model: "gmx-embed", input: "short", dimensions: 3, encoding_format: "float" });
+    const result = await client.embeddings.create({
+      model: "gmx-embed",
+      input: "short",
+      dimensions: 3,
+      encoding_format: "float",
+    });
     expect(result.data[0]!.embedding).toHaveLength(3);
-    expect((upstream.requests[0]!.body as { requests: Array<{ outputDimensionality?: number }> }).requests[0]!.outputDimensionality).toBe(3);
+    expect(
+      (upstream.requests[0]!.body as { requests: Array<{ outputDimensionality?: number }> }).requests[0]!
+        .outputDimensionality,
+    ).toBe(3);
   });
 
   it("answers an unknown gmx model with 503 no available channel", async () => {
-    const error = await client.chat.completions.create({ model: "gmx-9-unknown", messages: [{ role: "user", content: "x" }] }).catch((caught: unknown) => caught);
+    const error = await client.chat.completions
+      .create({ model: "gmx-9-unknown", messages: [{ role: "user", content: "x" }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
-    expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({ message: "no available channel for model gmx-9-unknown", code: "no_available_channel" });
+    expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
+      message: "no available channel for model gmx-9-unknown",
+      code: "no_available_channel",
+    });
     expect(upstream.requests).toHaveLength(0);
   });
 });

@@ -14,7 +14,11 @@ describe("Prism mock of the gateway", () => {
   async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
     const response = await fetch(`${mock.url}${path}`, {
       method,
-      headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      headers: {
+        accept: "application/json",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -29,7 +33,12 @@ describe("Prism mock of the gateway", () => {
   });
 
   it("answers a chat completion with the documented example", async () => {
-    const answer = await call("POST", "/v1/chat/completions", { authorization: "Bearer sk-test" }, { model: "gpt-4o-mini", messages: [{ role: "user", content: "Hello" }] });
+    const answer = await call(
+      "POST",
+      "/v1/chat/completions",
+      { authorization: "Bearer sk-test" },
+      { model: "gpt-4o-mini", messages: [{ role: "user", content: "Hello" }] },
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.object).toBe("chat.completion");
     expect((answer.body.choices as Array<{ message: { role: string } }>)[0].message.role).toBe("assistant");
@@ -43,7 +52,12 @@ describe("Prism mock of the gateway", () => {
   });
 
   it("answers native generateContent", async () => {
-    const answer = await call("POST", "/v1beta/models/gmx-3.5-flash:generateContent", { "x-goog-api-key": "sk-test" }, { contents: [{ role: "user", parts: [{ text: "Hi" }] }] });
+    const answer = await call(
+      "POST",
+      "/v1beta/models/gmx-3.5-flash:generateContent",
+      { "x-goog-api-key": "sk-test" },
+      { contents: [{ role: "user", parts: [{ text: "Hi" }] }] },
+    );
     expect(answer.status).toBe(200);
     const candidates = answer.body.candidates as Array<{ content: { parts: unknown[] } }>;
     expect(candidates[0].content.parts.length).toBeGreaterThan(0);
@@ -52,7 +66,10 @@ describe("Prism mock of the gateway", () => {
 
   it("serves the official openai SDK (non-streaming chat)", async () => {
     const client = new OpenAI({ apiKey: "sk-test", baseURL: `${mock.url}/v1`, maxRetries: 0 });
-    const completion = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Hello" }] });
+    const completion = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "Hello" }],
+    });
     expect(completion.object).toBe("chat.completion");
     expect(completion.choices[0].message.content).toEqual(expect.any(String));
   });

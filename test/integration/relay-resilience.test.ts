@@ -10,7 +10,8 @@ import { startTestGateway, type TestGateway } from "../support/start-test-gatewa
 
 const testDatabases = await openTestDatabases({ postgresPoolSize: 20 });
 
-const chatBody = (model = "model-a", extra: Record<string, unknown> = {}) => JSON.stringify({ model, messages: [{ role: "user", content: "hello world" }], ...extra });
+const chatBody = (model = "model-a", extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ model, messages: [{ role: "user", content: "hello world" }], ...extra });
 
 describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and quota on $name", ({ database }) => {
   let primary: FakeUpstream;
@@ -18,12 +19,19 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
   let gateway: TestGateway;
 
   const post = (key: string, body: string, signal?: AbortSignal) =>
-    fetch(`${gateway.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body, signal });
+    fetch(`${gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body,
+      signal,
+    });
 
   /** The backup channel answered after one failed try on the primary, and the request was billed once. */
   const expectServedByBackupAndBilledOnce = async (tokenId: number, response: Response) => {
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("Echo: hello world");
+    expect(
+      ((await response.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content,
+    ).toBe("Echo: hello world");
     expect(primary.requests).toHaveLength(1);
     expect(backup.requests).toHaveLength(1);
     // completion 3 tokens × 4 USD per 1M = 12 micro-USD = 6 units, charged once
@@ -39,7 +47,9 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     const failed = await post(key, body);
     expect(failed.status).toBe(502);
     expect(failed.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(await failed.json()).toEqual({ error: { message, type: "upstream_error", code: "bad_response", param: null } });
+    expect(await failed.json()).toEqual({
+      error: { message, type: "upstream_error", code: "bad_response", param: null },
+    });
   };
 
   beforeAll(async () => {
@@ -49,13 +59,32 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
       database,
       configFile: {
         channels: [
-          { name: "primary", type: "openai", base_url: primary.url, key: "k1", models: ["model-a", "model-x", "speech-1"], priority: 10 },
-          { name: "backup", type: "openai", base_url: backup.url, key: "k2", models: ["model-a", "speech-1"], priority: 0 },
+          {
+            name: "primary",
+            type: "openai",
+            base_url: primary.url,
+            key: "k1",
+            models: ["model-a", "model-x", "speech-1"],
+            priority: 10,
+          },
+          {
+            name: "backup",
+            type: "openai",
+            base_url: backup.url,
+            key: "k2",
+            models: ["model-a", "speech-1"],
+            priority: 0,
+          },
           { name: "vip-only", type: "openai", base_url: backup.url, key: "k3", models: ["model-v"], groups: ["vip"] },
         ],
         groups: { default: { ratio: 1 }, vip: { ratio: 2 } },
         auto_groups: ["default", "vip"],
-        pricing: { "model-a": { input: 0, output: 4 }, "model-x": { input: 0, output: 4 }, "model-v": { input: 0, output: 4 }, "speech-1": { input: 10 } },
+        pricing: {
+          "model-a": { input: 0, output: 4 },
+          "model-x": { input: 0, output: 4 },
+          "model-v": { input: 0, output: 4 },
+          "speech-1": { input: 10 },
+        },
         relay: { max_attempts: 3, cooldown_after_failures: 2, cooldown_seconds: 600 },
         // reservations of 50 output tokens × 4 USD/1M = 100 units when a request sets no max_tokens
         default_max_output_tokens: 50,
@@ -71,7 +100,8 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     primary.reset();
     backup.reset();
     // Each test starts with closed breakers: a success clears a channel's failure count.
-    for (let channelId = 1; channelId <= 20; channelId += 1) gateway.gateway.context.channelRouter.reportSuccess(channelId);
+    for (let channelId = 1; channelId <= 20; channelId += 1)
+      gateway.gateway.context.channelRouter.reportSuccess(channelId);
   });
 
   it("fails over to the next channel on a 500 before any byte was sent, and bills once", async () => {
@@ -88,10 +118,21 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
 
     primary.reset();
     backup.reset();
-    primary.setFaults({ status: 400, body: { error: { message: "bad thing", type: "invalid_request_error", code: "bad" } }, times: 1 });
+    primary.setFaults({
+      status: 400,
+      body: { error: { message: "bad thing", type: "invalid_request_error", code: "bad" } },
+      times: 1,
+    });
     const rejected = await post(key, chatBody());
     expect(rejected.status).toBe(400);
-    expect(await rejected.json()).toEqual({ error: { message: "Upstream error (400): bad thing", type: "invalid_request_error", code: "invalid_request", param: null } });
+    expect(await rejected.json()).toEqual({
+      error: {
+        message: "Upstream error (400): bad thing",
+        type: "invalid_request_error",
+        code: "invalid_request",
+        param: null,
+      },
+    });
     expect(backup.requests).toHaveLength(0);
   });
 
@@ -115,7 +156,11 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("audio/wav");
-    expect(Buffer.from(await response.arrayBuffer()).subarray(0, 4).toString("latin1")).toBe("RIFF");
+    expect(
+      Buffer.from(await response.arrayBuffer())
+        .subarray(0, 4)
+        .toString("latin1"),
+    ).toBe("RIFF");
     expect(primary.requests).toHaveLength(1);
     expect(backup.requests).toHaveLength(1);
     // 11 input characters × 10 USD per 1M = 110 micro-USD = 55 units, charged once
@@ -157,7 +202,11 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     expect(backup.requests).toHaveLength(1);
     await expect.poll(async () => (await readToken(gateway, id)).remain_quota, { timeout: 5000 }).toBe(994);
 
-    await expectBadResponseWhenBothBreak(key, chatBody("model-a", { stream: true }), "The upstream stream broke off before its first event.");
+    await expectBadResponseWhenBothBreak(
+      key,
+      chatBody("model-a", { stream: true }),
+      "The upstream stream broke off before its first event.",
+    );
     expect((await readToken(gateway, id)).remain_quota).toBe(994);
   });
 
@@ -186,7 +235,9 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     const plain = await createApiKey(gateway, { remainQuota: 1000 });
     const missing = await post(plain.key, chatBody("model-v"));
     expect(missing.status).toBe(503);
-    expect(((await missing.json()) as { error: { message: string } }).error.message).toBe("no available channel for model model-v");
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toBe(
+      "no available channel for model model-v",
+    );
 
     const auto = await createApiKey(gateway, { remainQuota: 1000, group: "auto" });
     const served = await post(auto.key, chatBody("model-v"));
@@ -206,19 +257,27 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     // the vip group's ratio 2: 6 units × 2
     expect(billed.data!.data.remain_quota).toBe(988);
 
-    await gateway.gateway.context.database.db.updateTable("users").set({ status: 2 }).where("id", "=", vipUser.user.id).execute();
+    await gateway.gateway.context.database.db
+      .updateTable("users")
+      .set({ status: 2 })
+      .where("id", "=", vipUser.user.id)
+      .execute();
     // No user administration API exists yet: the change went to the database directly, past the token cache.
     gateway.gateway.context.tokenCache.invalidateAll();
     const refused = await post(key, chatBody("model-v"));
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error: { message: "The user who owns this API key is disabled.", code: "user_disabled" } });
+    expect(await refused.json()).toMatchObject({
+      error: { message: "The user who owns this API key is disabled.", code: "user_disabled" },
+    });
   });
 
   it("refuses a model outside the token's model limits with 403 naming the model", async () => {
     const { key } = await createApiKey(gateway, { remainQuota: 1000, modelLimits: ["model-x"] });
     const response = await post(key, chatBody("model-a"));
     expect(response.status).toBe(403);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toBe("This API key is not allowed to use model model-a.");
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      "This API key is not allowed to use model model-a.",
+    );
   });
 
   it("refuses a request the balance cannot cover with 402 saying what it could cost", async () => {
@@ -233,10 +292,14 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
   it("lets exactly 50 of 200 concurrent requests through when the quota covers exactly 50 worst cases", async () => {
     // worst case = 3 output tokens × 4 USD/1M = 6 units = the actual cost of "Echo: hello world" (3 tokens)
     const { id, key } = await createApiKey(gateway, { remainQuota: 300 });
-    const statuses = await Promise.all(Array.from({ length: 200 }, () => post(key, chatBody("model-x", { max_tokens: 3 })).then(async (response) => {
-      await response.arrayBuffer();
-      return response.status;
-    })));
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        post(key, chatBody("model-x", { max_tokens: 3 })).then(async (response) => {
+          await response.arrayBuffer();
+          return response.status;
+        }),
+      ),
+    );
     expect(statuses.filter((status) => status === 200)).toHaveLength(50);
     expect(statuses.filter((status) => status !== 200).every((status) => status === 402)).toBe(true);
     const token = await readToken(gateway, id);

@@ -17,7 +17,9 @@ describe.each(testDatabases)("token smoke on $name", ({ database }) => {
     const list = await gateway.client.management.GET("/api/token/", { params: { query: {} } });
     const token = list.data!.data.items.find((item) => item.name === "smoke")!;
     expect(token.key).toMatch(/^[A-Za-z0-9]{4}\*{10}[A-Za-z0-9]{4}$/);
-    const revealed = await gateway.client.management.POST("/api/token/{id}/key", { params: { path: { id: token.id } } });
+    const revealed = await gateway.client.management.POST("/api/token/{id}/key", {
+      params: { path: { id: token.id } },
+    });
     expect(revealed.data!.data.key).toMatch(/^[A-Za-z0-9]{48}$/);
     expect(revealed.data!.data.key.slice(0, 4)).toBe(token.key.slice(0, 4));
   });

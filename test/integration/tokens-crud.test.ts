@@ -15,7 +15,11 @@ describe.each(testDatabases)("token create, list, get and delete on $name", ({ d
   let alice: SignedInUser;
   let bob: SignedInUser;
   beforeAll(async () => {
-    gateway = await startTestGateway({ database, now: () => startTime, configFile: { key_reveal_rate_limit: { points: 1000, duration_seconds: 60 } } });
+    gateway = await startTestGateway({
+      database,
+      now: () => startTime,
+      configFile: { key_reveal_rate_limit: { points: 1000, duration_seconds: 60 } },
+    });
     alice = await createSignedInUser(gateway);
     bob = await createSignedInUser(gateway);
   });
@@ -23,7 +27,9 @@ describe.each(testDatabases)("token create, list, get and delete on $name", ({ d
 
   describe("create", () => {
     it("answers success and an empty message only: no data, no key", async () => {
-      const created = await alice.client.management.POST("/api/token/", { body: { name: "ci-bot", remain_quota: 500_000 } });
+      const created = await alice.client.management.POST("/api/token/", {
+        body: { name: "ci-bot", remain_quota: 500_000 },
+      });
       expect(created.response.status).toBe(200);
       expect(created.data).toEqual({ success: true, message: "" });
     });
@@ -99,7 +105,9 @@ describe.each(testDatabases)("token create, list, get and delete on $name", ({ d
 
     it("refuses an IP allow-list entry that is not an address or range, naming the entry", async () => {
       const name = "bad-ip-token";
-      const refused = await alice.client.management.POST("/api/token/", { body: { name, allow_ips: "10.0.0.0/8,10.0.0.300" } });
+      const refused = await alice.client.management.POST("/api/token/", {
+        body: { name, allow_ips: "10.0.0.0/8,10.0.0.300" },
+      });
       expect(refused.response.status).toBe(400);
       expect(refused.error?.success).toBe(false);
       expect(refused.error?.message).toContain('"10.0.0.300"');
@@ -112,11 +120,16 @@ describe.each(testDatabases)("token create, list, get and delete on $name", ({ d
         body: { name: "batch-a", count: 3, remain_quota: 42, model_limits: ["m1"], model_limits_enabled: true },
       });
       expect(created.data).toEqual({ success: true, message: "" });
-      const search = await alice.client.management.GET("/api/token/search", { params: { query: { keyword: "batch-a-" } } });
+      const search = await alice.client.management.GET("/api/token/search", {
+        params: { query: { keyword: "batch-a-" } },
+      });
       const tokens = search.data!.data.items;
       expect(tokens.map((token) => token.name).sort()).toEqual(["batch-a-1", "batch-a-2", "batch-a-3"]);
-      for (const token of tokens) expect(token).toMatchObject({ remain_quota: 42, model_limits: "m1", model_limits_enabled: true, status: 1 });
-      const keys = await alice.client.management.POST("/api/token/batch/keys", { body: { ids: tokens.map((token) => token.id) } });
+      for (const token of tokens)
+        expect(token).toMatchObject({ remain_quota: 42, model_limits: "m1", model_limits_enabled: true, status: 1 });
+      const keys = await alice.client.management.POST("/api/token/batch/keys", {
+        body: { ids: tokens.map((token) => token.id) },
+      });
       expect(new Set(Object.values(keys.data!.data.keys)).size).toBe(3);
     });
 
@@ -128,7 +141,10 @@ describe.each(testDatabases)("token create, list, get and delete on $name", ({ d
       // "<28 characters>-10" has 31; nothing of the refused batch was created, and with 9 every name fits.
       const search = await alice.client.management.GET("/api/token/search", { params: { query: { keyword: name } } });
       expect(search.data?.data.total).toBe(0);
-      expect((await alice.client.management.POST("/api/token/", { body: { name, count: 9 } })).data).toEqual({ success: true, message: "" });
+      expect((await alice.client.management.POST("/api/token/", { body: { name, count: 9 } })).data).toEqual({
+        success: true,
+        message: "",
+      });
     });
 
     it("refuses count outside 1 to 100 as a parameter error", async () => {
@@ -149,7 +165,9 @@ describe.each(testDatabases)("token create, list, get and delete on $name", ({ d
       expect(first.data).toMatchObject({ success: true, message: "", data: { total: 22, page: 1, page_size: 20 } });
       const items = first.data!.data.items;
       expect(items).toHaveLength(20);
-      expect(items.map((token) => token.id)).toEqual([...items.map((token) => token.id)].sort((left, right) => right - left));
+      expect(items.map((token) => token.id)).toEqual(
+        [...items.map((token) => token.id)].sort((left, right) => right - left),
+      );
       for (const token of items) {
         expect(token.user_id).toBe(carol.user.id);
         expect(token.key).toMatch(maskedKey);
@@ -221,7 +239,9 @@ describe.each(testDatabases)("token create, list, get and delete on $name", ({ d
       expect(deleted.data).toEqual({ success: true, message: "" });
       const again = await alice.client.management.GET("/api/token/{id}", { params: { path: { id: token.id } } });
       expect(again.error).toEqual({ success: false, message: "Token does not exist." });
-      const deleteAgain = await alice.client.management.DELETE("/api/token/{id}", { params: { path: { id: token.id } } });
+      const deleteAgain = await alice.client.management.DELETE("/api/token/{id}", {
+        params: { path: { id: token.id } },
+      });
       expect(deleteAgain.response.status).toBe(404);
       expect(deleteAgain.error).toEqual({ success: false, message: "Token does not exist." });
       expect((await gateway.clientFor({ apiKey }).openai.GET("/v1/models")).response.status).toBe(401);
@@ -229,10 +249,14 @@ describe.each(testDatabases)("token create, list, get and delete on $name", ({ d
 
     it("refuses to delete another user's token (404) and leaves it in place", async () => {
       const bobToken = await createTokenForTest(bob.client);
-      const refused = await alice.client.management.DELETE("/api/token/{id}", { params: { path: { id: bobToken.id } } });
+      const refused = await alice.client.management.DELETE("/api/token/{id}", {
+        params: { path: { id: bobToken.id } },
+      });
       expect(refused.response.status).toBe(404);
       expect(refused.error).toEqual({ success: false, message: "Token does not exist." });
-      expect((await bob.client.management.GET("/api/token/{id}", { params: { path: { id: bobToken.id } } })).data?.data.id).toBe(bobToken.id);
+      expect(
+        (await bob.client.management.GET("/api/token/{id}", { params: { path: { id: bobToken.id } } })).data?.data.id,
+      ).toBe(bobToken.id);
     });
   });
 
@@ -242,14 +266,22 @@ describe.each(testDatabases)("token create, list, get and delete on $name", ({ d
       const second = await createTokenForTest(alice.client);
       const kept = await createTokenForTest(alice.client);
       const bobToken = await createTokenForTest(bob.client);
-      const deleted = await alice.client.management.POST("/api/token/batch", { body: { ids: [first.id, second.id, bobToken.id, 987_654] } });
+      const deleted = await alice.client.management.POST("/api/token/batch", {
+        body: { ids: [first.id, second.id, bobToken.id, 987_654] },
+      });
       expect(deleted.response.status).toBe(200);
       expect(deleted.data).toEqual({ success: true, message: "", data: 2 });
       for (const id of [first.id, second.id]) {
-        expect((await alice.client.management.GET("/api/token/{id}", { params: { path: { id } } })).response.status).toBe(404);
+        expect(
+          (await alice.client.management.GET("/api/token/{id}", { params: { path: { id } } })).response.status,
+        ).toBe(404);
       }
-      expect((await alice.client.management.GET("/api/token/{id}", { params: { path: { id: kept.id } } })).response.status).toBe(200);
-      expect((await bob.client.management.GET("/api/token/{id}", { params: { path: { id: bobToken.id } } })).response.status).toBe(200);
+      expect(
+        (await alice.client.management.GET("/api/token/{id}", { params: { path: { id: kept.id } } })).response.status,
+      ).toBe(200);
+      expect(
+        (await bob.client.management.GET("/api/token/{id}", { params: { path: { id: bobToken.id } } })).response.status,
+      ).toBe(200);
       const nothing = await alice.client.management.POST("/api/token/batch", { body: { ids: [first.id] } });
       expect(nothing.data).toEqual({ success: true, message: "", data: 0 });
     });

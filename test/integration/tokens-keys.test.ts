@@ -13,7 +13,10 @@ describe.each(testDatabases)("token key endpoints on $name", ({ database }) => {
     let alice: SignedInUser;
     let bob: SignedInUser;
     beforeAll(async () => {
-      gateway = await startTestGateway({ database, configFile: { key_reveal_rate_limit: { points: 1000, duration_seconds: 60 } } });
+      gateway = await startTestGateway({
+        database,
+        configFile: { key_reveal_rate_limit: { points: 1000, duration_seconds: 60 } },
+      });
       alice = await createSignedInUser(gateway);
       bob = await createSignedInUser(gateway);
     });
@@ -21,7 +24,9 @@ describe.each(testDatabases)("token key endpoints on $name", ({ database }) => {
 
     it("reveals one full key: 48 characters without sk-, matching the mask, not cached, usable as sk-<key>", async () => {
       const token = await createTokenForTest(alice.client, { unlimited_quota: true });
-      const revealed = await alice.client.management.POST("/api/token/{id}/key", { params: { path: { id: token.id } } });
+      const revealed = await alice.client.management.POST("/api/token/{id}/key", {
+        params: { path: { id: token.id } },
+      });
       expect(revealed.response.status).toBe(200);
       expect(revealed.response.headers.get("cache-control")).toBe("no-store");
       expect(revealed.data).toEqual({ success: true, message: "", data: { key: expect.stringMatching(fullKey) } });
@@ -47,14 +52,18 @@ describe.each(testDatabases)("token key endpoints on $name", ({ database }) => {
       const first = await createTokenForTest(alice.client);
       const second = await createTokenForTest(alice.client);
       const bobToken = await createTokenForTest(bob.client);
-      const revealed = await alice.client.management.POST("/api/token/batch/keys", { body: { ids: [first.id, second.id, bobToken.id, 987_654, first.id] } });
+      const revealed = await alice.client.management.POST("/api/token/batch/keys", {
+        body: { ids: [first.id, second.id, bobToken.id, 987_654, first.id] },
+      });
       expect(revealed.response.status).toBe(200);
       expect(revealed.response.headers.get("cache-control")).toBe("no-store");
       const keys = revealed.data!.data.keys;
       expect(Object.keys(keys).sort()).toEqual([String(first.id), String(second.id)].sort());
       for (const [id, key] of Object.entries(keys)) {
         expect(key).toMatch(fullKey);
-        const single = await alice.client.management.POST("/api/token/{id}/key", { params: { path: { id: Number(id) } } });
+        const single = await alice.client.management.POST("/api/token/{id}/key", {
+          params: { path: { id: Number(id) } },
+        });
         expect(single.data?.data.key).toBe(key);
       }
       expect(keys[String(first.id)]).not.toBe(keys[String(second.id)]);
@@ -73,7 +82,9 @@ describe.each(testDatabases)("token key endpoints on $name", ({ database }) => {
       expect(accepted.response.status).toBe(200);
       expect(Object.keys(accepted.data!.data.keys)).toEqual([String(token.id)]);
 
-      const tooMany = await alice.client.management.POST("/api/token/batch/keys", { body: { ids: [...hundred, 999_999] } });
+      const tooMany = await alice.client.management.POST("/api/token/batch/keys", {
+        body: { ids: [...hundred, 999_999] },
+      });
       expect(tooMany.response.status).toBe(400);
       expect(tooMany.error?.success).toBe(false);
       expect(tooMany.error?.message).toMatch(/^Parameter error/);
@@ -92,7 +103,10 @@ describe.each(testDatabases)("token key endpoints on $name", ({ database }) => {
     let alice: SignedInUser;
     let bob: SignedInUser;
     beforeAll(async () => {
-      gateway = await startTestGateway({ database, configFile: { key_reveal_rate_limit: { points: 3, duration_seconds: 60 } } });
+      gateway = await startTestGateway({
+        database,
+        configFile: { key_reveal_rate_limit: { points: 3, duration_seconds: 60 } },
+      });
       alice = await createSignedInUser(gateway);
       bob = await createSignedInUser(gateway);
     });
@@ -101,7 +115,9 @@ describe.each(testDatabases)("token key endpoints on $name", ({ database }) => {
     it("allows 3 retrievals per user, then answers 429 with Retry-After; both key endpoints share the budget", async () => {
       const token = await createTokenForTest(alice.client);
       for (let attempt = 0; attempt < 2; attempt += 1) {
-        const revealed = await alice.client.management.POST("/api/token/{id}/key", { params: { path: { id: token.id } } });
+        const revealed = await alice.client.management.POST("/api/token/{id}/key", {
+          params: { path: { id: token.id } },
+        });
         expect(revealed.response.status).toBe(200);
       }
       const batch = await alice.client.management.POST("/api/token/batch/keys", { body: { ids: [token.id] } });

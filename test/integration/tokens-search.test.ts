@@ -30,7 +30,10 @@ describe.each(testDatabases)("token search on $name", ({ database }) => {
   };
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ database, configFile: { key_reveal_rate_limit: { points: 1000, duration_seconds: 60 } } });
+    gateway = await startTestGateway({
+      database,
+      configFile: { key_reveal_rate_limit: { points: 1000, duration_seconds: 60 } },
+    });
     alice = await createSignedInUser(gateway);
     bob = await createSignedInUser(gateway);
     production = await createTokenForTest(alice.client, { name: "Production API" });
@@ -50,7 +53,11 @@ describe.each(testDatabases)("token search on $name", ({ database }) => {
 
   it("answers the page object with masked keys, p=1 and size=20 by default", async () => {
     const result = await search(alice, { keyword: "staging" });
-    expect(result.data).toEqual({ success: true, message: "", data: { items: [staging], total: 1, page: 1, page_size: 20 } });
+    expect(result.data).toEqual({
+      success: true,
+      message: "",
+      data: { items: [staging], total: 1, page: 1, page_size: 20 },
+    });
     expect(result.data!.data.items[0]!.key).toMatch(/^[A-Za-z0-9]{4}\*{10}[A-Za-z0-9]{4}$/);
     expect(JSON.stringify(result.data)).not.toContain(stagingKey);
   });
@@ -67,7 +74,9 @@ describe.each(testDatabases)("token search on $name", ({ database }) => {
 
   it("treats % as a wildcard for any run of characters, once and twice", async () => {
     expect(await foundIds({ token: `${stagingKey.slice(0, 4)}%${stagingKey.slice(-4)}` })).toEqual([staging.id]);
-    expect(await foundIds({ token: `sk-${stagingKey.slice(0, 3)}%${stagingKey.slice(20, 24)}%${stagingKey.slice(-3)}` })).toEqual([staging.id]);
+    expect(
+      await foundIds({ token: `sk-${stagingKey.slice(0, 3)}%${stagingKey.slice(20, 24)}%${stagingKey.slice(-3)}` }),
+    ).toEqual([staging.id]);
     // Pieces must appear in order: the end of the key before its start matches nothing.
     expect(await foundIds({ token: `${stagingKey.slice(-6)}%${stagingKey.slice(0, 6)}` })).toEqual([]);
   });

@@ -14,14 +14,22 @@ describe.each(testDatabases)("token update and status on $name", ({ database }) 
   let alice: SignedInUser;
   let clock = 1_800_000_000;
   beforeAll(async () => {
-    gateway = await startTestGateway({ database, now: () => clock, configFile: { key_reveal_rate_limit: { points: 1000, duration_seconds: 60 } } });
+    gateway = await startTestGateway({
+      database,
+      now: () => clock,
+      configFile: { key_reveal_rate_limit: { points: 1000, duration_seconds: 60 } },
+    });
     alice = await createSignedInUser(gateway);
   });
   afterAll(async () => gateway.close());
 
   const update = (body: Parameters<SignedInUser["client"]["management"]["PUT"]>[1]["body"], statusOnly?: boolean) =>
-    alice.client.management.PUT("/api/token/", { body, params: { query: statusOnly === undefined ? {} : { status_only: statusOnly } } });
-  const read = async (id: number) => (await alice.client.management.GET("/api/token/{id}", { params: { path: { id } } })).data!.data;
+    alice.client.management.PUT("/api/token/", {
+      body,
+      params: { query: statusOnly === undefined ? {} : { status_only: statusOnly } },
+    });
+  const read = async (id: number) =>
+    (await alice.client.management.GET("/api/token/{id}", { params: { path: { id } } })).data!.data;
 
   it.each([
     ["name", { name: "renamed" }, { name: "renamed" }],
@@ -29,7 +37,11 @@ describe.each(testDatabases)("token update and status on $name", ({ database }) 
     ["remain_quota", { remain_quota: 777 }, { remain_quota: 777 }],
     ["unlimited_quota", { unlimited_quota: true }, { unlimited_quota: true }],
     ["model_limits_enabled", { model_limits_enabled: true }, { model_limits_enabled: true }],
-    ["model_limits (array in, comma separated out)", { model_limits: ["gpt-4o", "gmx-3.5-flash", "x"] }, { model_limits: "gpt-4o,gmx-3.5-flash,x" }],
+    [
+      "model_limits (array in, comma separated out)",
+      { model_limits: ["gpt-4o", "gmx-3.5-flash", "x"] },
+      { model_limits: "gpt-4o,gmx-3.5-flash,x" },
+    ],
     ["allow_ips", { allow_ips: "127.0.0.1\n::1/128,10.0.0.0/8" }, { allow_ips: "127.0.0.1\n::1/128,10.0.0.0/8" }],
     ["group", { group: "vip" }, { group: "vip" }],
     ["cross_group_retry", { cross_group_retry: true }, { cross_group_retry: true }],
@@ -44,9 +56,25 @@ describe.each(testDatabases)("token update and status on $name", ({ database }) 
   });
 
   it("changes several fields at once and keeps absent ones", async () => {
-    const before = await createTokenForTest(alice.client, { remain_quota: 10, allow_ips: "10.0.0.0/8", model_limits: ["a"] });
-    const updated = await update({ id: before.id, name: "ci-bot-2026", remain_quota: 1_000_000, expired_time: 1_798_761_600, model_limits: [] });
-    expect(updated.data?.data).toEqual({ ...before, name: "ci-bot-2026", remain_quota: 1_000_000, expired_time: 1_798_761_600, model_limits: "" });
+    const before = await createTokenForTest(alice.client, {
+      remain_quota: 10,
+      allow_ips: "10.0.0.0/8",
+      model_limits: ["a"],
+    });
+    const updated = await update({
+      id: before.id,
+      name: "ci-bot-2026",
+      remain_quota: 1_000_000,
+      expired_time: 1_798_761_600,
+      model_limits: [],
+    });
+    expect(updated.data?.data).toEqual({
+      ...before,
+      name: "ci-bot-2026",
+      remain_quota: 1_000_000,
+      expired_time: 1_798_761_600,
+      model_limits: "",
+    });
   });
 
   it("refuses a name of 31 characters with the product's message and changes nothing", async () => {
@@ -74,13 +102,18 @@ describe.each(testDatabases)("token update and status on $name", ({ database }) 
     const refused = await update({ id: bobToken.id, name: "stolen" });
     expect(refused.response.status).toBe(404);
     expect(refused.error).toEqual({ success: false, message: "Token does not exist." });
-    expect((await bob.client.management.GET("/api/token/{id}", { params: { path: { id: bobToken.id } } })).data?.data.name).toBe(bobToken.name);
+    expect(
+      (await bob.client.management.GET("/api/token/{id}", { params: { path: { id: bobToken.id } } })).data?.data.name,
+    ).toBe(bobToken.name);
   });
 
   describe("status_only", () => {
     it("applies only the status even when other fields are sent", async () => {
       const before = await createTokenForTest(alice.client, { remain_quota: 10 });
-      const disabled = await update({ id: before.id, status: 2, name: "ignored", remain_quota: 999, allow_ips: "not-an-ip", group: "vip" }, true);
+      const disabled = await update(
+        { id: before.id, status: 2, name: "ignored", remain_quota: 999, allow_ips: "not-an-ip", group: "vip" },
+        true,
+      );
       expect(disabled.response.status).toBe(200);
       expect(disabled.data?.data).toEqual({ ...before, status: 2 });
       const enabled = await update({ id: before.id, status: 1, name: "ignored again" }, true);
@@ -149,7 +182,9 @@ describe.each(testDatabases)("token update and status on $name", ({ database }) 
       const enabled = await update({ id: token.id, expired_time: -1, status: 1 });
       expect(enabled.response.status).toBe(200);
       expect(enabled.data?.data).toMatchObject({ status: 1, expired_time: -1 });
-      expect([401, 402, 403]).not.toContain((await gateway.clientFor({ apiKey }).openai.GET("/v1/models")).response.status);
+      expect([401, 402, 403]).not.toContain(
+        (await gateway.clientFor({ apiKey }).openai.GET("/v1/models")).response.status,
+      );
 
       const second = await createTokenForTest(alice.client, { unlimited_quota: true, expired_time: clock + 10 });
       clock += 20;

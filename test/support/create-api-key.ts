@@ -12,7 +12,10 @@ export interface CreateApiKeyOptions {
 }
 
 /** Creates a token as root through the management API and returns its id and full `sk-` key. */
-export async function createApiKey(gateway: TestGateway, options: CreateApiKeyOptions = {}): Promise<{ id: number; key: string }> {
+export async function createApiKey(
+  gateway: TestGateway,
+  options: CreateApiKeyOptions = {},
+): Promise<{ id: number; key: string }> {
   const token = await createTokenForTest(gateway.client, {
     ...(options.name ? { name: options.name } : {}),
     remain_quota: options.remainQuota ?? 0,

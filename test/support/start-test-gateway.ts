@@ -48,7 +48,10 @@ export async function startTestGateway(options: StartTestGatewayOptions): Promis
   environment.GATEWAY_CONFIG ??= file;
   const config = loadConfig(environment);
   const logger = createLogger({ level: config.logLevel, file: path.join(testLogFolder, `gateway-${process.pid}.log`) });
-  const gateway = await createGateway(config, logger, { database: options.database, ...(options.now ? { now: options.now } : {}) });
+  const gateway = await createGateway(config, logger, {
+    database: options.database,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const server = createGatewayServer(gateway.app).listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -10,7 +10,10 @@ export interface ResponseIdentity {
 }
 
 /** The non-streaming GenerateContentResponse for a plan. */
-export function buildGenerateContentResponse(plan: GenerationPlan, identity: ResponseIdentity): Record<string, unknown> {
+export function buildGenerateContentResponse(
+  plan: GenerationPlan,
+  identity: ResponseIdentity,
+): Record<string, unknown> {
   const usageMetadata = buildUsageMetadata(plan.prompt, plan.parts);
   if (plan.blockReason) {
     return {

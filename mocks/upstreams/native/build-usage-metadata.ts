@@ -37,7 +37,9 @@ export function buildUsageMetadata(prompt: PromptUsage, generated: GeneratedToke
     promptTokenCount: prompt.promptTokenCount,
     ...(candidatesTokenCount > 0 ? { candidatesTokenCount } : {}),
     totalTokenCount: prompt.promptTokenCount + candidatesTokenCount + thoughtsTokenCount,
-    ...(prompt.cachedContentTokenCount !== undefined ? { cachedContentTokenCount: prompt.cachedContentTokenCount } : {}),
+    ...(prompt.cachedContentTokenCount !== undefined
+      ? { cachedContentTokenCount: prompt.cachedContentTokenCount }
+      : {}),
     promptTokensDetails: prompt.promptTokensDetails,
     ...(candidatesTokensDetails.length > 0 ? { candidatesTokensDetails } : {}),
     ...(thoughtsTokenCount > 0 ? { thoughtsTokenCount } : {}),

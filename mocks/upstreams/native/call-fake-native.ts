@@ -23,7 +23,8 @@ export async function callFakeNative(
 /** Drops the per-answer random fields after checking their shape, so the rest can be compared exactly. */
 export function withoutIdentity(body: any): any {
   const { responseId, createTime, ...rest } = body;
-  if (typeof responseId !== "string" || responseId.length !== 22) throw new Error(`bad responseId ${String(responseId)}`);
+  if (typeof responseId !== "string" || responseId.length !== 22)
+    throw new Error(`bad responseId ${String(responseId)}`);
   if (Number.isNaN(Date.parse(createTime))) throw new Error(`bad createTime ${String(createTime)}`);
   return rest;
 }

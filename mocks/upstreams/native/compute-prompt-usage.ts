@@ -22,9 +22,11 @@ export const MEDIA_PART_TOKENS = 258;
  */
 export function computePromptUsage(request: GenerateContentRequest): PromptUsage {
   const byModality = new Map<Modality, number>();
-  const add = (modality: Modality, tokens: number) => byModality.set(modality, (byModality.get(modality) ?? 0) + tokens);
+  const add = (modality: Modality, tokens: number) =>
+    byModality.set(modality, (byModality.get(modality) ?? 0) + tokens);
   const contents: NativeContent[] = [];
-  if (request.systemInstruction && typeof request.systemInstruction === "object") contents.push(request.systemInstruction as NativeContent);
+  if (request.systemInstruction && typeof request.systemInstruction === "object")
+    contents.push(request.systemInstruction as NativeContent);
   if (Array.isArray(request.contents)) contents.push(...(request.contents as NativeContent[]));
   for (const content of contents) {
     add("TEXT", 2);

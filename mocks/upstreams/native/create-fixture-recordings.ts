@@ -16,7 +16,11 @@ const user = (text: string) => ({ role: "user", parts: [{ text }] });
 const thinking = { thinkingConfig: { includeThoughts: true } };
 
 const recordings: Array<{ file: string; path: string; body: object }> = [
-  { file: "generate-text.json", path: "/v1beta/models/gmx-2.5-flash:generateContent", body: { contents: [user("Say hello to the gateway")] } },
+  {
+    file: "generate-text.json",
+    path: "/v1beta/models/gmx-2.5-flash:generateContent",
+    body: { contents: [user("Say hello to the gateway")] },
+  },
   {
     file: "generate-thinking.json",
     path: "/v1beta/models/gmx-2.5-flash:generateContent",

@@ -19,7 +19,10 @@ export function createGenerateStream(plan: GenerationPlan, identity: ResponseIde
     const words = typeof planned.part.text === "string" ? splitIntoWords(planned.part.text) : [];
     if (words.length > 1) {
       for (const word of words) {
-        pieces.push({ part: { ...planned.part, text: word }, tokens: { modality: planned.modality, thought: planned.thought, tokenCount: 1 } });
+        pieces.push({
+          part: { ...planned.part, text: word },
+          tokens: { modality: planned.modality, thought: planned.thought, tokenCount: 1 },
+        });
       }
     } else {
       pieces.push({ part: planned.part, tokens: planned });

@@ -17,8 +17,14 @@ describe("embeddings", () => {
     const first = await callFakeNative(upstream.url, path, { content: { parts: [{ text: "hello" }] } });
     expect(first.json).toEqual({ embedding: { values: computeEmbeddingValues("hello") } });
     expect(first.json.embedding.values).toHaveLength(8);
-    expect((await callFakeNative(upstream.url, path, { content: { parts: [{ text: "hello" }] } })).json).toEqual(first.json);
-    const wide = await callFakeNative(upstream.url, path, { model: "models/gmx-embedding-001", content: { parts: [{ text: "hello" }] }, outputDimensionality: 20 });
+    expect((await callFakeNative(upstream.url, path, { content: { parts: [{ text: "hello" }] } })).json).toEqual(
+      first.json,
+    );
+    const wide = await callFakeNative(upstream.url, path, {
+      model: "models/gmx-embedding-001",
+      content: { parts: [{ text: "hello" }] },
+      outputDimensionality: 20,
+    });
     expect(wide.json.embedding.values).toHaveLength(20);
     expect(wide.json.embedding.values.slice(0, 8)).toEqual(first.json.embedding.values);
     expect(wide.json.embedding.values.every((value: number) => value >= -1 && value <= 1)).toBe(true);
@@ -32,8 +38,12 @@ describe("embeddings", () => {
         { content: { parts: [{ text: "b" }] }, outputDimensionality: 3 },
       ],
     });
-    expect(json).toEqual({ embeddings: [{ values: computeEmbeddingValues("a") }, { values: computeEmbeddingValues("b", 3) }] });
-    const mismatch = await callFakeNative(upstream.url, path, { requests: [{ model: "models/gmx-other", content: { parts: [{ text: "a" }] } }] });
+    expect(json).toEqual({
+      embeddings: [{ values: computeEmbeddingValues("a") }, { values: computeEmbeddingValues("b", 3) }],
+    });
+    const mismatch = await callFakeNative(upstream.url, path, {
+      requests: [{ model: "models/gmx-other", content: { parts: [{ text: "a" }] } }],
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.json).toEqual({
       error: {
@@ -42,7 +52,9 @@ describe("embeddings", () => {
         status: "INVALID_ARGUMENT",
       },
     });
-    expect((await callFakeNative(upstream.url, path, { requests: [] })).json.error.message).toBe("requests is required");
+    expect((await callFakeNative(upstream.url, path, { requests: [] })).json.error.message).toBe(
+      "requests is required",
+    );
   });
 
   it("rejects an embedContent without content", async () => {
@@ -92,7 +104,9 @@ describe("GET /v1beta/voices", () => {
     const seen: string[] = [];
     let token = "";
     for (let page = 0; page < 10; page += 1) {
-      const { json } = await voices(`model=gmx-3.8-flash-tts&language_code=en-US&page_size=2${token ? `&page_token=${token}` : ""}`);
+      const { json } = await voices(
+        `model=gmx-3.8-flash-tts&language_code=en-US&page_size=2${token ? `&page_token=${token}` : ""}`,
+      );
       seen.push(...json.voices.map((voice: { id: string }) => voice.id));
       if (!json.next_page_token) break;
       token = json.next_page_token;
@@ -103,18 +117,26 @@ describe("GET /v1beta/voices", () => {
 
   it("filters by repeated language_code (full or language only), gender, pitch, context, type and search", async () => {
     const languages = await voices("model=gmx-3.8-flash-tts&language_code=de-DE&language_code=fr");
-    expect(new Set(languages.json.voices.map((voice: { language_code: string }) => voice.language_code))).toEqual(new Set(["de-DE", "fr-FR"]));
+    expect(new Set(languages.json.voices.map((voice: { language_code: string }) => voice.language_code))).toEqual(
+      new Set(["de-DE", "fr-FR"]),
+    );
     expect(languages.json.voices).toHaveLength(10);
     const english = await voices("model=gmx-3.8-flash-tts&language_code=en");
     expect(english.json.voices).toHaveLength(15);
 
     const female = await voices("model=gmx-3.8-flash-tts&gender=female&pitch=high");
     expect(female.json.voices.length).toBeGreaterThan(0);
-    expect(female.json.voices.every((voice: { gender: string; pitch: string }) => voice.gender === "female" && voice.pitch === "PITCH_HIGH")).toBe(true);
+    expect(
+      female.json.voices.every(
+        (voice: { gender: string; pitch: string }) => voice.gender === "female" && voice.pitch === "PITCH_HIGH",
+      ),
+    ).toBe(true);
 
     const context = await voices(`model=gmx-3.8-flash-tts&context=${encodeURIComponent("Wellness & Culture")}`);
     expect(context.json.voices).toHaveLength(10);
-    expect(context.json.voices.every((voice: { context: string }) => voice.context === "Wellness & Culture")).toBe(true);
+    expect(context.json.voices.every((voice: { context: string }) => voice.context === "Wellness & Culture")).toBe(
+      true,
+    );
 
     expect((await voices("model=gmx-3.8-flash-tts&type=prebuilt")).json.voices).toHaveLength(50);
     expect((await voices("model=gmx-3.8-flash-tts&type=custom")).json.voices).toHaveLength(0);

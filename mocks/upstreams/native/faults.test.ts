@@ -65,7 +65,9 @@ describe("faults", () => {
   });
 
   it("a per-request x-fake-fault header overrides the plan", async () => {
-    const { status } = await callFakeNative(upstream.url, path, body, { "x-fake-fault": JSON.stringify({ status: 500 }) });
+    const { status } = await callFakeNative(upstream.url, path, body, {
+      "x-fake-fault": JSON.stringify({ status: 500 }),
+    });
     expect(status).toBe(500);
   });
 

@@ -11,7 +11,10 @@ describe("__fixtures__", () => {
 
   it("SSE fixtures are CRLF-framed GenerateContentResponse fragments", async () => {
     const text = await readFile(new URL("./__fixtures__/stream-thinking.chunks.txt", import.meta.url), "utf8");
-    const fragments = text.split("\r\n\r\n").filter(Boolean).map((event) => JSON.parse(event.replace(/^data: /, "")));
+    const fragments = text
+      .split("\r\n\r\n")
+      .filter(Boolean)
+      .map((event) => JSON.parse(event.replace(/^data: /, "")));
     expect(fragments[0].candidates[0].content.parts[0]).toEqual({ text: "Thinking", thought: true });
     expect(fragments.at(-1).candidates[0].finishReason).toBe("STOP");
   });

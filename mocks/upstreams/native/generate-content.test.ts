@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 beforeEach(() => upstream.reset());
 
-const generate = (model: string, body: unknown) => callFakeNative(upstream.url, `/v1beta/models/${model}:generateContent`, body);
+const generate = (model: string, body: unknown) =>
+  callFakeNative(upstream.url, `/v1beta/models/${model}:generateContent`, body);
 const user = (text: string) => ({ role: "user", parts: [{ text }] });
 const ratings = buildSafetyRatings();
 
@@ -26,7 +27,12 @@ describe("generateContent text", () => {
     // prompt: (2 + 2 system words) + (2 + 2) + (2 + 2) + (2 + 2) = 16
     expect(withoutIdentity(json)).toEqual({
       candidates: [
-        { content: { parts: [{ text: "Echo: hello there" }], role: "model" }, finishReason: "STOP", index: 0, safetyRatings: ratings },
+        {
+          content: { parts: [{ text: "Echo: hello there" }], role: "model" },
+          finishReason: "STOP",
+          index: 0,
+          safetyRatings: ratings,
+        },
       ],
       usageMetadata: {
         promptTokenCount: 16,
@@ -42,7 +48,12 @@ describe("generateContent text", () => {
   it("reports cached tokens, counts media parts by modality, and truncates at maxOutputTokens", async () => {
     const { json } = await generate("gmx-2.5-flash", {
       cachedContent: "cachedContents/abc",
-      contents: [{ role: "user", parts: [{ text: "describe this picture please" }, { inlineData: { mimeType: "image/png", data: "AAAA" } }] }],
+      contents: [
+        {
+          role: "user",
+          parts: [{ text: "describe this picture please" }, { inlineData: { mimeType: "image/png", data: "AAAA" } }],
+        },
+      ],
       generationConfig: { maxOutputTokens: 2 },
     });
     expect(json.candidates[0].content.parts).toEqual([{ text: "Echo: describe" }]);
@@ -61,23 +72,37 @@ describe("generateContent text", () => {
   });
 
   it("cuts at a stop sequence", async () => {
-    const { json } = await generate("gmx-2.5-flash", { contents: [user("one two three")], generationConfig: { stopSequences: [" two"] } });
+    const { json } = await generate("gmx-2.5-flash", {
+      contents: [user("one two three")],
+      generationConfig: { stopSequences: [" two"] },
+    });
     expect(json.candidates[0].content.parts).toEqual([{ text: "Echo: one" }]);
     expect(json.candidates[0].finishReason).toBe("STOP");
   });
 
   it("answers valid JSON for responseMimeType application/json, following responseSchema", async () => {
-    const plain = await generate("gmx-2.5-flash", { contents: [user("hi")], generationConfig: { responseMimeType: "application/json" } });
+    const plain = await generate("gmx-2.5-flash", {
+      contents: [user("hi")],
+      generationConfig: { responseMimeType: "application/json" },
+    });
     expect(JSON.parse(plain.json.candidates[0].content.parts[0].text)).toEqual({ echo: "hi" });
     const schema = {
       type: "OBJECT",
-      properties: { city: { type: "STRING" }, days: { type: "INTEGER" }, tags: { type: "ARRAY", items: { type: "STRING", enum: ["sun"] } } },
+      properties: {
+        city: { type: "STRING" },
+        days: { type: "INTEGER" },
+        tags: { type: "ARRAY", items: { type: "STRING", enum: ["sun"] } },
+      },
     };
     const shaped = await generate("gmx-2.5-flash", {
       contents: [user("Paris")],
       generationConfig: { responseMimeType: "application/json", responseSchema: schema },
     });
-    expect(JSON.parse(shaped.json.candidates[0].content.parts[0].text)).toEqual({ city: "Paris", days: 1, tags: ["sun"] });
+    expect(JSON.parse(shaped.json.candidates[0].content.parts[0].text)).toEqual({
+      city: "Paris",
+      days: 1,
+      tags: ["sun"],
+    });
   });
 });
 
@@ -102,7 +127,10 @@ describe("generateContent thinking", () => {
   });
 
   it("hides thoughts without includeThoughts but still counts them; budget 0 means no thinking", async () => {
-    const hidden = await generate("gmx-2.5-flash", { contents: [user("hi")], generationConfig: { thinkingConfig: { thinkingBudget: 1024 } } });
+    const hidden = await generate("gmx-2.5-flash", {
+      contents: [user("hi")],
+      generationConfig: { thinkingConfig: { thinkingBudget: 1024 } },
+    });
     expect(hidden.json.candidates[0].content.parts).toEqual([{ text: "Echo: hi" }]);
     expect(hidden.json.usageMetadata.thoughtsTokenCount).toBe(3);
     const off = await generate("gmx-2.5-flash", {
@@ -126,7 +154,11 @@ describe("generateContent thinking", () => {
 describe("generateContent tools", () => {
   const weatherTool = {
     functionDeclarations: [
-      { name: "get_weather", description: "Weather", parameters: { type: "OBJECT", properties: { location: { type: "STRING" }, days: { type: "INTEGER" } } } },
+      {
+        name: "get_weather",
+        description: "Weather",
+        parameters: { type: "OBJECT", properties: { location: { type: "STRING" }, days: { type: "INTEGER" } } },
+      },
       { name: "get_time", parameters: { type: "OBJECT", properties: { zone: { type: "STRING" } } } },
     ],
   };
@@ -136,7 +168,10 @@ describe("generateContent tools", () => {
     expect(withoutIdentity(json)).toEqual({
       candidates: [
         {
-          content: { parts: [{ functionCall: { name: "get_weather", args: { location: "Paris", days: 1 } } }], role: "model" },
+          content: {
+            parts: [{ functionCall: { name: "get_weather", args: { location: "Paris", days: 1 } } }],
+            role: "model",
+          },
           finishReason: "STOP",
           index: 0,
           safetyRatings: ratings,
@@ -163,7 +198,11 @@ describe("generateContent tools", () => {
     const part = allowed.json.candidates[0].content.parts[0];
     expect(part.functionCall).toEqual({ name: "get_time", args: { zone: "UTC" } });
     expect(part.thoughtSignature).toMatch(/^[A-Za-z0-9+/]+=*$/);
-    const none = await generate("gmx-2.5-flash", { contents: [user("UTC")], tools: [weatherTool], toolConfig: { functionCallingConfig: { mode: "NONE" } } });
+    const none = await generate("gmx-2.5-flash", {
+      contents: [user("UTC")],
+      tools: [weatherTool],
+      toolConfig: { functionCallingConfig: { mode: "NONE" } },
+    });
     expect(none.json.candidates[0].content.parts).toEqual([{ text: "Echo: UTC" }]);
   });
 
@@ -195,7 +234,9 @@ describe("generateContent tools", () => {
       webSearchQueries: ["latest news"],
       searchEntryPoint: { renderedContent: '<div class="search-entry-point">latest news</div>' },
       groundingChunks: [{ web: { uri: "https://search.example.com/result/1", title: "example.com" } }],
-      groundingSupports: [{ segment: { startIndex: 0, endIndex: 17, text: "Echo: latest news" }, groundingChunkIndices: [0] }],
+      groundingSupports: [
+        { segment: { startIndex: 0, endIndex: 17, text: "Echo: latest news" }, groundingChunkIndices: [0] },
+      ],
     });
     const viaPrompt = await generate("gmx-2.5-flash", { contents: [user("[search] weather")] });
     expect(viaPrompt.json.candidates[0].groundingMetadata.webSearchQueries).toEqual(["weather"]);
@@ -206,7 +247,10 @@ describe("generateContent media", () => {
   it("returns a text part and a valid PNG for IMAGE (any case), sized by imageConfig", async () => {
     const { json } = await generate("gmx-2.5-flash-image", {
       contents: [user("a red fox")],
-      generationConfig: { responseModalities: ["text", "Image"], imageConfig: { aspectRatio: "16:9", imageSize: "2K" } },
+      generationConfig: {
+        responseModalities: ["text", "Image"],
+        imageConfig: { aspectRatio: "16:9", imageSize: "2K" },
+      },
     });
     const [text, image] = json.candidates[0].content.parts;
     expect(text).toEqual({ text: "Echo: a red fox" });
@@ -227,13 +271,18 @@ describe("generateContent media", () => {
       generationConfig: { responseModalities: ["IMAGE"], imageConfig: { aspectRatio: "7:1" } },
     });
     expect(status).toBe(400);
-    expect(json).toEqual({ error: { code: 400, message: "Unsupported aspect ratio: 7:1", status: "INVALID_ARGUMENT" } });
+    expect(json).toEqual({
+      error: { code: 400, message: "Unsupported aspect ratio: 7:1", status: "INVALID_ARGUMENT" },
+    });
   });
 
   it("speaks a complete WAV on gmx-3.8-flash-tts", async () => {
     const { json } = await generate("gmx-3.8-flash-tts", {
       contents: [user("Say hello"), { role: "model", parts: [{ text: "ok" }] }, user("Say goodbye now")],
-      generationConfig: { responseModalities: ["AUDIO"], speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: "Kore" } } } },
+      generationConfig: {
+        responseModalities: ["AUDIO"],
+        speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: "Kore" } } },
+      },
     });
     const [part] = json.candidates[0].content.parts;
     expect(part.inlineData.mimeType).toBe("audio/wav");
@@ -246,8 +295,14 @@ describe("generateContent media", () => {
   });
 
   it("speaks raw PCM on gmx-3.1-flash-tts-preview and refuses several turns", async () => {
-    const speech = { responseModalities: ["AUDIO"], speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: "en-US-Zephyr" } } } };
-    const { json } = await generate("gmx-3.1-flash-tts-preview", { contents: [user("Say cheerfully: hi")], generationConfig: speech });
+    const speech = {
+      responseModalities: ["AUDIO"],
+      speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: "en-US-Zephyr" } } },
+    };
+    const { json } = await generate("gmx-3.1-flash-tts-preview", {
+      contents: [user("Say cheerfully: hi")],
+      generationConfig: speech,
+    });
     const [part] = json.candidates[0].content.parts;
     expect(part.inlineData.mimeType).toBe("audio/l16;codec=pcm;rate=24000");
     expect(Buffer.from(part.inlineData.data, "base64").length).toBe(3 * 2400 * 2);
@@ -256,17 +311,24 @@ describe("generateContent media", () => {
       generationConfig: speech,
     });
     expect(multiTurn.status).toBe(400);
-    expect(multiTurn.json).toEqual({ error: { code: 400, message: "multi-turn chat not enabled for this model", status: "INVALID_ARGUMENT" } });
+    expect(multiTurn.json).toEqual({
+      error: { code: 400, message: "multi-turn chat not enabled for this model", status: "INVALID_ARGUMENT" },
+    });
   });
 
   it("rejects unknown voices and text output from speech models", async () => {
     const badVoice = await generate("gmx-3.8-flash-tts", {
       contents: [user("hi")],
-      generationConfig: { responseModalities: ["AUDIO"], speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: "Nobody" } } } },
+      generationConfig: {
+        responseModalities: ["AUDIO"],
+        speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: "Nobody" } } },
+      },
     });
     expect(badVoice.status).toBe(400);
     const textOnly = await generate("gmx-3.8-flash-tts", { contents: [user("hi")] });
-    expect(textOnly.json.error.message).toBe("The requested combination of response modalities (TEXT) is not supported by the model.");
+    expect(textOnly.json.error.message).toBe(
+      "The requested combination of response modalities (TEXT) is not supported by the model.",
+    );
   });
 });
 
@@ -275,14 +337,20 @@ describe("generateContent magic prompts", () => {
     const { json } = await generate("gmx-2.5-flash", { contents: [user("[block] me")] });
     expect(withoutIdentity(json)).toEqual({
       promptFeedback: { blockReason: "SAFETY", safetyRatings: buildSafetyRatings(true) },
-      usageMetadata: { promptTokenCount: 4, totalTokenCount: 4, promptTokensDetails: [{ modality: "TEXT", tokenCount: 4 }] },
+      usageMetadata: {
+        promptTokenCount: 4,
+        totalTokenCount: 4,
+        promptTokensDetails: [{ modality: "TEXT", tokenCount: 4 }],
+      },
       modelVersion: "gmx-2.5-flash",
     });
   });
 
   it("[safety] and [recitation] stop the candidate without content", async () => {
     const safety = await generate("gmx-2.5-flash", { contents: [user("[safety]")] });
-    expect(safety.json.candidates).toEqual([{ finishReason: "SAFETY", index: 0, safetyRatings: buildSafetyRatings(true) }]);
+    expect(safety.json.candidates).toEqual([
+      { finishReason: "SAFETY", index: 0, safetyRatings: buildSafetyRatings(true) },
+    ]);
     expect(safety.json.usageMetadata.candidatesTokenCount).toBeUndefined();
     const recitation = await generate("gmx-2.5-flash", { contents: [user("[recitation]")] });
     expect(recitation.json.candidates[0].finishReason).toBe("RECITATION");
@@ -297,7 +365,10 @@ describe("errors and routing", () => {
     [{ contents: [] }, "contents is required"],
     [{ contents: [{ role: "user", parts: [] }] }, "contents[0].parts must not be empty"],
     [{ contents: [{ role: "assistant", parts: [{ text: "x" }] }] }, "Please use a valid role: user, model."],
-    [{ contents: [user("x")], generationConfig: { temperature: 3 } }, "generationConfig.temperature must be between 0 and 2"],
+    [
+      { contents: [user("x")], generationConfig: { temperature: 3 } },
+      "generationConfig.temperature must be between 0 and 2",
+    ],
   ])("400 INVALID_ARGUMENT for %j", async (body, message) => {
     const { status, json } = await generate("gmx-2.5-flash", body);
     expect(status).toBe(400);
@@ -316,13 +387,17 @@ describe("errors and routing", () => {
     expect(model.json.error.status).toBe("NOT_FOUND");
     expect(model.json.error.message).toMatch(/^models\/gpt-4o is not found for API version v1beta/);
     const path = await callFakeNative(upstream.url, "/v1beta/somewhere");
-    expect(path.json).toEqual({ error: { code: 404, message: "Method not found: GET /v1beta/somewhere", status: "NOT_FOUND" } });
+    expect(path.json).toEqual({
+      error: { code: 404, message: "Method not found: GET /v1beta/somewhere", status: "NOT_FOUND" },
+    });
     const method = await callFakeNative(upstream.url, "/v1beta/models/gmx-2.5-flash:launchRocket", { contents: [] });
     expect(method.status).toBe(404);
   });
 
   it("also serves /v1/models/{model}:generateContent, as newer native SDKs call it", async () => {
-    const { status, json } = await callFakeNative(upstream.url, "/v1/models/gmx-2.5-flash:generateContent", { contents: [user("v1")] });
+    const { status, json } = await callFakeNative(upstream.url, "/v1/models/gmx-2.5-flash:generateContent", {
+      contents: [user("v1")],
+    });
     expect(status).toBe(200);
     expect(json.candidates[0].content.parts[0].text).toBe("Echo: v1");
   });
@@ -330,10 +405,16 @@ describe("errors and routing", () => {
   it("lists models and counts tokens", async () => {
     const { json } = await callFakeNative(upstream.url, "/v1beta/models");
     expect(json.models.map((model: { name: string }) => model.name)).toContain("models/gmx-3.8-flash-tts");
-    expect(json.models[0]).toMatchObject({ name: "models/gmx-2.5-flash", displayName: "GMX 2.5 Flash", supportedGenerationMethods: expect.arrayContaining(["generateContent"]) });
+    expect(json.models[0]).toMatchObject({
+      name: "models/gmx-2.5-flash",
+      displayName: "GMX 2.5 Flash",
+      supportedGenerationMethods: expect.arrayContaining(["generateContent"]),
+    });
     const one = await callFakeNative(upstream.url, "/v1beta/models/gmx-2.5-pro");
     expect(one.json.name).toBe("models/gmx-2.5-pro");
-    const count = await callFakeNative(upstream.url, "/v1beta/models/gmx-2.5-flash:countTokens", { contents: [user("a b c")] });
+    const count = await callFakeNative(upstream.url, "/v1beta/models/gmx-2.5-flash:countTokens", {
+      contents: [user("a b c")],
+    });
     expect(count.json).toEqual({ totalTokens: 5, promptTokensDetails: [{ modality: "TEXT", tokenCount: 5 }] });
   });
 });
@@ -349,7 +430,11 @@ describe("authentication", () => {
       expect(missing.json.error.status).toBe("PERMISSION_DENIED");
       const wrong = await callFakeNative(guarded.url, path, body, { "x-goog-api-key": "nope" });
       expect(wrong.status).toBe(401);
-      expect(wrong.json.error).toMatchObject({ code: 401, message: "API key not valid. Please pass a valid API key.", status: "UNAUTHENTICATED" });
+      expect(wrong.json.error).toMatchObject({
+        code: 401,
+        message: "API key not valid. Please pass a valid API key.",
+        status: "UNAUTHENTICATED",
+      });
       expect((await callFakeNative(guarded.url, path, body, { "x-goog-api-key": "upstream-secret" })).status).toBe(200);
       expect((await callFakeNative(guarded.url, `${path}?key=upstream-secret`, body)).status).toBe(200);
     } finally {
@@ -361,9 +446,14 @@ describe("authentication", () => {
 describe("request record", () => {
   it("records method, path, query, headers, parsed body and time", async () => {
     const before = Date.now();
-    await callFakeNative(upstream.url, "/v1beta/models/gmx-2.5-flash:streamGenerateContent?alt=sse&key=k", { contents: [user("hi")] }, {
-      "x-goog-api-key": "abc",
-    });
+    await callFakeNative(
+      upstream.url,
+      "/v1beta/models/gmx-2.5-flash:streamGenerateContent?alt=sse&key=k",
+      { contents: [user("hi")] },
+      {
+        "x-goog-api-key": "abc",
+      },
+    );
     expect(upstream.requests).toHaveLength(1);
     const [record] = upstream.requests;
     expect(record).toMatchObject({

@@ -7,11 +7,14 @@ import type { NativeSchema } from "./native-request-types.js";
 export function generateValueFromSchema(schema: NativeSchema | undefined, seedText: string): unknown {
   if (!schema || typeof schema !== "object") return seedText;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  const type = String(Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? (schema.properties ? "object" : "string"))).toLowerCase();
+  const type = String(
+    Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? (schema.properties ? "object" : "string")),
+  ).toLowerCase();
   switch (type) {
     case "object": {
       const value: Record<string, unknown> = {};
-      for (const [name, property] of Object.entries(schema.properties ?? {})) value[name] = generateValueFromSchema(property, seedText);
+      for (const [name, property] of Object.entries(schema.properties ?? {}))
+        value[name] = generateValueFromSchema(property, seedText);
       return value;
     }
     case "array":

@@ -8,7 +8,14 @@ export function handleCountTokens(model: string, body: unknown): NativeAnswer {
   const wrapped = (body as { generateContentRequest?: unknown } | null)?.generateContentRequest;
   const source = (wrapped ?? body) as GenerateContentRequest | null;
   // Speech-model modality rules do not apply to counting; validate the contents only.
-  const request = validateGenerateContentRequest("gmx-count", { contents: source?.contents, systemInstruction: source?.systemInstruction });
+  const request = validateGenerateContentRequest("gmx-count", {
+    contents: source?.contents,
+    systemInstruction: source?.systemInstruction,
+  });
   const usage = computePromptUsage(request);
-  return { kind: "json", status: 200, body: { totalTokens: usage.promptTokenCount, promptTokensDetails: usage.promptTokensDetails } };
+  return {
+    kind: "json",
+    status: 200,
+    body: { totalTokens: usage.promptTokenCount, promptTokensDetails: usage.promptTokensDetails },
+  };
 }

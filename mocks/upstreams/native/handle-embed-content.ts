@@ -17,7 +17,8 @@ export function handleEmbedContent(model: string, body: unknown): NativeAnswer {
 
 /** Shared with batchEmbedContents; `where` prefixes messages with the failing request's position. */
 export function embedOneRequest(model: string, body: unknown, where: string): { values: number[] } {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalid(`${where}Invalid JSON payload received. Expected an object.`);
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw invalid(`${where}Invalid JSON payload received. Expected an object.`);
   const request = body as EmbedContentRequest;
   if (request.model !== undefined && request.model !== `models/${model}`) {
     throw invalid(`${where}model must be "models/${model}" (the model in the URL), got "${String(request.model)}"`);

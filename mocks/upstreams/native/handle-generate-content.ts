@@ -21,5 +21,9 @@ export function handleGenerateContent(
     createTime: new Date(context.now()).toISOString(),
   };
   if (!stream) return { kind: "json", status: 200, body: buildGenerateContentResponse(plan, identity) };
-  return { kind: "stream", format: stream.alt === "sse" ? "sse" : "json-array", fragments: createGenerateStream(plan, identity) };
+  return {
+    kind: "stream",
+    format: stream.alt === "sse" ? "sse" : "json-array",
+    fragments: createGenerateStream(plan, identity),
+  };
 }

@@ -31,7 +31,10 @@ export function handleListVoices(query: URLSearchParams): NativeAnswer {
 
 function buildVoiceFilter(query: URLSearchParams): (voice: Voice) => boolean {
   const checks: Array<(voice: Voice) => boolean> = [];
-  const languageCodes = query.getAll("language_code").filter(Boolean).map((code) => code.toLowerCase());
+  const languageCodes = query
+    .getAll("language_code")
+    .filter(Boolean)
+    .map((code) => code.toLowerCase());
   if (languageCodes.length > 0) {
     checks.push((voice) => {
       const code = voice.language_code.toLowerCase();
@@ -58,7 +61,9 @@ function buildVoiceFilter(query: URLSearchParams): (voice: Voice) => boolean {
   }
   const type = query.get("type");
   if (type) {
-    const wanted = type.toUpperCase().startsWith("VOICE_TYPE_") ? type.toUpperCase() : `VOICE_TYPE_${type.toUpperCase()}`;
+    const wanted = type.toUpperCase().startsWith("VOICE_TYPE_")
+      ? type.toUpperCase()
+      : `VOICE_TYPE_${type.toUpperCase()}`;
     checks.push((voice) => voice.type === wanted);
   }
   const search = query.get("search");
@@ -97,7 +102,8 @@ function readPageToken(token: string | null, signature: string): number {
     throw invalid("Invalid page_token");
   }
   if (!Number.isInteger(decoded?.offset) || (decoded.offset as number) < 0) throw invalid("Invalid page_token");
-  if (decoded.signature !== signature) throw invalid("page_token does not match the other query parameters of the request");
+  if (decoded.signature !== signature)
+    throw invalid("page_token does not match the other query parameters of the request");
   return decoded.offset as number;
 }
 

@@ -13,7 +13,13 @@ const GENERATION_METHODS = ["generateContent", "streamGenerateContent", "countTo
 
 /** The models this upstream advertises. Any other `gmx-` name is still served (the fake is permissive on names). */
 export function listNativeModels(): NativeModel[] {
-  const model = (id: string, displayName: string, methods: string[], limits: [number, number], thinking?: boolean): NativeModel => ({
+  const model = (
+    id: string,
+    displayName: string,
+    methods: string[],
+    limits: [number, number],
+    thinking?: boolean,
+  ): NativeModel => ({
     name: `models/${id}`,
     version: id.replace(/^gmx-/, ""),
     displayName,

@@ -9,7 +9,13 @@ import { createTinyPng } from "./create-tiny-png.js";
 import { createWavFile } from "./create-wav-file.js";
 import { generateValueFromSchema } from "./generate-value-from-schema.js";
 import { NativeUpstreamError } from "./native-upstream-error.js";
-import type { GenerateContentRequest, NativeContent, NativeFunctionDeclaration, NativePart, NativeTool } from "./native-request-types.js";
+import type {
+  GenerateContentRequest,
+  NativeContent,
+  NativeFunctionDeclaration,
+  NativePart,
+  NativeTool,
+} from "./native-request-types.js";
 import { readResponseModalities } from "./validate-generate-content-request.js";
 
 export interface PlannedPart {
@@ -37,7 +43,11 @@ export const SPEECH_SAMPLES_PER_WORD = 2_400;
 export const SPEECH_TOKENS_PER_SECOND = 25;
 
 const ASPECT_RATIOS = new Set(["1:1", "2:3", "3:2", "3:4", "4:3", "4:5", "5:4", "9:16", "16:9", "21:9"]);
-const IMAGE_SIZE_FACTORS = new Map([["1K", 1], ["2K", 2], ["4K", 4]]);
+const IMAGE_SIZE_FACTORS = new Map([
+  ["1K", 1],
+  ["2K", 2],
+  ["4K", 4],
+]);
 
 /**
  * The fake model. Deterministic: the same request always yields the same parts, counts and finish reason.
@@ -67,7 +77,9 @@ export function planGeneration(model: string, request: GenerateContentRequest): 
       finishReason: "RECITATION",
       candidateExtras: {
         safetyRatings: buildSafetyRatings(),
-        citationMetadata: { citationSources: [{ startIndex: 0, endIndex: 42, uri: "https://example.com/recited-source", license: "" }] },
+        citationMetadata: {
+          citationSources: [{ startIndex: 0, endIndex: 42, uri: "https://example.com/recited-source", license: "" }],
+        },
       },
     };
   }
@@ -76,7 +88,9 @@ export function planGeneration(model: string, request: GenerateContentRequest): 
   const thinking = config.thinkingConfig;
   const thinkingOn = thinking !== undefined && thinking !== null && thinking.thinkingBudget !== 0;
   const functionResponses = lastUserParts.filter((part) => part.functionResponse).map((part) => part.functionResponse!);
-  const topic = lastUserText || (functionResponses.length > 0 ? `the result of ${String(functionResponses[0]!.name)}` : "the request");
+  const topic =
+    lastUserText ||
+    (functionResponses.length > 0 ? `the result of ${String(functionResponses[0]!.name)}` : "the request");
   if (thinkingOn) {
     let thoughtText = `Thinking about ${topic}`;
     const budget = thinking.thinkingBudget;
@@ -94,7 +108,10 @@ export function planGeneration(model: string, request: GenerateContentRequest): 
   if (modalities.includes("AUDIO")) {
     const voiceName = config.speechConfig?.voiceConfig?.prebuiltVoiceConfig?.voiceName;
     if (voiceName !== undefined && !isKnownVoice(String(voiceName))) {
-      throw new NativeUpstreamError(400, `Voice name ${String(voiceName)} is not supported. Use a voice from GET /v1beta/voices.`);
+      throw new NativeUpstreamError(
+        400,
+        `Voice name ${String(voiceName)} is not supported. Use a voice from GET /v1beta/voices.`,
+      );
     }
     parts.push(planSpeechPart(model, lastUserText || topic));
     return { prompt, parts, finishReason: "STOP", candidateExtras: { safetyRatings: buildSafetyRatings() } };
@@ -109,7 +126,13 @@ export function planGeneration(model: string, request: GenerateContentRequest): 
   if (tools.some((tool) => tool && tool.codeExecution !== undefined)) {
     const code = `print(${JSON.stringify(lastUserText)})`;
     const output = `${lastUserText}\n`;
-    parts.push({ part: { executableCode: { language: "PYTHON", code } }, tokenCount: countWords(code), modality: "TEXT", thought: false, visible: true });
+    parts.push({
+      part: { executableCode: { language: "PYTHON", code } },
+      tokenCount: countWords(code),
+      modality: "TEXT",
+      thought: false,
+      visible: true,
+    });
     parts.push({
       part: { codeExecutionResult: { outcome: "OUTCOME_OK", output } },
       tokenCount: countWords(output),
@@ -121,7 +144,9 @@ export function planGeneration(model: string, request: GenerateContentRequest): 
 
   const seedText =
     functionResponses.length > 0
-      ? functionResponses.map((response) => `Function ${String(response.name)} returned ${JSON.stringify(response.response ?? {})}`).join(" ")
+      ? functionResponses
+          .map((response) => `Function ${String(response.name)} returned ${JSON.stringify(response.response ?? {})}`)
+          .join(" ")
       : lastUserText;
   let answer = functionResponses.length > 0 ? seedText : `Echo: ${lastUserText || "(no text)"}`;
   const mimeType = typeof config.responseMimeType === "string" ? config.responseMimeType.toLowerCase() : "";
@@ -134,23 +159,35 @@ export function planGeneration(model: string, request: GenerateContentRequest): 
     const at = typeof stop === "string" && stop !== "" ? answer.indexOf(stop) : -1;
     if (at >= 0) answer = answer.slice(0, at).trimEnd();
   }
-  const maxOutputTokens = typeof config.maxOutputTokens === "number" && config.maxOutputTokens > 0 ? config.maxOutputTokens : undefined;
+  const maxOutputTokens =
+    typeof config.maxOutputTokens === "number" && config.maxOutputTokens > 0 ? config.maxOutputTokens : undefined;
   const words = splitIntoWords(answer);
   if (maxOutputTokens !== undefined && words.length > maxOutputTokens) {
     answer = words.slice(0, maxOutputTokens).join("");
     finishReason = "MAX_TOKENS";
   }
-  if (answer !== "") parts.push({ part: { text: answer }, tokenCount: countWords(answer), modality: "TEXT", thought: false, visible: true });
+  if (answer !== "")
+    parts.push({
+      part: { text: answer },
+      tokenCount: countWords(answer),
+      modality: "TEXT",
+      thought: false,
+      visible: true,
+    });
 
   if (modalities.includes("IMAGE")) parts.push(planImagePart(request, lastUserText));
 
   const candidateExtras: Record<string, unknown> = { safetyRatings: buildSafetyRatings() };
-  const searchRequested = lastUserText.includes("[search]") || tools.some((tool) => tool && (tool.nativeSearch !== undefined || tool.googleSearch !== undefined));
+  const searchRequested =
+    lastUserText.includes("[search]") ||
+    tools.some((tool) => tool && (tool.nativeSearch !== undefined || tool.googleSearch !== undefined));
   if (searchRequested) candidateExtras.groundingMetadata = buildGroundingMetadata(lastUserText, answer);
   return { prompt, parts, finishReason, candidateExtras };
 }
 
-const VOICE_NAMES = new Set(buildVoiceCatalogue().flatMap((voice) => [voice.id.toLowerCase(), voice.display_name.toLowerCase()]));
+const VOICE_NAMES = new Set(
+  buildVoiceCatalogue().flatMap((voice) => [voice.id.toLowerCase(), voice.display_name.toLowerCase()]),
+);
 
 /** Voices are named by catalogue id (`en-US-Kore`) or by speaker name (`Kore`), case-insensitively. */
 function isKnownVoice(voiceName: string): boolean {
@@ -160,7 +197,8 @@ function isKnownVoice(voiceName: string): boolean {
 function findLastUserParts(contents: NativeContent[]): NativePart[] {
   for (let index = contents.length - 1; index >= 0; index -= 1) {
     const content = contents[index]!;
-    if (content.role === undefined || content.role === "user" || content.role === "function") return content.parts as NativePart[];
+    if (content.role === undefined || content.role === "user" || content.role === "function")
+      return content.parts as NativePart[];
   }
   return [];
 }
@@ -172,20 +210,28 @@ function planFunctionCall(
   lastUserText: string,
   thinkingOn: boolean,
 ): PlannedPart | undefined {
-  const declarations = tools.flatMap((tool) => (tool && Array.isArray(tool.functionDeclarations) ? tool.functionDeclarations : []));
+  const declarations = tools.flatMap((tool) =>
+    tool && Array.isArray(tool.functionDeclarations) ? tool.functionDeclarations : [],
+  );
   const callingConfig = request.toolConfig?.functionCallingConfig;
   const mode = typeof callingConfig?.mode === "string" ? callingConfig.mode : "AUTO";
   const lastIsUserTurn = lastContent.role === undefined || lastContent.role === "user";
   const answersFunction = (lastContent.parts as NativePart[]).some((part) => part.functionResponse);
   if (declarations.length === 0 || mode === "NONE" || !lastIsUserTurn || answersFunction) return undefined;
-  const allowed = Array.isArray(callingConfig?.allowedFunctionNames) ? callingConfig.allowedFunctionNames.map(String) : [];
+  const allowed = Array.isArray(callingConfig?.allowedFunctionNames)
+    ? callingConfig.allowedFunctionNames.map(String)
+    : [];
   const declaration: NativeFunctionDeclaration =
     declarations.find((candidate) => allowed.includes(String(candidate.name))) ?? declarations[0]!;
   const name = String(declaration.name);
-  const args = generateValueFromSchema(declaration.parameters ?? declaration.parametersJsonSchema ?? { type: "object" }, lastUserText);
+  const args = generateValueFromSchema(
+    declaration.parameters ?? declaration.parametersJsonSchema ?? { type: "object" },
+    lastUserText,
+  );
   const part: Record<string, unknown> = { functionCall: { name, args } };
   // Thinking models sign their function calls; clients must send the signature back with the call.
-  if (thinkingOn) part.thoughtSignature = createHash("sha256").update(`signature:${name}:${lastUserText}`).digest("base64");
+  if (thinkingOn)
+    part.thoughtSignature = createHash("sha256").update(`signature:${name}:${lastUserText}`).digest("base64");
   return { part, tokenCount: 1 + countValueTokens(args), modality: "TEXT", thought: false, visible: true };
 }
 
@@ -195,10 +241,14 @@ function planImagePart(request: GenerateContentRequest, lastUserText: string): P
   if (!ASPECT_RATIOS.has(aspectRatio)) throw new NativeUpstreamError(400, `Unsupported aspect ratio: ${aspectRatio}`);
   const imageSize = imageConfig.imageSize === undefined ? "1K" : String(imageConfig.imageSize).toUpperCase();
   const factor = IMAGE_SIZE_FACTORS.get(imageSize);
-  if (factor === undefined) throw new NativeUpstreamError(400, `Unsupported image size: ${String(imageConfig.imageSize)}`);
+  if (factor === undefined)
+    throw new NativeUpstreamError(400, `Unsupported image size: ${String(imageConfig.imageSize)}`);
   const outputMimeType = imageConfig.imageOutputOptions?.mimeType ?? "image/png";
   if (outputMimeType !== "image/png") {
-    throw new NativeUpstreamError(400, `Unsupported image output mime type: ${String(outputMimeType)} (the fake produces image/png only)`);
+    throw new NativeUpstreamError(
+      400,
+      `Unsupported image output mime type: ${String(outputMimeType)} (the fake produces image/png only)`,
+    );
   }
   const [widthRatio, heightRatio] = aspectRatio.split(":").map(Number) as [number, number];
   const digest = createHash("sha256").update(lastUserText).digest();

@@ -37,7 +37,8 @@ export function routeNativeRequest(request: IncomingNativeRequest, context: Nati
 
   const action = target.slice(colon + 1);
   const model = normalizeModelName(target.slice(0, colon), action);
-  if (request.body === INVALID_JSON) throw new NativeUpstreamError(400, "Invalid JSON payload received. Unexpected token.");
+  if (request.body === INVALID_JSON)
+    throw new NativeUpstreamError(400, "Invalid JSON payload received. Unexpected token.");
   switch (action) {
     case "generateContent":
       return handleGenerateContent(model, request.body, undefined, context);

@@ -3,7 +3,12 @@ import type { FakeExchange } from "../shared/fake-exchange.js";
 import type { FaultPlan } from "../shared/fault-plan.js";
 import { startFakeUpstreamServer } from "../shared/start-fake-upstream-server.js";
 import { describeFaultStatus } from "./describe-fault-status.js";
-import type { FakeNativeServerOptions, FakeNativeUpstream, NativeAnswerContext, NativeRecordedRequest } from "./fake-native-types.js";
+import type {
+  FakeNativeServerOptions,
+  FakeNativeUpstream,
+  NativeAnswerContext,
+  NativeRecordedRequest,
+} from "./fake-native-types.js";
 import type { NativeAnswer } from "./native-answer.js";
 import { NativeUpstreamError } from "./native-upstream-error.js";
 import { INVALID_JSON, routeNativeRequest } from "./route-native-request.js";
@@ -22,7 +27,8 @@ export async function startFakeNativeServer(options: FakeNativeServerOptions = {
   const upstream = await startFakeUpstreamServer({
     port: options.port,
     now: context.now,
-    renderErrorBody: (status, message) => new NativeUpstreamError(status, message ?? describeFaultStatus(status)).toEnvelope(),
+    renderErrorBody: (status, message) =>
+      new NativeUpstreamError(status, message ?? describeFaultStatus(status)).toEnvelope(),
     handle: (exchange) => handleExchange(exchange, options.apiKey, context),
   });
   return {
@@ -43,18 +49,25 @@ export async function startFakeNativeServer(options: FakeNativeServerOptions = {
   };
 }
 
-async function handleExchange(exchange: FakeExchange, apiKey: string | undefined, context: NativeAnswerContext): Promise<void> {
+async function handleExchange(
+  exchange: FakeExchange,
+  apiKey: string | undefined,
+  context: NativeAnswerContext,
+): Promise<void> {
   const { url, body } = exchange;
   (exchange.record as NativeRecordedRequest).query = collectQuery(url.searchParams);
   let answer: NativeAnswer;
   try {
     checkApiKey(apiKey, exchange);
-    answer = routeNativeRequest({
-      method: exchange.record.method,
-      pathname: url.pathname,
-      query: url.searchParams,
-      body: body.invalidJson ? INVALID_JSON : Buffer.isBuffer(body.value) ? parseUntypedJson(body.value) : body.value,
-    }, context);
+    answer = routeNativeRequest(
+      {
+        method: exchange.record.method,
+        pathname: url.pathname,
+        query: url.searchParams,
+        body: body.invalidJson ? INVALID_JSON : Buffer.isBuffer(body.value) ? parseUntypedJson(body.value) : body.value,
+      },
+      context,
+    );
   } catch (error) {
     if (!(error instanceof NativeUpstreamError)) throw error;
     answer = { kind: "json", status: error.httpStatus, body: error.toEnvelope() };
@@ -66,7 +79,10 @@ async function handleExchange(exchange: FakeExchange, apiKey: string | undefined
 function withRetryInfo(plan: FaultPlan): FaultPlan {
   if (plan.status === undefined || plan.body !== undefined || plan.retryAfterSeconds === undefined) return plan;
   const retryInfo = { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${plan.retryAfterSeconds}s` };
-  return { ...plan, body: new NativeUpstreamError(plan.status, describeFaultStatus(plan.status), [retryInfo]).toEnvelope() };
+  return {
+    ...plan,
+    body: new NativeUpstreamError(plan.status, describeFaultStatus(plan.status), [retryInfo]).toEnvelope(),
+  };
 }
 
 /** Missing key: 403 PERMISSION_DENIED as the real API; wrong key: 401 UNAUTHENTICATED (the real API says 400 API_KEY_INVALID). */

@@ -73,7 +73,13 @@ describe("streamGenerateContent?alt=sse", () => {
   it("sends a functionCall in one fragment", async () => {
     const { text } = await callFakeNative(upstream.url, streamPath("gmx-2.5-flash"), {
       contents: [user("Rome")],
-      tools: [{ functionDeclarations: [{ name: "get_weather", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } } }] }],
+      tools: [
+        {
+          functionDeclarations: [
+            { name: "get_weather", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } } },
+          ],
+        },
+      ],
     });
     const fragments = parseFragments(text);
     expect(fragments).toHaveLength(1);
@@ -88,10 +94,17 @@ describe("streamGenerateContent?alt=sse", () => {
 
   it("counts hidden thoughts from the first fragment and ends a [block] stream with one fragment", async () => {
     const hidden = parseFragments(
-      (await callFakeNative(upstream.url, streamPath("gmx-2.5-flash"), { contents: [user("a b")], generationConfig: { thinkingConfig: {} } })).text,
+      (
+        await callFakeNative(upstream.url, streamPath("gmx-2.5-flash"), {
+          contents: [user("a b")],
+          generationConfig: { thinkingConfig: {} },
+        })
+      ).text,
     );
     expect(hidden.map((fragment) => fragment.usageMetadata.thoughtsTokenCount)).toEqual([4, 4, 4]);
-    const blocked = parseFragments((await callFakeNative(upstream.url, streamPath("gmx-2.5-flash"), { contents: [user("[block]")] })).text);
+    const blocked = parseFragments(
+      (await callFakeNative(upstream.url, streamPath("gmx-2.5-flash"), { contents: [user("[block]")] })).text,
+    );
     expect(blocked).toHaveLength(1);
     expect(blocked[0].promptFeedback.blockReason).toBe("SAFETY");
   });
@@ -104,7 +117,9 @@ describe("streamGenerateContent?alt=sse", () => {
   });
 
   it("streams a JSON array without alt=sse", async () => {
-    const { text, json } = await callFakeNative(upstream.url, "/v1beta/models/gmx-2.5-flash:streamGenerateContent", { contents: [user("x y")] });
+    const { text, json } = await callFakeNative(upstream.url, "/v1beta/models/gmx-2.5-flash:streamGenerateContent", {
+      contents: [user("x y")],
+    });
     expect(text.startsWith("[{")).toBe(true);
     expect(json.map((fragment: any) => fragment.candidates[0].content.parts[0].text).join("")).toBe("Echo: x y");
   });
@@ -115,7 +130,10 @@ describe("stream faults", () => {
 
   it("resetMidStreamAfterChunks delivers that many fragments, then the connection breaks", async () => {
     upstream.setFaults({ resetMidStreamAfterChunks: 2 });
-    const response = await fetch(`${upstream.url}${streamPath("gmx-2.5-flash")}`, { method: "POST", body: JSON.stringify(body) });
+    const response = await fetch(`${upstream.url}${streamPath("gmx-2.5-flash")}`, {
+      method: "POST",
+      body: JSON.stringify(body),
+    });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     let received = "";
@@ -138,11 +156,18 @@ describe("stream faults", () => {
   it("stallAfterChunks stops sending; a client abort is recorded as aborted", async () => {
     upstream.setFaults({ stallAfterChunks: 1 });
     const controller = new AbortController();
-    const response = await fetch(`${upstream.url}${streamPath("gmx-2.5-flash")}`, { method: "POST", body: JSON.stringify(body), signal: controller.signal });
+    const response = await fetch(`${upstream.url}${streamPath("gmx-2.5-flash")}`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    });
     const reader = response.body!.getReader();
     const first = await reader.read();
     expect(Buffer.from(first.value!).toString("utf8")).toMatch(/^data: .*"Echo:"/);
-    const next = await Promise.race([reader.read(), new Promise((resolve) => setTimeout(() => resolve("stalled"), 200))]);
+    const next = await Promise.race([
+      reader.read(),
+      new Promise((resolve) => setTimeout(() => resolve("stalled"), 200)),
+    ]);
     expect(next).toBe("stalled");
     controller.abort();
     await expect.poll(() => upstream.requests[0]!.aborted).toBe(true);

@@ -18,7 +18,9 @@ export function validateGenerateContentRequest(model: string, body: unknown): Ge
   }
   const request = body as GenerateContentRequest;
   if (!Array.isArray(request.contents) || request.contents.length === 0) throw invalid("contents is required");
-  (request.contents as unknown[]).forEach((content, index) => validateContent(content, `contents[${index}]`));
+  (request.contents as unknown[]).forEach((content, index) => {
+    validateContent(content, `contents[${index}]`);
+  });
   if (request.systemInstruction !== undefined) {
     const instruction = request.systemInstruction as NativeContent;
     if (instruction === null || typeof instruction !== "object" || !Array.isArray(instruction.parts)) {

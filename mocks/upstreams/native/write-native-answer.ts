@@ -15,7 +15,13 @@ export function formatSseFragment(fragment: unknown): string {
  */
 export async function writeNativeAnswer(exchange: FakeExchange, answer: NativeAnswer): Promise<void> {
   if (answer.kind === "json") {
-    return sendBody(exchange, answer.status, "application/json; charset=UTF-8", JSON.stringify(answer.body, null, 2), answer.headers);
+    return sendBody(
+      exchange,
+      answer.status,
+      "application/json; charset=UTF-8",
+      JSON.stringify(answer.body, null, 2),
+      answer.headers,
+    );
   }
   const { response, faults } = exchange;
   if (response.destroyed) return;

@@ -40,10 +40,14 @@ describe("POST /v1/audio/speech", () => {
   });
 
   it("defaults to mp3 and sizes wav/pcm by words (0.1 s of 24 kHz 16-bit mono per word)", async () => {
-    expect((await speak({ model: "speech-1", input: "x", voice: "nova" })).headers.get("content-type")).toBe("audio/mpeg");
+    expect((await speak({ model: "speech-1", input: "x", voice: "nova" })).headers.get("content-type")).toBe(
+      "audio/mpeg",
+    );
     const pcm = await speak({ model: "speech-1", input: "one two three", voice: "nova", response_format: "pcm" });
     expect((await pcm.arrayBuffer()).byteLength).toBe(3 * 2400 * 2);
-    const wav = Buffer.from(await (await speak({ model: "speech-1", input: "one", voice: "nova", response_format: "wav" })).arrayBuffer());
+    const wav = Buffer.from(
+      await (await speak({ model: "speech-1", input: "one", voice: "nova", response_format: "wav" })).arrayBuffer(),
+    );
     expect(wav.readUInt32LE(24)).toBe(24_000);
     expect(wav.readUInt32LE(40)).toBe(4800);
   });
@@ -77,16 +81,32 @@ describe("POST /v1/audio/transcriptions and /translations", () => {
 
   it.each([
     ["text", "text/plain; charset=utf-8", "Transcription of clip.wav (40000 bytes).\n"],
-    ["srt", "text/plain; charset=utf-8", "1\n00:00:00,000 --> 00:00:02,000\nTranscription of clip.wav (40000 bytes).\n\n"],
-    ["vtt", "text/plain; charset=utf-8", "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nTranscription of clip.wav (40000 bytes).\n\n"],
+    [
+      "srt",
+      "text/plain; charset=utf-8",
+      "1\n00:00:00,000 --> 00:00:02,000\nTranscription of clip.wav (40000 bytes).\n\n",
+    ],
+    [
+      "vtt",
+      "text/plain; charset=utf-8",
+      "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nTranscription of clip.wav (40000 bytes).\n\n",
+    ],
   ])("renders response_format %s", async (format, contentType, expected) => {
-    const response = await transcribe("/v1/audio/transcriptions", { model: "transcribe-1", response_format: format }, file);
+    const response = await transcribe(
+      "/v1/audio/transcriptions",
+      { model: "transcribe-1", response_format: format },
+      file,
+    );
     expect(response.headers.get("content-type")).toBe(contentType);
     expect(await response.text()).toBe(expected);
   });
 
   it("translates with verbose_json", async () => {
-    const response = await transcribe("/v1/audio/translations", { model: "transcribe-1", response_format: "verbose_json" }, file);
+    const response = await transcribe(
+      "/v1/audio/translations",
+      { model: "transcribe-1", response_format: "verbose_json" },
+      file,
+    );
     expect(await readJson(response)).toMatchObject({
       task: "translate",
       language: "english",

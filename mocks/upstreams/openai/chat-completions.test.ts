@@ -92,7 +92,11 @@ describe("POST /v1/chat/completions", () => {
         role: "assistant",
         content: null,
         tool_calls: [
-          { id: "call_fake000002", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris please"}' } },
+          {
+            id: "call_fake000002",
+            type: "function",
+            function: { name: "get_weather", arguments: '{"city":"Paris please"}' },
+          },
         ],
         refusal: null,
         annotations: [],
@@ -126,7 +130,9 @@ describe("POST /v1/chat/completions", () => {
         {
           role: "assistant",
           content: null,
-          tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+          ],
         },
         { role: "tool", tool_call_id: "call_1", content: "sunny, 21 C" },
       ],
@@ -145,7 +151,8 @@ describe("POST /v1/chat/completions", () => {
     });
     expect(status).toBe(400);
     expect(body.error).toEqual({
-      message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+      message:
+        "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
       type: "invalid_request_error",
       param: "messages.[1].role",
       code: null,
@@ -163,7 +170,10 @@ describe("POST /v1/chat/completions", () => {
         type: "json_schema",
         json_schema: {
           name: "reply",
-          schema: { type: "object", properties: { answer: { type: "string" }, words: { type: "integer" }, ok: { type: "boolean" } } },
+          schema: {
+            type: "object",
+            properties: { answer: { type: "string" }, words: { type: "integer" }, ok: { type: "boolean" } },
+          },
         },
       },
     });
@@ -183,19 +193,83 @@ describe("POST /v1/chat/completions", () => {
   });
 
   it("counts reasoning against max_tokens first", async () => {
-    const { body } = await chat({ model: "deepseek-reasoner", messages: [{ role: "user", content: "why" }], max_tokens: 4 });
+    const { body } = await chat({
+      model: "deepseek-reasoner",
+      messages: [{ role: "user", content: "why" }],
+      max_tokens: 4,
+    });
     expect(body.choices[0].message).toMatchObject({ reasoning_content: "Thinking about: why", content: "Echo:" });
     expect(body.choices[0].finish_reason).toBe("length");
   });
 
   it.each([
-    [{ messages: [{ role: "user", content: "x" }] }, 400, { message: "you must provide a model parameter", type: "invalid_request_error", param: null, code: null }],
-    [{ model: "m" }, 400, { message: "Missing required parameter: 'messages'.", type: "invalid_request_error", param: "messages", code: "missing_required_parameter" }],
-    [{ model: "m", messages: [] }, 400, { message: "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", type: "invalid_request_error", param: "messages", code: "empty_array" }],
-    [{ model: "m", messages: [{ role: "robot", content: "x" }] }, 400, { message: "Invalid value: 'robot'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.", type: "invalid_request_error", param: "messages[0].role", code: "invalid_value" }],
-    [{ model: "m", messages: [{ role: "user", content: "x" }], max_tokens: 0 }, 400, { message: "Invalid 'max_tokens': integer below minimum value. Expected a value >= 1, but got 0 instead.", type: "invalid_request_error", param: "max_tokens", code: "integer_below_min_value" }],
-    [{ model: "m", messages: [{ role: "user", content: "x" }], stream_options: { include_usage: true } }, 400, { message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.", type: "invalid_request_error", param: "stream_options", code: null }],
-    [{ model: "missing-model", messages: [{ role: "user", content: "x" }] }, 404, { message: "The model `missing-model` does not exist or you do not have access to it.", type: "invalid_request_error", param: null, code: "model_not_found" }],
+    [
+      { messages: [{ role: "user", content: "x" }] },
+      400,
+      { message: "you must provide a model parameter", type: "invalid_request_error", param: null, code: null },
+    ],
+    [
+      { model: "m" },
+      400,
+      {
+        message: "Missing required parameter: 'messages'.",
+        type: "invalid_request_error",
+        param: "messages",
+        code: "missing_required_parameter",
+      },
+    ],
+    [
+      { model: "m", messages: [] },
+      400,
+      {
+        message:
+          "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        type: "invalid_request_error",
+        param: "messages",
+        code: "empty_array",
+      },
+    ],
+    [
+      { model: "m", messages: [{ role: "robot", content: "x" }] },
+      400,
+      {
+        message:
+          "Invalid value: 'robot'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.",
+        type: "invalid_request_error",
+        param: "messages[0].role",
+        code: "invalid_value",
+      },
+    ],
+    [
+      { model: "m", messages: [{ role: "user", content: "x" }], max_tokens: 0 },
+      400,
+      {
+        message: "Invalid 'max_tokens': integer below minimum value. Expected a value >= 1, but got 0 instead.",
+        type: "invalid_request_error",
+        param: "max_tokens",
+        code: "integer_below_min_value",
+      },
+    ],
+    [
+      { model: "m", messages: [{ role: "user", content: "x" }], stream_options: { include_usage: true } },
+      400,
+      {
+        message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+        type: "invalid_request_error",
+        param: "stream_options",
+        code: null,
+      },
+    ],
+    [
+      { model: "missing-model", messages: [{ role: "user", content: "x" }] },
+      404,
+      {
+        message: "The model `missing-model` does not exist or you do not have access to it.",
+        type: "invalid_request_error",
+        param: null,
+        code: "model_not_found",
+      },
+    ],
   ])("rejects %j", async (body, status, error) => {
     const result = await chat(body);
     expect(result.status).toBe(status);

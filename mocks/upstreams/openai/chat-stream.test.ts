@@ -65,7 +65,12 @@ describe("streamed chat completions", () => {
         completion_tokens: 3,
         total_tokens: 8,
         prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
       },
     });
     expect(new Set(chunks.map((chunk) => chunk.id))).toEqual(new Set(["chatcmpl-fake000001"]));
@@ -84,7 +89,11 @@ describe("streamed chat completions", () => {
     });
     expect(chunks).toEqual([
       choice({ role: "assistant", content: null, refusal: null }),
-      choice({ tool_calls: [{ index: 0, id: "call_fake000002", type: "function", function: { name: "get_weather", arguments: "" } }] }),
+      choice({
+        tool_calls: [
+          { index: 0, id: "call_fake000002", type: "function", function: { name: "get_weather", arguments: "" } },
+        ],
+      }),
       choice({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris' } }] }),
       choice({ tool_calls: [{ index: 0, function: { arguments: ' today"}' } }] }),
       choice({}, "tool_calls"),
@@ -113,8 +122,16 @@ describe("streamed chat completions", () => {
   });
 
   it("ends with finish_reason length when max_tokens cuts the stream", async () => {
-    const chunks = await streamChat({ model: "gpt-4o-mini", max_tokens: 1, messages: [{ role: "user", content: "a b c" }] });
-    expect(chunks.map((chunk) => chunk.choices[0].delta)).toEqual([{ role: "assistant", content: "", refusal: null }, { content: "Echo:" }, {}]);
+    const chunks = await streamChat({
+      model: "gpt-4o-mini",
+      max_tokens: 1,
+      messages: [{ role: "user", content: "a b c" }],
+    });
+    expect(chunks.map((chunk) => chunk.choices[0].delta)).toEqual([
+      { role: "assistant", content: "", refusal: null },
+      { content: "Echo:" },
+      {},
+    ]);
     expect(chunks.at(-1).choices[0].finish_reason).toBe("length");
   });
 });

@@ -26,7 +26,8 @@ export function createChatStream(plan: ChatReplyPlan, meta: ChatCompletionMeta, 
   if (plan.toolCall) {
     const { id, name, argumentPieces } = plan.toolCall;
     chunks.push(chunk({ tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: "" } }] }));
-    for (const piece of argumentPieces) chunks.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+    for (const piece of argumentPieces)
+      chunks.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
   }
   for (const piece of plan.contentPieces ?? []) chunks.push(chunk({ content: piece }));
   chunks.push(chunk({}, plan.finishReason));

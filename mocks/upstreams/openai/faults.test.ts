@@ -68,10 +68,15 @@ describe("fault injection", () => {
   });
 
   it("sends a custom error body verbatim", async () => {
-    upstream.setFaults({ status: 500, body: { error: { message: "boom", type: "server_error", param: null, code: null } } });
+    upstream.setFaults({
+      status: 500,
+      body: { error: { message: "boom", type: "server_error", param: null, code: null } },
+    });
     const response = await postChat(chatBody);
     expect(response.status).toBe(500);
-    expect(await readJson(response)).toEqual({ error: { message: "boom", type: "server_error", param: null, code: null } });
+    expect(await readJson(response)).toEqual({
+      error: { message: "boom", type: "server_error", param: null, code: null },
+    });
   });
 
   it("applies a fault only `times` times, and until reset without it", async () => {

@@ -27,7 +27,13 @@ export async function handleAudioSpeech(exchange: FakeExchange): Promise<void> {
   requireModel(body);
   const input = body.input;
   if (typeof input !== "string" || input.length === 0) {
-    throw new OpenaiRequestError(400, "Missing required parameter: 'input'.", "invalid_request_error", "input", "missing_required_parameter");
+    throw new OpenaiRequestError(
+      400,
+      "Missing required parameter: 'input'.",
+      "invalid_request_error",
+      "input",
+      "missing_required_parameter",
+    );
   }
   if (input.length > maximumInputLength) {
     throw new OpenaiRequestError(
@@ -39,7 +45,13 @@ export async function handleAudioSpeech(exchange: FakeExchange): Promise<void> {
     );
   }
   if (body.voice === undefined) {
-    throw new OpenaiRequestError(400, "Missing required parameter: 'voice'.", "invalid_request_error", "voice", "missing_required_parameter");
+    throw new OpenaiRequestError(
+      400,
+      "Missing required parameter: 'voice'.",
+      "invalid_request_error",
+      "voice",
+      "missing_required_parameter",
+    );
   }
   if (typeof body.voice !== "string" || !voices.includes(body.voice)) throw invalidValue("voice", body.voice, voices);
   const format = body.response_format ?? "mp3";

@@ -36,7 +36,13 @@ export async function handleAudioTranscription(exchange: FakeExchange, task: Tra
   }
   const file = form.get("file");
   if (file === null || typeof file === "string") {
-    throw new OpenaiRequestError(400, "Missing required parameter: 'file'.", "invalid_request_error", "file", "missing_required_parameter");
+    throw new OpenaiRequestError(
+      400,
+      "Missing required parameter: 'file'.",
+      "invalid_request_error",
+      "file",
+      "missing_required_parameter",
+    );
   }
   const size = file.size;
   const durationSeconds = Math.max(1, Math.ceil(size / bytesPerSecond));

@@ -17,7 +17,10 @@ interface EmbeddingInput {
 }
 
 function invalidInput(): OpenaiRequestError {
-  return new OpenaiRequestError(400, "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.");
+  return new OpenaiRequestError(
+    400,
+    "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
+  );
 }
 
 function isTokenArray(value: unknown): value is number[] {
@@ -27,7 +30,13 @@ function isTokenArray(value: unknown): value is number[] {
 /** Accepts OpenAI's four input shapes: string, string[], token array, array of token arrays. */
 function readInputs(input: unknown): EmbeddingInput[] {
   if (input === undefined || input === null) {
-    throw new OpenaiRequestError(400, "Missing required parameter: 'input'.", "invalid_request_error", "input", "missing_required_parameter");
+    throw new OpenaiRequestError(
+      400,
+      "Missing required parameter: 'input'.",
+      "invalid_request_error",
+      "input",
+      "missing_required_parameter",
+    );
   }
   const fromString = (text: unknown): EmbeddingInput => {
     if (typeof text !== "string" || text.length === 0) throw invalidInput();
@@ -36,7 +45,9 @@ function readInputs(input: unknown): EmbeddingInput[] {
   if (typeof input === "string") return [fromString(input)];
   if (isTokenArray(input)) return [{ key: JSON.stringify(input), tokens: input.length }];
   if (!Array.isArray(input) || input.length === 0) throw invalidInput();
-  return input.map((item) => (isTokenArray(item) ? { key: JSON.stringify(item), tokens: item.length } : fromString(item)));
+  return input.map((item) =>
+    isTokenArray(item) ? { key: JSON.stringify(item), tokens: item.length } : fromString(item),
+  );
 }
 
 /** POST /v1/embeddings. prompt_tokens = words of each string input (or length of each token array). */

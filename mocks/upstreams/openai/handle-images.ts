@@ -23,9 +23,14 @@ interface ImageRequest {
 async function readImageRequest(exchange: FakeExchange, task: "generations" | "edits"): Promise<ImageRequest> {
   const contentType = exchange.request.headers["content-type"] ?? "";
   if (contentType.toLowerCase().startsWith("multipart/form-data")) {
-    if (task === "generations") throw new OpenaiRequestError(400, "Invalid Content-Type header (expected application/json).");
+    if (task === "generations")
+      throw new OpenaiRequestError(400, "Invalid Content-Type header (expected application/json).");
     // The platform's own multipart parser (undici), as the audio handlers use.
-    const form = await new Request("http://fake.invalid/", { method: "POST", headers: { "content-type": contentType }, body: exchange.body.raw })
+    const form = await new Request("http://fake.invalid/", {
+      method: "POST",
+      headers: { "content-type": contentType },
+      body: exchange.body.raw,
+    })
       .formData()
       .catch(() => {
         throw new OpenaiRequestError(400, "Could not parse multipart form");
@@ -66,23 +71,51 @@ function readMessagesRequest(fields: Record<string, unknown>, messages: unknown[
  * usage counts prompt words plus FAKE_IMAGE_INPUT_TOKENS per input image in, FAKE_IMAGE_OUTPUT_TOKENS per image out.
  * The `img-d-` form (input.messages + parameters) is accepted too.
  */
-export async function handleImages(exchange: FakeExchange, ids: IdSequence, task: "generations" | "edits"): Promise<void> {
+export async function handleImages(
+  exchange: FakeExchange,
+  ids: IdSequence,
+  task: "generations" | "edits",
+): Promise<void> {
   const { fields, inputImages } = await readImageRequest(exchange, task);
   requireModel(fields);
   const prompt = fields.prompt;
   if (typeof prompt !== "string" || prompt.trim() === "") {
-    throw new OpenaiRequestError(400, "Missing required parameter: 'prompt'.", "invalid_request_error", "prompt", "missing_required_parameter");
+    throw new OpenaiRequestError(
+      400,
+      "Missing required parameter: 'prompt'.",
+      "invalid_request_error",
+      "prompt",
+      "missing_required_parameter",
+    );
   }
   if (task === "edits" && inputImages === 0) {
-    throw new OpenaiRequestError(400, "Missing required parameter: 'image'.", "invalid_request_error", "image", "missing_required_parameter");
+    throw new OpenaiRequestError(
+      400,
+      "Missing required parameter: 'image'.",
+      "invalid_request_error",
+      "image",
+      "missing_required_parameter",
+    );
   }
   const n = fields.n ?? 1;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 10) {
-    throw new OpenaiRequestError(400, `Invalid 'n': expected an integer between 1 and 10, but got ${String(n)} instead.`, "invalid_request_error", "n", "invalid_value");
+    throw new OpenaiRequestError(
+      400,
+      `Invalid 'n': expected an integer between 1 and 10, but got ${String(n)} instead.`,
+      "invalid_request_error",
+      "n",
+      "invalid_value",
+    );
   }
   const responseFormat = fields.response_format ?? "url";
   if (responseFormat !== "url" && responseFormat !== "b64_json") {
-    throw new OpenaiRequestError(400, `Invalid value: '${String(responseFormat)}'. Supported values are: 'url' and 'b64_json'.`, "invalid_request_error", "response_format", "invalid_value");
+    throw new OpenaiRequestError(
+      400,
+      `Invalid value: '${String(responseFormat)}'. Supported values are: 'url' and 'b64_json'.`,
+      "invalid_request_error",
+      "response_format",
+      "invalid_value",
+    );
   }
   const textTokens = splitWords(prompt).length;
   const imageTokens = inputImages * FAKE_IMAGE_INPUT_TOKENS;
@@ -90,7 +123,9 @@ export async function handleImages(exchange: FakeExchange, ids: IdSequence, task
   await sendJson(exchange, 200, {
     created: Math.floor(exchange.now() / 1000),
     data: Array.from({ length: n }, () =>
-      responseFormat === "b64_json" ? { b64_json: FAKE_IMAGE_B64 } : { url: `https://images.invalid/${ids.next("img_")}.png` },
+      responseFormat === "b64_json"
+        ? { b64_json: FAKE_IMAGE_B64 }
+        : { url: `https://images.invalid/${ids.next("img_")}.png` },
     ),
     usage: {
       input_tokens: textTokens + imageTokens,

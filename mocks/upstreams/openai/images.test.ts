@@ -13,7 +13,11 @@ afterAll(() => upstream.close());
 beforeEach(() => upstream.reset());
 
 async function post(path: string, body: unknown) {
-  const response = await fetch(`${upstream.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${upstream.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await readJson(response) };
 }
 
@@ -21,8 +25,16 @@ describe("POST /v1/images/generations and /v1/images/edits", () => {
   it("returns n URLs by default with usage by prompt words and images", async () => {
     const { status, body } = await post("/v1/images/generations", { model: "img-c-2", prompt: "a red fox", n: 2 });
     expect(status).toBe(200);
-    expect(body.data).toEqual([{ url: "https://images.invalid/img_000001.png" }, { url: "https://images.invalid/img_000002.png" }]);
-    expect(body.usage).toEqual({ input_tokens: 3, output_tokens: 200, total_tokens: 203, input_tokens_details: { text_tokens: 3, image_tokens: 0 } });
+    expect(body.data).toEqual([
+      { url: "https://images.invalid/img_000001.png" },
+      { url: "https://images.invalid/img_000002.png" },
+    ]);
+    expect(body.usage).toEqual({
+      input_tokens: 3,
+      output_tokens: 200,
+      total_tokens: 203,
+      input_tokens_details: { text_tokens: 3, image_tokens: 0 },
+    });
     expect(typeof body.created).toBe("number");
   });
 
@@ -59,7 +71,9 @@ describe("the img-d- input.messages form", () => {
   it("reads the prompt and images from the messages and n from parameters", async () => {
     const { status, body } = await post("/v1/images/edits", {
       model: "img-d-edit-plus",
-      input: { messages: [{ role: "user", content: [{ image: "https://example.com/a.png" }, { text: "add a lamp" }] }] },
+      input: {
+        messages: [{ role: "user", content: [{ image: "https://example.com/a.png" }, { text: "add a lamp" }] }],
+      },
       parameters: { n: 2 },
       response_format: "b64_json",
     });

@@ -51,7 +51,9 @@ describe("models, routing and authentication", () => {
     expect(withoutKey.status).toBe(401);
     expect((await readJson(withoutKey)).error).toMatchObject({ type: "invalid_request_error", code: null });
 
-    const wrongKey = await fetch(`${guarded.url}/v1/models`, { headers: { authorization: "Bearer sk-wrong-key-123456" } });
+    const wrongKey = await fetch(`${guarded.url}/v1/models`, {
+      headers: { authorization: "Bearer sk-wrong-key-123456" },
+    });
     expect(wrongKey.status).toBe(401);
     const wrongBody = await readJson(wrongKey);
     expect(wrongBody.error.code).toBe("invalid_api_key");
@@ -59,7 +61,9 @@ describe("models, routing and authentication", () => {
       "Incorrect API key provided: sk-************3456. You can find your API key at https://platform.openai.com/account/api-keys.",
     );
 
-    const rightKey = await fetch(`${guarded.url}/v1/models`, { headers: { authorization: "Bearer sk-test-secret-key" } });
+    const rightKey = await fetch(`${guarded.url}/v1/models`, {
+      headers: { authorization: "Bearer sk-test-secret-key" },
+    });
     expect(rightKey.status).toBe(200);
     expect(guarded.requests.at(-1)?.headers.authorization).toBe("Bearer sk-test-secret-key");
   });

@@ -16,7 +16,10 @@ afterAll(() => upstream.close());
 
 describe("the openai SDK against the fake", () => {
   it("creates and streams chat completions", async () => {
-    const completion = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] });
+    const completion = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(completion.choices[0].message.content).toBe("Echo: hi");
     const stream = await client.chat.completions.create({
       model: "gpt-4o-mini",
@@ -38,7 +41,12 @@ describe("the openai SDK against the fake", () => {
     const runner = client.chat.completions.stream({
       model: "gpt-4o-mini",
       messages: [{ role: "user", content: "Paris, France" }],
-      tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }],
+      tools: [
+        {
+          type: "function",
+          function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+        },
+      ],
     });
     const final = await runner.finalChatCompletion();
     expect(final.choices[0].message.tool_calls?.[0]).toMatchObject({
@@ -50,7 +58,12 @@ describe("the openai SDK against the fake", () => {
   it("reads Responses, streamed and not", async () => {
     const response = await client.responses.create({ model: "gpt-4o-mini", input: "hello" });
     expect(response.output_text).toBe("Echo: hello");
-    const stream = await client.responses.create({ model: "gpt-4o-mini", input: "hello", stream: true, previous_response_id: response.id });
+    const stream = await client.responses.create({
+      model: "gpt-4o-mini",
+      input: "hello",
+      stream: true,
+      previous_response_id: response.id,
+    });
     const types: string[] = [];
     for await (const event of stream) types.push(event.type);
     expect(types.at(-1)).toBe("response.completed");
@@ -68,13 +81,20 @@ describe("the openai SDK against the fake", () => {
       file: await toFile(Buffer.alloc(10), "clip.wav"),
     });
     expect(transcription.text).toBe("Transcription of clip.wav (10 bytes).");
-    const speech = await client.audio.speech.create({ model: "speech-1", input: "hi", voice: "alloy", response_format: "wav" });
+    const speech = await client.audio.speech.create({
+      model: "speech-1",
+      input: "hi",
+      voice: "alloy",
+      response_format: "wav",
+    });
     expect(speech.headers.get("content-type")).toBe("audio/wav");
   });
 
   it("surfaces the fake's errors as SDK errors with status and code", async () => {
     upstream.setFaults({ status: 429, retryAfterSeconds: 1, times: 1 });
-    const failure = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "x" }] }).catch((error) => error);
+    const failure = await client.chat.completions
+      .create({ model: "m", messages: [{ role: "user", content: "x" }] })
+      .catch((error) => error);
     expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
     expect(failure.code).toBe("rate_limit_exceeded");
   });

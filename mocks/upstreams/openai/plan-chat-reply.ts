@@ -45,7 +45,8 @@ function chooseTool(request: ChatRequest): ChatTool | undefined {
  */
 export function planChatReply(request: ChatRequest, nextToolCallId: () => string): ChatReplyPlan {
   const lastMessage = request.messages[request.messages.length - 1];
-  const toolContent = lastMessage.role === "tool" ? splitWords(extractTextContent(lastMessage.content)).join(" ") : undefined;
+  const toolContent =
+    lastMessage.role === "tool" ? splitWords(extractTextContent(lastMessage.content)).join(" ") : undefined;
   const userText = findLastUserText(request.messages);
   const subject = toolContent ?? userText;
   const tool = lastMessage.role === "user" ? chooseTool(request) : undefined;

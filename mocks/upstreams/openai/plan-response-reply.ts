@@ -35,7 +35,9 @@ export function planResponseReply(
   createdAt: number,
 ): ResponseReplyPlan {
   const id = ids.next("resp_fake");
-  const lastUser = [...request.messages].reverse().find((message) => message.role === "user" || message.role === "tool");
+  const lastUser = [...request.messages]
+    .reverse()
+    .find((message) => message.role === "user" || message.role === "tool");
   const subject = splitWords(lastUser?.text ?? "").join(" ");
   const reply = `Echo: ${subject}`.trim();
   const text = request.previousResponseId ? `${reply} (after ${request.previousResponseId})` : reply;

@@ -11,7 +11,13 @@ export function readJsonObjectBody(exchange: FakeExchange): Record<string, unkno
     );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new OpenaiRequestError(400, "Invalid type for request body: expected an object.", "invalid_request_error", null, "invalid_type");
+    throw new OpenaiRequestError(
+      400,
+      "Invalid type for request body: expected an object.",
+      "invalid_request_error",
+      null,
+      "invalid_type",
+    );
   }
   return value as Record<string, unknown>;
 }

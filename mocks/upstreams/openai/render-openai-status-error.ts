@@ -6,7 +6,12 @@ export function renderOpenaiStatusError(status: number, message?: string): Opena
     case 400:
       return createOpenaiErrorBody(message ?? "Invalid request.", "invalid_request_error");
     case 401:
-      return createOpenaiErrorBody(message ?? "Incorrect API key provided.", "invalid_request_error", null, "invalid_api_key");
+      return createOpenaiErrorBody(
+        message ?? "Incorrect API key provided.",
+        "invalid_request_error",
+        null,
+        "invalid_api_key",
+      );
     case 403:
       return createOpenaiErrorBody(
         message ?? "Country, region, or territory not supported",

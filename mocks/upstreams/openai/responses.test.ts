@@ -110,7 +110,12 @@ describe("POST /v1/responses", () => {
       expect(payload.type).toBe(events[index].event);
       expect(payload.sequence_number).toBe(index);
     });
-    expect(payloads[0].response).toMatchObject({ id: "resp_fake000001", status: "in_progress", output: [], usage: null });
+    expect(payloads[0].response).toMatchObject({
+      id: "resp_fake000001",
+      status: "in_progress",
+      output: [],
+      usage: null,
+    });
     expect(payloads.slice(4, 7).map((payload) => payload.delta)).toEqual(["Echo:", " hi", " you"]);
     expect(payloads[4]).toEqual({
       type: "response.output_text.delta",
@@ -139,6 +144,9 @@ describe("POST /v1/responses", () => {
 
   it("requires model and input", async () => {
     expect(JSON.parse((await respond({ input: "x" })).text).error.message).toBe("you must provide a model parameter");
-    expect(JSON.parse((await respond({ model: "m" })).text).error).toMatchObject({ param: "input", code: "missing_required_parameter" });
+    expect(JSON.parse((await respond({ model: "m" })).text).error).toMatchObject({
+      param: "input",
+      code: "missing_required_parameter",
+    });
   });
 });

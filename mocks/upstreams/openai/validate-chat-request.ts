@@ -5,7 +5,13 @@ import { requireModel } from "./require-model.js";
 const roles = ["system", "assistant", "user", "function", "tool", "developer"];
 
 function missing(param: string): OpenaiRequestError {
-  return new OpenaiRequestError(400, `Missing required parameter: '${param}'.`, "invalid_request_error", param, "missing_required_parameter");
+  return new OpenaiRequestError(
+    400,
+    `Missing required parameter: '${param}'.`,
+    "invalid_request_error",
+    param,
+    "missing_required_parameter",
+  );
 }
 
 function invalidType(param: string, expected: string, value: unknown): OpenaiRequestError {

@@ -5,20 +5,45 @@ import type { ResponsesInputMessage, ResponsesRequest } from "./responses-reques
 
 function normaliseInput(input: unknown): ResponsesInputMessage[] {
   if (input === undefined || input === null) {
-    throw new OpenaiRequestError(400, "Missing required parameter: 'input'.", "invalid_request_error", "input", "missing_required_parameter");
+    throw new OpenaiRequestError(
+      400,
+      "Missing required parameter: 'input'.",
+      "invalid_request_error",
+      "input",
+      "missing_required_parameter",
+    );
   }
   if (typeof input === "string") return [{ role: "user", text: input }];
   if (!Array.isArray(input)) {
-    throw new OpenaiRequestError(400, "Invalid type for 'input': expected one of a string or array of input items.", "invalid_request_error", "input", "invalid_type");
+    throw new OpenaiRequestError(
+      400,
+      "Invalid type for 'input': expected one of a string or array of input items.",
+      "invalid_request_error",
+      "input",
+      "invalid_type",
+    );
   }
   return input.map((item: unknown, index) => {
     if (typeof item !== "object" || item === null) {
-      throw new OpenaiRequestError(400, `Invalid type for 'input[${index}]': expected an object.`, "invalid_request_error", `input[${index}]`, "invalid_type");
+      throw new OpenaiRequestError(
+        400,
+        `Invalid type for 'input[${index}]': expected an object.`,
+        "invalid_request_error",
+        `input[${index}]`,
+        "invalid_type",
+      );
     }
     const typed = item as { type?: unknown; role?: unknown; content?: unknown; output?: unknown };
-    if (typed.type === "function_call_output") return { role: "tool", text: typeof typed.output === "string" ? typed.output : "" };
+    if (typed.type === "function_call_output")
+      return { role: "tool", text: typeof typed.output === "string" ? typed.output : "" };
     if (typeof typed.role !== "string") {
-      throw new OpenaiRequestError(400, `Missing required parameter: 'input[${index}].role'.`, "invalid_request_error", `input[${index}].role`, "missing_required_parameter");
+      throw new OpenaiRequestError(
+        400,
+        `Missing required parameter: 'input[${index}].role'.`,
+        "invalid_request_error",
+        `input[${index}].role`,
+        "missing_required_parameter",
+      );
     }
     return { role: typed.role, text: extractTextContent(typed.content) };
   });
@@ -27,7 +52,13 @@ function normaliseInput(input: unknown): ResponsesInputMessage[] {
 function readMaxOutputTokens(value: unknown): number | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== "number" || !Number.isInteger(value)) {
-    throw new OpenaiRequestError(400, "Invalid type for 'max_output_tokens': expected an integer.", "invalid_request_error", "max_output_tokens", "invalid_type");
+    throw new OpenaiRequestError(
+      400,
+      "Invalid type for 'max_output_tokens': expected an integer.",
+      "invalid_request_error",
+      "max_output_tokens",
+      "invalid_type",
+    );
   }
   // OpenAI's floor for this parameter.
   if (value < 16) {
@@ -59,6 +90,7 @@ export function validateResponsesRequest(body: Record<string, unknown>): Respons
     store: body.store !== false,
     temperature: typeof body.temperature === "number" ? body.temperature : 1,
     topP: typeof body.top_p === "number" ? body.top_p : 1,
-    metadata: typeof body.metadata === "object" && body.metadata !== null ? (body.metadata as Record<string, unknown>) : {},
+    metadata:
+      typeof body.metadata === "object" && body.metadata !== null ? (body.metadata as Record<string, unknown>) : {},
   };
 }

@@ -19,7 +19,13 @@ import { getAuthenticatedUser } from "../../users/authenticated-request.js";
 import { readPageQuery } from "./read-page-query.js";
 import { sendSuccess } from "./send-success.js";
 
-type ChannelOperationId = "listChannels" | "getChannel" | "createChannel" | "updateChannel" | "deleteChannel" | "testChannel";
+type ChannelOperationId =
+  | "listChannels"
+  | "getChannel"
+  | "createChannel"
+  | "updateChannel"
+  | "deleteChannel"
+  | "testChannel";
 
 /** The six channel operations (administrators only): typed input → channel service → envelope, keys masked. */
 export function createChannelHandlers(context: GatewayContext): Record<ChannelOperationId, OperationHandler> {

@@ -10,7 +10,12 @@ import { createUserHandlers } from "./user-handlers.js";
 
 export function createManagementHandlers(context: GatewayContext): OperationHandlerMap<operations> {
   return completeHandlerMap<operations, (typeof pendingOperations.management)[number]>(
-    { ...createTokenHandlers(context), ...createUserHandlers(context), ...createLogHandlers(context), ...createChannelHandlers(context) },
+    {
+      ...createTokenHandlers(context),
+      ...createUserHandlers(context),
+      ...createLogHandlers(context),
+      ...createChannelHandlers(context),
+    },
     pendingOperations.management,
   );
 }

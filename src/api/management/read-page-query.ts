@@ -4,5 +4,8 @@ import type { Request } from "express";
 export function readPageQuery(request: Request): { page: number; size: number } {
   const page = Number(request.query.p ?? 1);
   const size = Number(request.query.size ?? 20);
-  return { page: Number.isInteger(page) && page >= 1 ? page : 1, size: Number.isInteger(size) && size >= 1 ? size : 20 };
+  return {
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    size: Number.isInteger(size) && size >= 1 ? size : 20,
+  };
 }

@@ -39,7 +39,10 @@ export function createTokenHandlers(context: GatewayContext): Record<TokenOperat
     async listTokens(request, response) {
       const user = getAuthenticatedUser(response);
       const { page, size } = readPageQuery(request);
-      const [tokens, total] = await Promise.all([listTokensForUser(db, user.id, toPageWindow(page, size)), countTokensForUser(db, user.id)]);
+      const [tokens, total] = await Promise.all([
+        listTokensForUser(db, user.id, toPageWindow(page, size)),
+        countTokensForUser(db, user.id),
+      ]);
       sendSuccess(response, { items: tokens.map(view), total, page, page_size: size });
     },
     async searchTokens(request, response) {
@@ -49,7 +52,12 @@ export function createTokenHandlers(context: GatewayContext): Record<TokenOperat
       const token = typeof request.query.token === "string" ? request.query.token : undefined;
       const matches = await searchUserTokens(context, user, { keyword, token });
       const window = toPageWindow(page, size);
-      sendSuccess(response, { items: matches.slice(window.offset, window.offset + window.limit).map(view), total: matches.length, page, page_size: size });
+      sendSuccess(response, {
+        items: matches.slice(window.offset, window.offset + window.limit).map(view),
+        total: matches.length,
+        page,
+        page_size: size,
+      });
     },
     async getToken(request, response) {
       const user = getAuthenticatedUser(response);

@@ -8,7 +8,9 @@ import { loginUser } from "../../users/login-user.js";
 import { toUserView } from "../../users/to-user-view.js";
 import { sendSuccess } from "./send-success.js";
 
-export function createUserHandlers(context: GatewayContext): Record<"loginUser" | "getSelf" | "createUser", OperationHandler> {
+export function createUserHandlers(
+  context: GatewayContext,
+): Record<"loginUser" | "getSelf" | "createUser", OperationHandler> {
   return {
     async loginUser(request, response) {
       const body = request.body as JsonRequestBody<operations["loginUser"]>;

@@ -6,5 +6,8 @@ import { pendingOperations } from "../../http/pending-operations.js";
 import { createNativeOperationHandlers } from "./native-handlers.js";
 
 export function createNativeHandlers(context: GatewayContext): OperationHandlerMap<operations> {
-  return completeHandlerMap<operations, (typeof pendingOperations.native)[number]>({ ...createNativeOperationHandlers(context) }, pendingOperations.native);
+  return completeHandlerMap<operations, (typeof pendingOperations.native)[number]>(
+    { ...createNativeOperationHandlers(context) },
+    pendingOperations.native,
+  );
 }

@@ -50,7 +50,8 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
         stream: streaming,
         isServed: (name) => context.channelRouter.listModels(routing, userGroup).includes(name),
       });
-      if (resolved.warnings.length > 0) context.logger.debug({ model, warnings: resolved.warnings }, "thinking suffix adjusted");
+      if (resolved.warnings.length > 0)
+        context.logger.debug({ model, warnings: resolved.warnings }, "thinking suffix adjusted");
       assertNativeSpeechRules(resolved.routingModel, resolved.request);
       const promptTokenEstimate = estimatePromptTokens(resolved.request);
       await runRelay(context, request, response, {
@@ -60,7 +61,8 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
         promptTokenEstimate,
         maxOutputTokens: resolved.request.generationConfig?.maxOutputTokens ?? undefined,
         channelTypes: ["native"],
-        execute: (input) => relayNativeGenerate({ request: resolved.request, mode, promptTokenEstimate }, response, input),
+        execute: (input) =>
+          relayNativeGenerate({ request: resolved.request, mode, promptTokenEstimate }, response, input),
       });
     };
 
@@ -97,8 +99,12 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
     listNativeModels(request, response) {
       const { token, routing, userGroup } = routingOf(response);
       const query = request.query as QueryParameters<operations["listNativeModels"]>;
-      const models = context.channelRouter.listModels(routing, userGroup).filter((model) => isModelAllowed(token, model));
-      response.json(buildNativeModelsPage(models, { pageSize: toOptionalNumber(query.pageSize), pageToken: query.pageToken }));
+      const models = context.channelRouter
+        .listModels(routing, userGroup)
+        .filter((model) => isModelAllowed(token, model));
+      response.json(
+        buildNativeModelsPage(models, { pageSize: toOptionalNumber(query.pageSize), pageToken: query.pageToken }),
+      );
     },
     generateContent,
     streamGenerateContent,

@@ -13,9 +13,14 @@ type UploadedFile = TranscriptionCall["file"] & { fieldname: string };
 /** The multipart form as the validator's uploader left it: text fields in the body, the audio in `files`. */
 function readTranscriptionForm(request: Request): Omit<TranscriptionCall, "task"> {
   const file = ((request.files as UploadedFile[] | undefined) ?? []).find((upload) => upload.fieldname === "file");
-  if (!file) throw new InvalidRequestError("file is required: send the audio as a multipart file part named file.", { param: "file" });
+  if (!file)
+    throw new InvalidRequestError("file is required: send the audio as a multipart file part named file.", {
+      param: "file",
+    });
   const fields = Object.fromEntries(
-    Object.entries((request.body ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+    Object.entries((request.body ?? {}) as Record<string, unknown>).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
   );
   return { fields, file };
 }
@@ -24,7 +29,9 @@ function readTranscriptionForm(request: Request): Omit<TranscriptionCall, "task"
  * OpenAI-style audio through OpenAI-compatible channels: speech metered in input characters, transcription and
  * translation in seconds of audio (the upstream's reported duration).
  */
-export function createAudioHandlers(context: GatewayContext): Record<"createSpeech" | "createTranscription" | "createTranslation", OperationHandler> {
+export function createAudioHandlers(
+  context: GatewayContext,
+): Record<"createSpeech" | "createTranscription" | "createTranslation", OperationHandler> {
   const transcribe = (task: TranscriptionCall["task"]): OperationHandler =>
     async function relayTranscription(request, response) {
       const form = readTranscriptionForm(request);

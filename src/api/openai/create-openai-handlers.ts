@@ -8,5 +8,8 @@ import { createImageHandlers } from "./image-handlers.js";
 import { createTextHandlers } from "./text-handlers.js";
 
 export function createOpenaiHandlers(context: GatewayContext): OperationHandlerMap<operations> {
-  return completeHandlerMap<operations, (typeof pendingOperations.openai)[number]>({ ...createTextHandlers(context), ...createAudioHandlers(context), ...createImageHandlers(context) }, pendingOperations.openai);
+  return completeHandlerMap<operations, (typeof pendingOperations.openai)[number]>(
+    { ...createTextHandlers(context), ...createAudioHandlers(context), ...createImageHandlers(context) },
+    pendingOperations.openai,
+  );
 }

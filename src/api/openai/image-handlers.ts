@@ -10,7 +10,11 @@ import { convertImageRequestToNative } from "../../providers/native/convert-imag
 import { nativeMediaMaxBytes, nativeMediaTimeoutMs } from "../../providers/native/create-native-media-fetcher.js";
 import { nativeImageMimeTypes } from "../../providers/native/native-image-mime-types.js";
 import { relayNativeImage } from "../../providers/native/relay-native-image.js";
-import { relayOpenaiImage, type OpenaiImageCall, type UploadedImageFile } from "../../providers/openai/relay-openai-image.js";
+import {
+  relayOpenaiImage,
+  type OpenaiImageCall,
+  type UploadedImageFile,
+} from "../../providers/openai/relay-openai-image.js";
 import { runRelay } from "../../relay/run-relay.js";
 
 type ImageRequest = JsonRequestBody<operations["createImage"]>;
@@ -29,24 +33,36 @@ const isNativeImageFamily = (model: string): boolean => model.toLowerCase().star
  */
 function requestedImageCount(call: OpenaiImageCall, model: string): number {
   if (isNativeImageFamily(model)) return 1;
-  const fields: Record<string, unknown> = call.kind === "json" ? (call.request as Record<string, unknown>) : call.fields;
+  const fields: Record<string, unknown> =
+    call.kind === "json" ? (call.request as Record<string, unknown>) : call.fields;
   const n = Number(fields.n ?? (fields.parameters as { n?: unknown } | undefined)?.n ?? 1);
   const sequential = fields.sequential_image_generation === "auto";
-  const maxImages = Number((fields.sequential_image_generation_options as { max_images?: unknown } | undefined)?.max_images ?? 4);
+  const maxImages = Number(
+    (fields.sequential_image_generation_options as { max_images?: unknown } | undefined)?.max_images ?? 4,
+  );
   const count = sequential ? Math.max(n, maxImages) : n;
   return Number.isInteger(count) && count > 0 ? Math.min(count, 10) : 1;
 }
 
-export function createImageHandlers(context: GatewayContext): Record<"createImage" | "createImageEdit", OperationHandler> {
+export function createImageHandlers(
+  context: GatewayContext,
+): Record<"createImage" | "createImageEdit", OperationHandler> {
   // One downloader for the gateway's life (it owns a connection pool), limited to the seed's reference image types.
-  const fetchImage = createSafeFetcher({ maxBytes: nativeMediaMaxBytes, allowedMimeTypes: nativeImageMimeTypes, timeoutMs: nativeMediaTimeoutMs });
+  const fetchImage = createSafeFetcher({
+    maxBytes: nativeMediaMaxBytes,
+    allowedMimeTypes: nativeImageMimeTypes,
+    timeoutMs: nativeMediaTimeoutMs,
+  });
 
   const relayImage = (task: ImageTask): OperationHandler =>
     async function relayImageRequest(request, response) {
       const isMultipart = typeof request.is("multipart/form-data") === "string";
-      const call: OpenaiImageCall = isMultipart ? { task: "edits", kind: "multipart", ...readEditForm(request) } : { task, kind: "json", request: request.body as ImageRequest };
+      const call: OpenaiImageCall = isMultipart
+        ? { task: "edits", kind: "multipart", ...readEditForm(request) }
+        : { task, kind: "json", request: request.body as ImageRequest };
       const model = call.kind === "json" ? call.request.model : (call.fields.model ?? "");
-      const hasMask = call.kind === "json" ? call.request.mask !== undefined : call.files.some((file) => file.fieldname === "mask");
+      const hasMask =
+        call.kind === "json" ? call.request.mask !== undefined : call.files.some((file) => file.fieldname === "mask");
       if (isNativeImageFamily(model)) {
         if (isMultipart || hasMask) throw unsupportedNativeForm(model);
         if (call.kind === "json" && (typeof call.request.prompt !== "string" || call.request.prompt.trim() === "")) {
@@ -65,7 +81,11 @@ export function createImageHandlers(context: GatewayContext): Record<"createImag
           switch (input.attempt.channel.type) {
             case "native": {
               if (call.kind !== "json" || hasMask) throw unsupportedNativeForm(model);
-              translation ??= convertImageRequestToNative({ request: call.request, fetchMedia: fetchImage, safetySettings: context.config.nativeSafetySettings });
+              translation ??= convertImageRequestToNative({
+                request: call.request,
+                fetchMedia: fetchImage,
+                safetySettings: context.config.nativeSafetySettings,
+              });
               return relayNativeImage({ request: call.request, translation, now: () => context.now() }, input);
             }
             case "openai":
@@ -81,13 +101,16 @@ export function createImageHandlers(context: GatewayContext): Record<"createImag
 function readEditForm(request: Request): { fields: Record<string, string>; files: UploadedImageFile[] } {
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries((request.body ?? {}) as Record<string, unknown>)) {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") fields[name] = String(value);
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      fields[name] = String(value);
   }
   return { fields, files: (request.files as UploadedImageFile[] | undefined) ?? [] };
 }
 
 function unsupportedNativeForm(model: string): InvalidRequestError {
-  return new InvalidRequestError(`multipart/form-data and mask are not supported for ${model}; send JSON with an image field.`);
+  return new InvalidRequestError(
+    `multipart/form-data and mask are not supported for ${model}; send JSON with an image field.`,
+  );
 }
 
 /** Reference images are held at a media part's worth each, not at their base64 length (raw base64 is no data: URI). */

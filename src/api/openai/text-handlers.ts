@@ -23,12 +23,17 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
   return {
     listModels(_request, response) {
       const token = getAuthenticatedToken(response);
-      const allowed = token.modelLimitsEnabled ? new Set(token.modelLimits.split(",").map((model) => model.trim())) : undefined;
+      const allowed = token.modelLimitsEnabled
+        ? new Set(token.modelLimits.split(",").map((model) => model.trim()))
+        : undefined;
       const models = context.channelRouter
         .listModels({ group: token.group, crossGroupRetry: token.crossGroupRetry }, getAuthenticatedUserGroup(response))
         .filter((model) => !allowed || allowed.has(model));
       const created = context.now();
-      response.json({ object: "list", data: models.map((id) => ({ id, object: "model", created, owned_by: "gateway" })) });
+      response.json({
+        object: "list",
+        data: models.map((id) => ({ id, object: "model", created, owned_by: "gateway" })),
+      });
     },
     async createChatCompletion(request, response) {
       const body = request.body as JsonRequestBody<operations["createChatCompletion"]>;
@@ -43,7 +48,9 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
         maxOutputTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
         channelTypes: ["openai", "native"],
         execute: (input) => {
-          const attemptInput = routing ? withUpstreamModel(input, `${input.attempt.upstreamModel}${routing.suffix}`) : input;
+          const attemptInput = routing
+            ? withUpstreamModel(input, `${input.attempt.upstreamModel}${routing.suffix}`)
+            : input;
           switch (input.attempt.channel.type) {
             case "native":
               return relayNativeChat(body, response, attemptInput, {

@@ -1,5 +1,5 @@
-import type { AllowList } from './allow-list.js';
-import { isIpInAllowList } from './is-ip-in-allow-list.js';
+import type { AllowList } from "./allow-list.js";
+import { isIpInAllowList } from "./is-ip-in-allow-list.js";
 
 /**
  * A token's IP check: an empty allow-list lets everyone through (the token has

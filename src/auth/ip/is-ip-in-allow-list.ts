@@ -1,5 +1,5 @@
-import type { AllowList, AllowListEntry } from './allow-list.js';
-import { parseIpAddress, type ParsedIpAddress } from './parse-ip-address.js';
+import type { AllowList, AllowListEntry } from "./allow-list.js";
+import { parseIpAddress, type ParsedIpAddress } from "./parse-ip-address.js";
 
 const mappedIpv4Prefix = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
 

@@ -1,6 +1,6 @@
-import { InvalidAllowListError } from '../../errors/invalid-allow-list-error.js';
-import type { AllowList, AllowListEntry } from './allow-list.js';
-import { parseIpAddress } from './parse-ip-address.js';
+import { InvalidAllowListError } from "../../errors/invalid-allow-list-error.js";
+import type { AllowList, AllowListEntry } from "./allow-list.js";
+import { parseIpAddress } from "./parse-ip-address.js";
 
 // An IPv4-mapped range ::ffff:a.b.c.d/n with n >= 96 is the IPv4 range a.b.c.d/(n-96).
 const mappedPrefixBits = 96;
@@ -13,15 +13,15 @@ function clearHostBits(bytes: readonly number[], prefixLength: number): number[]
 }
 
 function parseEntry(text: string): AllowListEntry {
-  const slash = text.indexOf('/');
+  const slash = text.indexOf("/");
   const addressText = slash === -1 ? text : text.slice(0, slash);
   const prefixText = slash === -1 ? undefined : text.slice(slash + 1);
   // Zone ids are allowed for client addresses but make no sense in a rule.
-  if (addressText.includes('%')) throw new InvalidAllowListError(text);
+  if (addressText.includes("%")) throw new InvalidAllowListError(text);
   const address = parseIpAddress(addressText);
   if (address === undefined) throw new InvalidAllowListError(text);
 
-  const wasWrittenAsIpv6 = addressText.includes(':');
+  const wasWrittenAsIpv6 = addressText.includes(":");
   const writtenBits = wasWrittenAsIpv6 ? 128 : 32;
   let prefixLength = writtenBits;
   if (prefixText !== undefined) {
@@ -62,7 +62,7 @@ export function parseAllowList(text: string): AllowList {
   const entries = text
     .split(/[\n,]/)
     .map((entry) => entry.trim())
-    .filter((entry) => entry !== '')
+    .filter((entry) => entry !== "")
     .map(parseEntry);
   return Object.freeze({ entries: Object.freeze(entries) });
 }

@@ -1,4 +1,4 @@
-import ipaddr from 'ipaddr.js';
+import ipaddr from "ipaddr.js";
 
 export interface ParsedIpAddress {
   readonly version: 4 | 6;
@@ -17,7 +17,7 @@ export function parseIpAddress(text: string): ParsedIpAddress | undefined {
   if (ipaddr.IPv4.isValidFourPartDecimal(text)) {
     return { version: 4, bytes: ipaddr.IPv4.parse(text).toByteArray() };
   }
-  if (!text.includes(':') || !ipaddr.IPv6.isValid(text)) return undefined;
+  if (!text.includes(":") || !ipaddr.IPv6.isValid(text)) return undefined;
   const address = ipaddr.IPv6.parse(text);
   if (address.isIPv4MappedAddress()) {
     return { version: 4, bytes: address.toIPv4Address().toByteArray() };

@@ -1,8 +1,8 @@
-import { memoizeRecent } from '../../cache/memoize-recent.js';
-import type { AllowList } from './allow-list.js';
-import { formatIpAddress } from './format-ip-address.js';
-import { isIpInAllowList } from './is-ip-in-allow-list.js';
-import { parseIpAddress } from './parse-ip-address.js';
+import { memoizeRecent } from "../../cache/memoize-recent.js";
+import type { AllowList } from "./allow-list.js";
+import { formatIpAddress } from "./format-ip-address.js";
+import { isIpInAllowList } from "./is-ip-in-allow-list.js";
+import { parseIpAddress } from "./parse-ip-address.js";
 
 // Some proxies (Azure, some CDNs) write `1.2.3.4:5678` or `[2001:db8::1]:443`.
 const bracketedIpv6 = /^\[([^\]]+)\](?::[0-9]{1,5})?$/;
@@ -35,10 +35,10 @@ export function resolveClientIp(
   if (trustedProxies === undefined || forwardedFor === undefined) return socketIp;
   if (!isIpInAllowList(trustedProxies, socketIp)) return socketIp;
 
-  const hops = forwardedFor.split(',').map((hop) => hop.trim());
+  const hops = forwardedFor.split(",").map((hop) => hop.trim());
   let lastVerified = socketIp;
   for (let index = hops.length - 1; index >= 0; index -= 1) {
-    const hop = normalise(hops[index] ?? '');
+    const hop = normalise(hops[index] ?? "");
     if (hop === undefined) return lastVerified;
     if (!isIpInAllowList(trustedProxies, hop)) return hop;
     lastVerified = hop;

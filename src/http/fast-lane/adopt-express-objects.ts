@@ -6,7 +6,11 @@ import type { Express, Request, Response } from "express";
  * references, the app's request/response prototypes (res.json, req.path, …) and `res.locals`. The URL fields the
  * router would set are set as at the top level (no mount path).
  */
-export function adoptExpressObjects(app: Express, request: IncomingMessage, response: ServerResponse): { request: Request; response: Response } {
+export function adoptExpressObjects(
+  app: Express,
+  request: IncomingMessage,
+  response: ServerResponse,
+): { request: Request; response: Response } {
   const expressRequest = request as Request & { res: Response };
   const expressResponse = response as Response & { req: Request };
   expressRequest.res = expressResponse;

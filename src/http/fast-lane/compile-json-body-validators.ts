@@ -34,20 +34,30 @@ const { OpenApiValidator } = requireFromHere("express-openapi-validator/dist/ope
  * options the validator derives from `validatorOptions`. Only POST operations without parameters qualify: the
  * validator would check nothing else for them.
  */
-export function compileJsonBodyValidators(spec: Record<string, unknown>, operationIds: readonly string[], validatorOptions: Record<string, unknown>): FastLaneRoute[] {
+export function compileJsonBodyValidators(
+  spec: Record<string, unknown>,
+  operationIds: readonly string[],
+  validatorOptions: Record<string, unknown>,
+): FastLaneRoute[] {
   // The constructor normalises the options it is given in place: it gets its own copies.
-  const ownOptions = Object.fromEntries(Object.entries(validatorOptions).map(([name, value]) => [name, isPlainObject(value) ? { ...value } : value]));
+  const ownOptions = Object.fromEntries(
+    Object.entries(validatorOptions).map(([name, value]) => [name, isPlainObject(value) ? { ...value } : value]),
+  );
   const ajvOptions = new OpenApiValidator({ ...ownOptions, apiSpec: spec }).ajvOpts.request;
   // Ajv reads the schemas and never writes them (the factory only drops `x-stoplight` keys, which ours lack).
   const ajv = createRequestAjv(spec, ajvOptions);
-  const paths = spec.paths as Record<string, Record<string, SpecOperation & Record<string, unknown>> & { parameters?: unknown[] }>;
+  const paths = spec.paths as Record<
+    string,
+    Record<string, SpecOperation & Record<string, unknown>> & { parameters?: unknown[] }
+  >;
   const routes: FastLaneRoute[] = [];
   for (const operationId of operationIds) {
     const found = Object.entries(paths).find(([, item]) => item.post?.operationId === operationId);
     if (!found) throw new Error(`fast lane: no POST operation ${operationId} in the spec`);
     const [path, item] = found;
     const operation = item.post!;
-    if ((operation.parameters?.length ?? 0) > 0 || (item.parameters?.length ?? 0) > 0) throw new Error(`fast lane: ${operationId} has parameters`);
+    if ((operation.parameters?.length ?? 0) > 0 || (item.parameters?.length ?? 0) > 0)
+      throw new Error(`fast lane: ${operationId} has parameters`);
     const bodySchema = operation.requestBody?.content?.["application/json"]?.schema;
     if (bodySchema === undefined) throw new Error(`fast lane: ${operationId} takes no application/json body`);
     const validateBody = ajv.compile({

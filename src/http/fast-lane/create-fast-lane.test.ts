@@ -7,7 +7,12 @@ import { noteClientBodyFields } from "../client-body-fields.js";
 import { compileJsonBodyValidators } from "./compile-json-body-validators.js";
 import { createFastLane } from "./create-fast-lane.js";
 
-const validatorOptions = { validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false }, validateResponses: false, validateSecurity: false, validateFormats: true };
+const validatorOptions = {
+  validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
+  validateResponses: false,
+  validateSecurity: false,
+  validateFormats: true,
+};
 const routes = compileJsonBodyValidators(loadBundledSpec("openai"), ["createChatCompletion"], validatorOptions);
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -16,7 +21,12 @@ afterEach(async () => {
 
 /** An app whose only route is the fast lane's: what it declines reaches `express` (and is recorded there). */
 async function startFastLaneApp(options: { authenticate?: RequestHandler } = {}) {
-  const seen = { handled: [] as unknown[], clientFields: [] as unknown[], throughExpress: [] as unknown[], errors: [] as unknown[] };
+  const seen = {
+    handled: [] as unknown[],
+    clientFields: [] as unknown[],
+    throughExpress: [] as unknown[],
+    errors: [] as unknown[],
+  };
   const app = express();
   const errorHandler: ErrorRequestHandler = (error, _request, response, _next) => {
     seen.errors.push(error);
@@ -58,7 +68,10 @@ async function startFastLaneApp(options: { authenticate?: RequestHandler } = {})
   closers.push(() => new Promise((resolve) => server.close(() => resolve())));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const post = (path: string, body: string, headers: Record<string, string> = { "content-type": "application/json" }) =>
-    fetch(`${url}${path}`, { method: "POST", headers, body }).then(async (response) => ({ status: response.status, text: await response.text() }));
+    fetch(`${url}${path}`, { method: "POST", headers, body }).then(async (response) => ({
+      status: response.status,
+      text: await response.text(),
+    }));
   return { seen, declined, post };
 }
 
@@ -81,7 +94,10 @@ describe("createFastLane", () => {
     await post("/v1/chat/completions", validChat, { "content-type": "text/plain" });
     await post("/v1/chat/completions", validChat, { "content-type": "application/json; charset=latin1" });
     await post("/v1/chat/completions", validChat, { "content-type": "application/json", "content-encoding": "gzip" });
-    await post("/v1/chat/completions", JSON.stringify({ model: "m", messages: [{ role: "user", content: "x".repeat(2000) }] }));
+    await post(
+      "/v1/chat/completions",
+      JSON.stringify({ model: "m", messages: [{ role: "user", content: "x".repeat(2000) }] }),
+    );
     expect(declined).toHaveLength(6);
     expect(seen.handled).toEqual([]);
   });

@@ -62,7 +62,12 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         return;
       }
       // What the validator's metadata step would have set: handlers read the operation and path parameters here.
-      (request as { openapi?: unknown }).openapi = { expressRoute: route.path, openApiRoute: route.path, pathParams: {}, schema: route.operation };
+      (request as { openapi?: unknown }).openapi = {
+        expressRoute: route.path,
+        openApiRoute: route.path,
+        pathParams: {},
+        schema: route.operation,
+      };
       await runStep(options.authenticate, request, response);
       for (const step of options.beforeHandler) await runStep(step, request, response);
       await options.handlers[route.operationId]!(request, response, (error?: unknown) => {

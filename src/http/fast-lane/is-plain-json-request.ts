@@ -1,6 +1,10 @@
 import type { IncomingHttpHeaders } from "node:http";
 
-const plainJsonTypes = new Set(["application/json", "application/json; charset=utf-8", "application/json;charset=utf-8"]);
+const plainJsonTypes = new Set([
+  "application/json",
+  "application/json; charset=utf-8",
+  "application/json;charset=utf-8",
+]);
 
 /**
  * A request body the fast lane can read as the JSON body parser would: `application/json` (UTF-8), a declared

@@ -13,7 +13,10 @@ export const DEFAULT_MODEL_PAGE_SIZE = 50;
  * The gateway knows names only, so the methods are inferred from the name: embedding models embed, the rest
  * generate (the upstream decides in the end).
  */
-export function buildNativeModelsPage(models: readonly string[], options: { pageSize?: number; pageToken?: string }): ListNativeModelsResponse {
+export function buildNativeModelsPage(
+  models: readonly string[],
+  options: { pageSize?: number; pageToken?: string },
+): ListNativeModelsResponse {
   const sorted = [...models].sort();
   const after = options.pageToken ? decodePageToken(options.pageToken) : undefined;
   const remaining = after === undefined ? sorted : sorted.filter((model) => model > after);
@@ -30,12 +33,15 @@ function describeModel(id: string): NativeModel {
     name: `models/${id}`,
     baseModelId: id,
     displayName: id,
-    supportedGenerationMethods: embeds ? ["embedContent", "batchEmbedContents"] : ["generateContent", "streamGenerateContent"],
+    supportedGenerationMethods: embeds
+      ? ["embedContent", "batchEmbedContents"]
+      : ["generateContent", "streamGenerateContent"],
   };
 }
 
 function decodePageToken(token: string): string {
   const name = /^[A-Za-z0-9_-]+$/.test(token) ? Buffer.from(token, "base64url").toString("utf8") : "";
-  if (name === "") throw new InvalidRequestError("pageToken is not a token this list returned.", { param: "pageToken" });
+  if (name === "")
+    throw new InvalidRequestError("pageToken is not a token this list returned.", { param: "pageToken" });
   return name;
 }

@@ -16,7 +16,10 @@ describe("deepMergeNativePatch", () => {
   });
 
   it("keeps a __proto__ key from JSON as data instead of changing the prototype", () => {
-    const merged = deepMergeNativePatch({ contents: [] }, JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>);
+    const merged = deepMergeNativePatch(
+      { contents: [] },
+      JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>,
+    );
     expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
     expect((merged as { polluted?: unknown }).polluted).toBeUndefined();
     expect(Object.hasOwn(merged, "__proto__")).toBe(true);
@@ -30,7 +33,10 @@ describe("parseModelSuffix", () => {
     ["gmx-2.5-flash-thinking", { upstreamModel: "gmx-2.5-flash", suffix: { kind: "thinking" } }],
     ["gmx-2.5-flash-thinking-8192", { upstreamModel: "gmx-2.5-flash", suffix: { kind: "budget", budget: 8192 } }],
     ["gmx-2.5-flash-thinking-low", { upstreamModel: "gmx-2.5-flash", suffix: { kind: "level", level: "LOW" } }],
-    ["gmx-3-flash-preview-thinking-high", { upstreamModel: "gmx-3-flash-preview", suffix: { kind: "level", level: "HIGH" } }],
+    [
+      "gmx-3-flash-preview-thinking-high",
+      { upstreamModel: "gmx-3-flash-preview", suffix: { kind: "level", level: "HIGH" } },
+    ],
     ["gmx-2.5-flash-nothinking", { upstreamModel: "gmx-2.5-flash", suffix: { kind: "nothinking" } }],
     ["gmx-2.0-flash-thinking-exp", { upstreamModel: "gmx-2.0-flash-thinking-exp" }],
   ])("%s", (model, expected) => {
@@ -62,9 +68,17 @@ describe("cleanNativeSchema", () => {
     };
     const cleaned = cleanNativeSchema(schema, { context: "test", warnings });
     let depth = 0;
-    for (let node = cleaned as { properties?: { next?: unknown } }; node.properties?.next !== undefined; node = node.properties.next as typeof node) depth += 1;
+    for (
+      let node = cleaned as { properties?: { next?: unknown } };
+      node.properties?.next !== undefined;
+      node = node.properties.next as typeof node
+    )
+      depth += 1;
     expect(depth).toBe(8);
-    expect(warnings).toEqual(["test: removed schema keys the native API does not know: $ref.", "test: recursive $ref was cut off after 8 levels."]);
+    expect(warnings).toEqual([
+      "test: removed schema keys the native API does not know: $ref.",
+      "test: recursive $ref was cut off after 8 levels.",
+    ]);
   });
 
   it("does not modify its input", () => {

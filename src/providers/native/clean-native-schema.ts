@@ -50,13 +50,16 @@ const maxReferenceDepth = 8;
  * - a `format` the dialect does not know for that type is removed.
  * Property names inside `properties` are data, never filtered.
  */
-export function cleanNativeSchema(schema: Record<string, unknown>, options: CleanNativeSchemaOptions): Record<string, unknown> {
+export function cleanNativeSchema(
+  schema: Record<string, unknown>,
+  options: CleanNativeSchemaOptions,
+): Record<string, unknown> {
   const removed = new Set<string>();
   const definitions = { ...asObject(schema.definitions), ...asObject(schema.$defs) };
   let truncated = false;
 
   const clean = (node: Record<string, unknown>, depth: number): Record<string, unknown> => {
-    let current = node;
+    const current = node;
     if (typeof current.$ref === "string") {
       const name = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(current.$ref)?.[1];
       const target = name === undefined ? undefined : asObject(definitions[decodeURIComponent(name)]);
@@ -77,7 +80,9 @@ export function cleanNativeSchema(schema: Record<string, unknown>, options: Clea
       }
       switch (key) {
         case "properties":
-          result.properties = Object.fromEntries(Object.entries(asObject(value) ?? {}).map(([name, property]) => [name, cleanChild(property, depth)]));
+          result.properties = Object.fromEntries(
+            Object.entries(asObject(value) ?? {}).map(([name, property]) => [name, cleanChild(property, depth)]),
+          );
           break;
         case "items":
           if (Array.isArray(value)) {
@@ -99,7 +104,8 @@ export function cleanNativeSchema(schema: Record<string, unknown>, options: Clea
     if (current.const !== undefined && current.enum === undefined) {
       result.enum = [current.const];
       // The native dialect reads enum values against a type; a bare enum is refused.
-      if (result.type === undefined && result.anyOf === undefined) result.type = typeof current.const === "string" ? "string" : typeof current.const;
+      if (result.type === undefined && result.anyOf === undefined)
+        result.type = typeof current.const === "string" ? "string" : typeof current.const;
     }
     if (typeof result.format === "string" && typeof result.type === "string") {
       if (!nativeFormatsByType.get(result.type)?.has(result.format)) {
@@ -119,9 +125,12 @@ export function cleanNativeSchema(schema: Record<string, unknown>, options: Clea
   removed.delete("$defs");
   removed.delete("definitions");
   if (removed.size > 0) {
-    options.warnings.push(`${options.context}: removed schema keys the native API does not know: ${[...removed].sort().join(", ")}.`);
+    options.warnings.push(
+      `${options.context}: removed schema keys the native API does not know: ${[...removed].sort().join(", ")}.`,
+    );
   }
-  if (truncated) options.warnings.push(`${options.context}: recursive $ref was cut off after ${maxReferenceDepth} levels.`);
+  if (truncated)
+    options.warnings.push(`${options.context}: recursive $ref was cut off after ${maxReferenceDepth} levels.`);
   return cleaned;
 }
 
@@ -134,5 +143,7 @@ function convertType(value: unknown): Record<string, unknown> {
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }

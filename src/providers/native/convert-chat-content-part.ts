@@ -40,7 +40,9 @@ export async function convertChatContentPart(part: ContentPart, context: Content
       return [{ text: part.refusal }];
     case "image_url": {
       if (part.image_url.detail !== undefined && part.image_url.detail !== "auto") {
-        context.warnings.push(`${context.path}.image_url.detail "${part.image_url.detail}" has no native equivalent and was ignored.`);
+        context.warnings.push(
+          `${context.path}.image_url.detail "${part.image_url.detail}" has no native equivalent and was ignored.`,
+        );
       }
       return [await readMedia(part.image_url.url, `${context.path}.image_url.url`, context)];
     }
@@ -48,9 +50,12 @@ export async function convertChatContentPart(part: ContentPart, context: Content
       const format = part.input_audio.format.trim().toLowerCase();
       const mimeType = format.includes("/") ? format : audioMimeTypesByFormat.get(format);
       if (mimeType === undefined || !nativeMediaMimeTypes.has(mimeType)) {
-        throw new InvalidRequestError(`${context.path}.input_audio.format "${part.input_audio.format}" is not supported; use wav, mp3 or mpeg.`, {
-          param: `${context.path}.input_audio.format`,
-        });
+        throw new InvalidRequestError(
+          `${context.path}.input_audio.format "${part.input_audio.format}" is not supported; use wav, mp3 or mpeg.`,
+          {
+            param: `${context.path}.input_audio.format`,
+          },
+        );
       }
       const parsed = parseDataUri(`data:${mimeType};base64,${part.input_audio.data}`);
       if (parsed === undefined) throw invalidBase64(`${context.path}.input_audio.data`);
@@ -59,29 +64,41 @@ export async function convertChatContentPart(part: ContentPart, context: Content
     case "file":
       return [await readFile(part.file, context)];
     default:
-      throw new InvalidRequestError(`${context.path}.type "${(part as { type: string }).type}" is not supported for this model.`, {
-        param: `${context.path}.type`,
-      });
+      throw new InvalidRequestError(
+        `${context.path}.type "${(part as { type: string }).type}" is not supported for this model.`,
+        {
+          param: `${context.path}.type`,
+        },
+      );
   }
 }
 
-async function readFile(file: OpenaiComponents["schemas"]["ChatCompletionContentPartFile"]["file"], context: ContentPartContext): Promise<Part> {
+async function readFile(
+  file: OpenaiComponents["schemas"]["ChatCompletionContentPartFile"]["file"],
+  context: ContentPartContext,
+): Promise<Part> {
   const path = `${context.path}.file`;
   if (typeof file.file_data === "string" && file.file_data !== "") {
     const data = file.file_data.trim();
     if (/^(data|https?):/i.test(data)) return readMedia(data, `${path}.file_data`, context);
     const mimeType = file.filename === undefined ? undefined : detectMimeTypeFromFilename(file.filename);
     if (mimeType === undefined) {
-      throw new InvalidRequestError(`${path}.file_data is bare base64 and the type cannot be told from filename; send a data: URI.`, {
-        param: `${path}.file_data`,
-      });
+      throw new InvalidRequestError(
+        `${path}.file_data is bare base64 and the type cannot be told from filename; send a data: URI.`,
+        {
+          param: `${path}.file_data`,
+        },
+      );
     }
     return readMedia(`data:${mimeType};base64,${data}`, `${path}.file_data`, context);
   }
   if (typeof file.file_id === "string") {
-    throw new InvalidRequestError(`${path}.file_id is not supported for this model (the file lives at another provider); send file_data.`, {
-      param: `${path}.file_id`,
-    });
+    throw new InvalidRequestError(
+      `${path}.file_id is not supported for this model (the file lives at another provider); send file_data.`,
+      {
+        param: `${path}.file_id`,
+      },
+    );
   }
   throw new InvalidRequestError(`${path} needs file_data.`, { param: path });
 }
@@ -104,9 +121,12 @@ async function readMedia(url: string, path: string, context: ContentPartContext)
 
 function requireAllowedType(mimeType: string, path: string): void {
   if (!nativeMediaMimeTypes.has(mimeType)) {
-    throw new InvalidRequestError(`${path} has media type ${mimeType}, which this model does not accept. Allowed: ${[...nativeMediaMimeTypes].join(", ")}.`, {
-      param: path,
-    });
+    throw new InvalidRequestError(
+      `${path} has media type ${mimeType}, which this model does not accept. Allowed: ${[...nativeMediaMimeTypes].join(", ")}.`,
+      {
+        param: path,
+      },
+    );
   }
 }
 

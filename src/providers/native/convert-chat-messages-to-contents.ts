@@ -31,7 +31,10 @@ export interface MessageConversionOptions {
  * - Tool output that is a JSON object is sent as the response object; anything else is wrapped as `{result: ...}`.
  * - A conversation of system messages only (which OpenAI accepts) is sent as a user turn: the native API needs contents.
  */
-export async function convertChatMessagesToContents(messages: readonly ChatMessage[], options: MessageConversionOptions): Promise<ConvertedMessages> {
+export async function convertChatMessagesToContents(
+  messages: readonly ChatMessage[],
+  options: MessageConversionOptions,
+): Promise<ConvertedMessages> {
   const { warnings } = options;
   const contents: Content[] = [];
   const systemParts: Part[] = [];
@@ -47,8 +50,12 @@ export async function convertChatMessagesToContents(messages: readonly ChatMessa
     switch (message.role) {
       case "system":
       case "developer": {
-        if (contents.length > 0) warnings.push(`${path} (${message.role}) was moved into systemInstruction; its position in the conversation is lost.`);
-        const texts = typeof message.content === "string" ? [message.content] : message.content.map((part) => part.text);
+        if (contents.length > 0)
+          warnings.push(
+            `${path} (${message.role}) was moved into systemInstruction; its position in the conversation is lost.`,
+          );
+        const texts =
+          typeof message.content === "string" ? [message.content] : message.content.map((part) => part.text);
         systemParts.push(...texts.map((text) => ({ text })));
         break;
       }
@@ -68,11 +75,20 @@ export async function convertChatMessagesToContents(messages: readonly ChatMessa
         for (const [callIndex, call] of (message.tool_calls ?? []).entries()) {
           functionNamesByCallId.set(call.id, call.function.name);
           parts.push({
-            functionCall: { id: call.id, name: call.function.name, args: parseArguments(call.function.arguments, `${path}.tool_calls[${callIndex}]`, warnings) },
+            functionCall: {
+              id: call.id,
+              name: call.function.name,
+              args: parseArguments(call.function.arguments, `${path}.tool_calls[${callIndex}]`, warnings),
+            },
           });
         }
         if (message.function_call) {
-          parts.push({ functionCall: { name: message.function_call.name, args: parseArguments(message.function_call.arguments, `${path}.function_call`, warnings) } });
+          parts.push({
+            functionCall: {
+              name: message.function_call.name,
+              args: parseArguments(message.function_call.arguments, `${path}.function_call`, warnings),
+            },
+          });
         }
         // An empty text beside tool calls ("content": "") is how many clients say "no text"; the native API refuses empty text parts.
         const nonEmpty = parts.filter((part) => part.text !== "");
@@ -86,11 +102,15 @@ export async function convertChatMessagesToContents(messages: readonly ChatMessa
       case "tool": {
         const name = functionNamesByCallId.get(message.tool_call_id);
         if (name === undefined) {
-          throw new InvalidRequestError(`${path}.tool_call_id "${message.tool_call_id}" does not match the id of any earlier assistant tool_calls entry.`, {
-            param: `${path}.tool_call_id`,
-          });
+          throw new InvalidRequestError(
+            `${path}.tool_call_id "${message.tool_call_id}" does not match the id of any earlier assistant tool_calls entry.`,
+            {
+              param: `${path}.tool_call_id`,
+            },
+          );
         }
-        const text = typeof message.content === "string" ? message.content : message.content.map((part) => part.text).join("");
+        const text =
+          typeof message.content === "string" ? message.content : message.content.map((part) => part.text).join("");
         appendFunctionResponse(contents, { id: message.tool_call_id, name, response: toResponseObject(text) });
         break;
       }
@@ -98,7 +118,9 @@ export async function convertChatMessagesToContents(messages: readonly ChatMessa
         appendFunctionResponse(contents, { name: message.name, response: toResponseObject(message.content ?? "") });
         break;
       default:
-        throw new InvalidRequestError(`${path}.role "${(message as { role: string }).role}" is not supported.`, { param: `${path}.role` });
+        throw new InvalidRequestError(`${path}.role "${(message as { role: string }).role}" is not supported.`, {
+          param: `${path}.role`,
+        });
     }
   }
 
@@ -106,7 +128,8 @@ export async function convertChatMessagesToContents(messages: readonly ChatMessa
     warnings.push("The request had only system messages; they were sent as the user turn.");
     return { contents: [{ role: "user", parts: systemParts }] };
   }
-  if (contents.length === 0) throw new InvalidRequestError("messages must contain at least one message.", { param: "messages" });
+  if (contents.length === 0)
+    throw new InvalidRequestError("messages must contain at least one message.", { param: "messages" });
   return systemParts.length > 0 ? { contents, systemInstruction: { parts: systemParts } } : { contents };
 }
 
@@ -117,7 +140,13 @@ async function convertParts(
 ): Promise<Part[]> {
   // Downloads of one message run side by side; their order in the message is kept.
   const converted = await Promise.all(
-    parts.map((part, partIndex) => convertChatContentPart(part, { fetchMedia: options.fetchMedia, warnings: options.warnings, path: `${path}.content[${partIndex}]` })),
+    parts.map((part, partIndex) =>
+      convertChatContentPart(part, {
+        fetchMedia: options.fetchMedia,
+        warnings: options.warnings,
+        path: `${path}.content[${partIndex}]`,
+      }),
+    ),
   );
   return converted.flat();
 }
@@ -144,9 +173,17 @@ function toResponseObject(text: string): Record<string, unknown> {
   }
 }
 
-function appendFunctionResponse(contents: Content[], functionResponse: NativeComponents["schemas"]["FunctionResponse"]): void {
+function appendFunctionResponse(
+  contents: Content[],
+  functionResponse: NativeComponents["schemas"]["FunctionResponse"],
+): void {
   const last = contents.at(-1);
-  if (last !== undefined && last.role === "user" && last.parts.length > 0 && last.parts.every((part) => part.functionResponse !== undefined)) {
+  if (
+    last !== undefined &&
+    last.role === "user" &&
+    last.parts.length > 0 &&
+    last.parts.every((part) => part.functionResponse !== undefined)
+  ) {
     last.parts.push({ functionResponse });
     return;
   }

@@ -76,11 +76,23 @@ describe("chat → native refusals", () => {
   });
 
   const refusal = (request: ChatRequest, model = request.model) =>
-    rejectionOf(convertChatRequestToNative({ request, model, safetySettings: undefined, fetchMedia: fakeFetchMedia }), InvalidRequestError);
+    rejectionOf(
+      convertChatRequestToNative({ request, model, safetySettings: undefined, fetchMedia: fakeFetchMedia }),
+      InvalidRequestError,
+    );
 
   it("refuses a tool result whose tool_call_id matches no earlier call", async () => {
-    const error = await refusal(base({ messages: [{ role: "user", content: "hi" }, { role: "tool", tool_call_id: "call_nowhere", content: "1" }] }));
-    expect(error.message).toBe('messages[1].tool_call_id "call_nowhere" does not match the id of any earlier assistant tool_calls entry.');
+    const error = await refusal(
+      base({
+        messages: [
+          { role: "user", content: "hi" },
+          { role: "tool", tool_call_id: "call_nowhere", content: "1" },
+        ],
+      }),
+    );
+    expect(error.message).toBe(
+      'messages[1].tool_call_id "call_nowhere" does not match the id of any earlier assistant tool_calls entry.',
+    );
     expect(error.param).toBe("messages[1].tool_call_id");
   });
 
@@ -89,7 +101,10 @@ describe("chat → native refusals", () => {
       base({
         messages: [
           { role: "tool", tool_call_id: "call_1", content: "1" },
-          { role: "assistant", tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }] },
+          {
+            role: "assistant",
+            tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
+          },
         ],
       }),
     );
@@ -98,46 +113,76 @@ describe("chat → native refusals", () => {
 
   it("refuses an image type outside the allow-list", async () => {
     const error = await refusal(
-      base({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/gif;base64,R0lGOD==" } }] }] }),
+      base({
+        messages: [
+          { role: "user", content: [{ type: "image_url", image_url: { url: "data:image/gif;base64,R0lGOD==" } }] },
+        ],
+      }),
     );
-    expect(error.message).toMatch(/^messages\[0\]\.content\[0\]\.image_url\.url has media type image\/gif, which this model does not accept/);
+    expect(error.message).toMatch(
+      /^messages\[0\]\.content\[0\]\.image_url\.url has media type image\/gif, which this model does not accept/,
+    );
   });
 
   it("refuses a downloaded type outside the allow-list even when the fetcher let it through", async () => {
     const error = await refusal(
-      base({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://media.example.com/page.html" } }] }] }),
+      base({
+        messages: [
+          { role: "user", content: [{ type: "image_url", image_url: { url: "https://media.example.com/page.html" } }] },
+        ],
+      }),
     );
     expect(error.message).toMatch(/text\/html/);
   });
 
   it("refuses URL schemes other than http(s) and data", async () => {
-    const error = await refusal(base({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "file:///etc/passwd" } }] }] }));
+    const error = await refusal(
+      base({
+        messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "file:///etc/passwd" } }] }],
+      }),
+    );
     expect(error.message).toBe("messages[0].content[0].image_url.url must be an http(s) URL or a data: URI.");
   });
 
   it("refuses a broken base64 data URI", async () => {
-    const error = await refusal(base({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,@@@" } }] }] }));
+    const error = await refusal(
+      base({
+        messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,@@@" } }] }],
+      }),
+    );
     expect(error.message).toBe("messages[0].content[0].image_url.url is not a valid base64 data URI.");
   });
 
   it("refuses an unsupported audio format", async () => {
-    const error = await refusal(base({ messages: [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "AAAA", format: "flac" } }] }] }));
+    const error = await refusal(
+      base({
+        messages: [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "AAAA", format: "flac" } }] }],
+      }),
+    );
     expect(error.param).toBe("messages[0].content[0].input_audio.format");
   });
 
   it("refuses file_id, which names a file at another provider", async () => {
-    const error = await refusal(base({ messages: [{ role: "user", content: [{ type: "file", file: { file_id: "file-abc" } }] }] }));
+    const error = await refusal(
+      base({ messages: [{ role: "user", content: [{ type: "file", file: { file_id: "file-abc" } }] }] }),
+    );
     expect(error.param).toBe("messages[0].content[0].file.file_id");
   });
 
   it("refuses bare base64 file data whose type cannot be told", async () => {
-    const error = await refusal(base({ messages: [{ role: "user", content: [{ type: "file", file: { file_data: "AAAA", filename: "data.bin" } }] }] }));
+    const error = await refusal(
+      base({
+        messages: [{ role: "user", content: [{ type: "file", file: { file_data: "AAAA", filename: "data.bin" } }] }],
+      }),
+    );
     expect(error.param).toBe("messages[0].content[0].file.file_data");
   });
 
   it("refuses -nothinking on a generation-3 model", async () => {
     const error = await refusal(base({ model: "gmx-3.5-flash-nothinking" }));
-    expect(error.message).toBe("gmx-3.5-flash-nothinking: generation-3 models cannot turn thinking off, so the -nothinking suffix is not available.");
+    expect(error.message).toBe(
+      "gmx-3.5-flash-nothinking: generation-3 models cannot turn thinking off, so the -nothinking suffix is not available.",
+    );
     expect(error.param).toBe("model");
   });
 
@@ -147,9 +192,13 @@ describe("chat → native refusals", () => {
   });
 
   it("passes fetch failures through unchanged (the safe fetcher already words them for the client)", async () => {
-    const fetchError = new InvalidRequestError("Media URL on host example.org is refused.", { code: "invalid_media_url" });
+    const fetchError = new InvalidRequestError("Media URL on host example.org is refused.", {
+      code: "invalid_media_url",
+    });
     const result = convertChatRequestToNative({
-      request: base({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://example.org/a.png" } }] }] }),
+      request: base({
+        messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://example.org/a.png" } }] }],
+      }),
       model: "gmx-2.5-flash",
       safetySettings: undefined,
       fetchMedia: async () => {

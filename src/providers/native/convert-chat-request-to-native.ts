@@ -71,10 +71,14 @@ export async function convertChatRequestToNative(input: ChatToNativeInput): Prom
   const { upstreamModel, suffix } = parseModelSuffix(input.model);
 
   for (const [field, hint] of ignoredFields) {
-    if (request[field] !== undefined && request[field] !== null) warnings.push(`${field} has no native equivalent and was ignored${hint}.`);
+    if (request[field] !== undefined && request[field] !== null)
+      warnings.push(`${field} has no native equivalent and was ignored${hint}.`);
   }
 
-  const { contents, systemInstruction } = await convertChatMessagesToContents(request.messages, { fetchMedia: input.fetchMedia, warnings });
+  const { contents, systemInstruction } = await convertChatMessagesToContents(request.messages, {
+    fetchMedia: input.fetchMedia,
+    warnings,
+  });
   const generationConfig = buildGenerationConfig(request, warnings);
 
   const native = request.extra_body?.native;
@@ -98,12 +102,15 @@ export async function convertChatRequestToNative(input: ChatToNativeInput): Prom
   const built: GenerateContentRequest = { contents };
   if (systemInstruction !== undefined) built.systemInstruction = systemInstruction;
   if (Object.keys(generationConfig).length > 0) built.generationConfig = generationConfig;
-  if (input.safetySettings !== undefined && input.safetySettings.length > 0) built.safetySettings = [...input.safetySettings];
+  if (input.safetySettings !== undefined && input.safetySettings.length > 0)
+    built.safetySettings = [...input.safetySettings];
   if (tools !== undefined) built.tools = tools;
   if (toolConfig !== undefined) built.toolConfig = toolConfig;
 
   // The patch is unvalidated by design, so the merged body is only as typed as the client made it.
-  const body = (native === undefined ? built : deepMergeNativePatch(built as Record<string, unknown>, nativePatch)) as GenerateContentRequest;
+  const body = (
+    native === undefined ? built : deepMergeNativePatch(built as Record<string, unknown>, nativePatch)
+  ) as GenerateContentRequest;
   return {
     upstreamModel,
     body,

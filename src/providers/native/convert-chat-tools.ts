@@ -22,7 +22,10 @@ export function convertChatTools(tools: readonly ChatTool[] | undefined, warning
   const builtIns: Tool[] = [];
   for (const [index, tool] of tools.entries()) {
     if (tool.type !== "function") {
-      throw new InvalidRequestError(`tools[${index}].type "${String(tool.type)}" is not supported; only function tools are.`, { param: `tools[${index}].type` });
+      throw new InvalidRequestError(
+        `tools[${index}].type "${String(tool.type)}" is not supported; only function tools are.`,
+        { param: `tools[${index}].type` },
+      );
     }
     const { name, description, parameters } = tool.function;
     if (reservedToolNames.has(name)) {
@@ -32,7 +35,10 @@ export function convertChatTools(tools: readonly ChatTool[] | undefined, warning
     const declaration: FunctionDeclaration = { name };
     if (description !== undefined) declaration.description = description;
     if (parameters !== undefined && !isEmptyObjectSchema(parameters)) {
-      declaration.parameters = cleanNativeSchema(parameters, { context: `tools[${index}].function.parameters`, warnings });
+      declaration.parameters = cleanNativeSchema(parameters, {
+        context: `tools[${index}].function.parameters`,
+        warnings,
+      });
     }
     declarations.push(declaration);
   }

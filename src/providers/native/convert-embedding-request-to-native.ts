@@ -15,7 +15,10 @@ export const maxNativeEmbedRequestsPerBatch = 100;
  * them together), `dimensions` → outputDimensionality, split into batches the upstream accepts. Token-id input has
  * no native equivalent (the native tokenizer is another one) and is refused. `user` and unknown fields are dropped.
  */
-export function convertEmbeddingRequestToNative(request: EmbeddingRequest, upstreamModel: string): BatchEmbedContentsRequest[] {
+export function convertEmbeddingRequestToNative(
+  request: EmbeddingRequest,
+  upstreamModel: string,
+): BatchEmbedContentsRequest[] {
   const texts = readEmbeddingTexts(request.input);
   const model = upstreamModel.startsWith("models/") ? upstreamModel : `models/${upstreamModel}`;
   const requests = texts.map((text): EmbedContentRequest => {
@@ -34,7 +37,10 @@ export function convertEmbeddingRequestToNative(request: EmbeddingRequest, upstr
 export function readEmbeddingTexts(input: EmbeddingRequest["input"]): string[] {
   if (typeof input === "string") return [input];
   if (input.every((item): item is string => typeof item === "string")) return input;
-  throw new InvalidRequestError("input as token ids is not supported for this model; send the text as a string or an array of strings.", {
-    param: "input",
-  });
+  throw new InvalidRequestError(
+    "input as token ids is not supported for this model; send the text as a string or an array of strings.",
+    {
+      param: "input",
+    },
+  );
 }

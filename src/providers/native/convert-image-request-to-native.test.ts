@@ -43,7 +43,14 @@ describe("mapImageQualityToSize", () => {
 describe("convertImageRequestToNative", () => {
   it("builds a text-to-image body with the mapped aspect ratio and tier, ignoring n and response_format", async () => {
     const body = await convertImageRequestToNative({
-      request: { model: "gmx-2.5-flash-image", prompt: "a lighthouse", size: "1792x1024", quality: "hd", n: 4, response_format: "url" },
+      request: {
+        model: "gmx-2.5-flash-image",
+        prompt: "a lighthouse",
+        size: "1792x1024",
+        quality: "hd",
+        n: 4,
+        response_format: "url",
+      },
       fetchMedia: noFetch,
     });
     expect(body).toEqual({
@@ -59,7 +66,11 @@ describe("convertImageRequestToNative", () => {
       return Promise.resolve({ mimeType: "image/webp", data: Buffer.from("webp-bytes") });
     };
     const body = await convertImageRequestToNative({
-      request: { model: "gmx-3-pro-image-preview", prompt: "merge", image: [`data:image/png;base64,${pngBase64}`, pngBase64, "https://example.com/a.webp"] },
+      request: {
+        model: "gmx-3-pro-image-preview",
+        prompt: "merge",
+        image: [`data:image/png;base64,${pngBase64}`, pngBase64, "https://example.com/a.webp"],
+      },
       fetchMedia,
     });
     expect(fetched).toEqual(["https://example.com/a.webp"]);
@@ -74,7 +85,16 @@ describe("convertImageRequestToNative", () => {
 
   it("lets image_size, mime_type, response_modalities, temperature and top_p through", async () => {
     const body = await convertImageRequestToNative({
-      request: { model: "gmx", prompt: "p", quality: "low", image_size: "4k", mime_type: "image/JPEG", response_modalities: ["text", "image"], temperature: 0.5, top_p: 0.9 },
+      request: {
+        model: "gmx",
+        prompt: "p",
+        quality: "low",
+        image_size: "4k",
+        mime_type: "image/JPEG",
+        response_modalities: ["text", "image"],
+        temperature: 0.5,
+        top_p: 0.9,
+      },
       fetchMedia: noFetch,
       safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }],
     });
@@ -93,8 +113,16 @@ describe("convertImageRequestToNative", () => {
     const empty = await refuse({ model: "gmx", prompt: "  " });
     expect(empty).toBeInstanceOf(InvalidRequestError);
     expect(empty).toMatchObject({ status: 400, code: "invalid_request", param: "prompt" });
-    expect(await refuse({ model: "gmx", prompt: "p", image: "data:image/gif;base64,R0lGODlh" })).toMatchObject({ code: "invalid_request", param: "image" });
-    expect(await refuse({ model: "gmx", prompt: "p", image: ["not an image!"] })).toMatchObject({ code: "invalid_request", param: "image[0]" });
-    expect(await refuse({ model: "gmx", prompt: "p", image: Buffer.from("plain text").toString("base64") })).toMatchObject({ code: "invalid_request" });
+    expect(await refuse({ model: "gmx", prompt: "p", image: "data:image/gif;base64,R0lGODlh" })).toMatchObject({
+      code: "invalid_request",
+      param: "image",
+    });
+    expect(await refuse({ model: "gmx", prompt: "p", image: ["not an image!"] })).toMatchObject({
+      code: "invalid_request",
+      param: "image[0]",
+    });
+    expect(
+      await refuse({ model: "gmx", prompt: "p", image: Buffer.from("plain text").toString("base64") }),
+    ).toMatchObject({ code: "invalid_request" });
   });
 });

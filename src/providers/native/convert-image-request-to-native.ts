@@ -38,21 +38,35 @@ export async function convertImageRequestToNative(options: ImageToNativeOptions)
   }
   const references = request.image === undefined ? [] : Array.isArray(request.image) ? request.image : [request.image];
   const imageParts = await Promise.all(
-    references.map((reference, index) => readReferenceImage(reference, Array.isArray(request.image) ? `image[${index}]` : "image", options.fetchMedia)),
+    references.map((reference, index) =>
+      readReferenceImage(reference, Array.isArray(request.image) ? `image[${index}]` : "image", options.fetchMedia),
+    ),
   );
 
   const imageConfig: ImageConfig = {};
   const aspectRatio = mapImageSizeToAspectRatio(request.size);
   if (aspectRatio !== undefined) imageConfig.aspectRatio = aspectRatio;
-  imageConfig.imageSize = typeof request.image_size === "string" && request.image_size.trim() !== "" ? request.image_size.trim().toUpperCase() : mapImageQualityToSize(request.quality);
-  if (typeof request.mime_type === "string" && request.mime_type.trim() !== "") imageConfig.imageOutputOptions = { mimeType: request.mime_type.trim().toLowerCase() };
+  imageConfig.imageSize =
+    typeof request.image_size === "string" && request.image_size.trim() !== ""
+      ? request.image_size.trim().toUpperCase()
+      : mapImageQualityToSize(request.quality);
+  if (typeof request.mime_type === "string" && request.mime_type.trim() !== "")
+    imageConfig.imageOutputOptions = { mimeType: request.mime_type.trim().toLowerCase() };
 
-  const modalities = (request.response_modalities ?? []).map((modality) => modality.trim().toUpperCase()).filter((modality) => modality !== "");
-  const generationConfig: GenerationConfig = { responseModalities: modalities.length > 0 ? modalities : ["IMAGE"], imageConfig };
+  const modalities = (request.response_modalities ?? [])
+    .map((modality) => modality.trim().toUpperCase())
+    .filter((modality) => modality !== "");
+  const generationConfig: GenerationConfig = {
+    responseModalities: modalities.length > 0 ? modalities : ["IMAGE"],
+    imageConfig,
+  };
   if (typeof request.temperature === "number") generationConfig.temperature = request.temperature;
   if (typeof request.top_p === "number") generationConfig.topP = request.top_p;
 
-  const body: GenerateContentRequest = { contents: [{ role: "user", parts: [{ text: request.prompt }, ...imageParts] }], generationConfig };
+  const body: GenerateContentRequest = {
+    contents: [{ role: "user", parts: [{ text: request.prompt }, ...imageParts] }],
+    generationConfig,
+  };
   if (options.safetySettings && options.safetySettings.length > 0) body.safetySettings = [...options.safetySettings];
   return body;
 }
@@ -71,14 +85,20 @@ async function readReferenceImage(reference: string, param: string, fetchMedia: 
   const data = value.replaceAll(/\s/g, "");
   const mimeType = base64Pattern.test(data) ? detectImageMimeType(Buffer.from(data.slice(0, 64), "base64")) : undefined;
   if (mimeType === undefined) {
-    throw new InvalidRequestError(`${param} must be an http(s) URL, a data: URI or base64 of a PNG, JPEG, WebP or HEIC/HEIF image.`, { param });
+    throw new InvalidRequestError(
+      `${param} must be an http(s) URL, a data: URI or base64 of a PNG, JPEG, WebP or HEIC/HEIF image.`,
+      { param },
+    );
   }
   return { inlineData: { mimeType, data } };
 }
 
 function inlineImage(mimeType: string, data: string, param: string): Part {
   if (!nativeImageMimeTypes.has(mimeType)) {
-    throw new InvalidRequestError(`Unsupported reference image MIME type ${mimeType}; allowed: ${[...nativeImageMimeTypes].join(", ")}.`, { param });
+    throw new InvalidRequestError(
+      `Unsupported reference image MIME type ${mimeType}; allowed: ${[...nativeImageMimeTypes].join(", ")}.`,
+      { param },
+    );
   }
   return { inlineData: { mimeType, data } };
 }
@@ -87,7 +107,8 @@ function inlineImage(mimeType: string, data: string, param: string): Part {
 function detectImageMimeType(head: Buffer): string | undefined {
   if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
   if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
-  if (head.subarray(0, 4).toString("latin1") === "RIFF" && head.subarray(8, 12).toString("latin1") === "WEBP") return "image/webp";
+  if (head.subarray(0, 4).toString("latin1") === "RIFF" && head.subarray(8, 12).toString("latin1") === "WEBP")
+    return "image/webp";
   if (head.subarray(4, 8).toString("latin1") === "ftyp") {
     const brand = head.subarray(8, 12).toString("latin1");
     if (["heic", "heix", "hevc", "hevx"].includes(brand)) return "image/heic";

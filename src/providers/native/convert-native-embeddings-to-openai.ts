@@ -14,13 +14,17 @@ export interface NativeEmbeddingsConversionOptions {
 }
 
 /** Native embeddings (one per input, in input order) → the OpenAI embedding list. */
-export function convertNativeEmbeddingsToOpenai(embeddings: readonly ContentEmbedding[], options: NativeEmbeddingsConversionOptions): EmbeddingResponse {
+export function convertNativeEmbeddingsToOpenai(
+  embeddings: readonly ContentEmbedding[],
+  options: NativeEmbeddingsConversionOptions,
+): EmbeddingResponse {
   return {
     object: "list",
     data: embeddings.map((embedding, index) => ({
       object: "embedding",
       index,
-      embedding: options.encodingFormat === "base64" ? encodeEmbeddingAsBase64(embedding.values) : [...embedding.values],
+      embedding:
+        options.encodingFormat === "base64" ? encodeEmbeddingAsBase64(embedding.values) : [...embedding.values],
     })),
     model: options.model,
     usage: { prompt_tokens: options.promptTokens, total_tokens: options.promptTokens },

@@ -16,7 +16,12 @@ const recordedBatch = JSON.parse(readFileSync(new URL("./__fixtures__/embed-batc
 
 describe("convertEmbeddingRequestToNative", () => {
   it("sends one embed request per input string, naming the upstream model, with dimensions as outputDimensionality", () => {
-    expect(convertEmbeddingRequestToNative({ model: "gmx-embed", input: ["alpha", "beta gamma"], dimensions: 4, user: "u-1" }, "gmx-embedding-001")).toEqual([
+    expect(
+      convertEmbeddingRequestToNative(
+        { model: "gmx-embed", input: ["alpha", "beta gamma"], dimensions: 4, user: "u-1" },
+        "gmx-embedding-001",
+      ),
+    ).toEqual([
       {
         requests: [
           { model: "models/gmx-embedding-001", content: { parts: [{ text: "alpha" }] }, outputDimensionality: 4 },
@@ -40,7 +45,10 @@ describe("convertEmbeddingRequestToNative", () => {
   });
 
   it("refuses token-id input with a 400 naming input", () => {
-    for (const input of [[1, 2, 3], [[1, 2], [3]]]) {
+    for (const input of [
+      [1, 2, 3],
+      [[1, 2], [3]],
+    ]) {
       const error = (() => {
         try {
           convertEmbeddingRequestToNative({ model: "m", input }, "gmx-embedding-001");
@@ -56,9 +64,15 @@ describe("convertEmbeddingRequestToNative", () => {
 
 describe("convertNativeEmbeddingsToOpenai", () => {
   it.each(["float", "base64"] as const)("converts the recorded batch as %s", async (encodingFormat) => {
-    const converted = convertNativeEmbeddingsToOpenai(recordedBatch.embeddings, { model: "gmx-embedding-001", encodingFormat, promptTokens: 5 });
+    const converted = convertNativeEmbeddingsToOpenai(recordedBatch.embeddings, {
+      model: "gmx-embedding-001",
+      encodingFormat,
+      promptTokens: 5,
+    });
     expect(validate("CreateEmbeddingResponse", converted)).toEqual([]);
-    await expect(`${JSON.stringify(converted, null, 2)}\n`).toMatchFileSnapshot(`./__fixtures__/expected/embed-batch.${encodingFormat}.json`);
+    await expect(`${JSON.stringify(converted, null, 2)}\n`).toMatchFileSnapshot(
+      `./__fixtures__/expected/embed-batch.${encodingFormat}.json`,
+    );
   });
 
   it("encodes base64 as little-endian float32 that decodes to the float32-rounded values", () => {
@@ -83,8 +97,14 @@ describe("estimateEmbeddingTokens", () => {
 describe("splitRoutingModel", () => {
   it("routes gmx- thinking variants by the base model and keeps the suffix as written", () => {
     expect(splitRoutingModel("gmx-2.5-flash-thinking")).toEqual({ routingModel: "gmx-2.5-flash", suffix: "-thinking" });
-    expect(splitRoutingModel("gmx-2.5-flash-thinking-1024")).toEqual({ routingModel: "gmx-2.5-flash", suffix: "-thinking-1024" });
-    expect(splitRoutingModel("gmx-2.5-flash-nothinking")).toEqual({ routingModel: "gmx-2.5-flash", suffix: "-nothinking" });
+    expect(splitRoutingModel("gmx-2.5-flash-thinking-1024")).toEqual({
+      routingModel: "gmx-2.5-flash",
+      suffix: "-thinking-1024",
+    });
+    expect(splitRoutingModel("gmx-2.5-flash-nothinking")).toEqual({
+      routingModel: "gmx-2.5-flash",
+      suffix: "-nothinking",
+    });
   });
 
   it("leaves names without a suffix, and other families, alone", () => {

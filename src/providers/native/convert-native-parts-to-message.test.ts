@@ -5,13 +5,28 @@ const options = { includeThoughts: true, createToolCallId: (callIndex: number) =
 
 describe("convertNativePartsToMessage", () => {
   it("decides thought or answer per part, and drops thoughts unless they are included", () => {
-    const parts = [{ text: "thinking", thought: true }, { text: "answer" }, { thought: true, thoughtSignature: "c2ln" }];
-    expect(convertNativePartsToMessage(parts, options)).toEqual({ content: "answer", reasoning_content: "thinking", tool_calls: [] });
-    expect(convertNativePartsToMessage(parts, { ...options, includeThoughts: false })).toEqual({ content: "answer", reasoning_content: null, tool_calls: [] });
+    const parts = [
+      { text: "thinking", thought: true },
+      { text: "answer" },
+      { thought: true, thoughtSignature: "c2ln" },
+    ];
+    expect(convertNativePartsToMessage(parts, options)).toEqual({
+      content: "answer",
+      reasoning_content: "thinking",
+      tool_calls: [],
+    });
+    expect(convertNativePartsToMessage(parts, { ...options, includeThoughts: false })).toEqual({
+      content: "answer",
+      reasoning_content: null,
+      tool_calls: [],
+    });
   });
 
   it("numbers generated call ids from firstCallIndex and serialises the args", () => {
-    const converted = convertNativePartsToMessage([{ functionCall: { name: "f", args: { a: [1, "ü"] } } }, { functionCall: { name: "g" } }], { ...options, firstCallIndex: 2 });
+    const converted = convertNativePartsToMessage(
+      [{ functionCall: { name: "f", args: { a: [1, "ü"] } } }, { functionCall: { name: "g" } }],
+      { ...options, firstCallIndex: 2 },
+    );
     expect(converted.content).toBeNull();
     expect(converted.tool_calls).toEqual([
       { id: "call_2", type: "function", function: { name: "f", arguments: '{"a":[1,"ü"]}' } },
@@ -27,7 +42,9 @@ describe("convertNativePartsToMessage", () => {
       ],
       options,
     );
-    expect(converted.content).toBe('\n````python\nprint("```")\n````\n\nExecution ended with OUTCOME_FAILED:\n```output\nTraceback: boom\n```\n');
+    expect(converted.content).toBe(
+      '\n````python\nprint("```")\n````\n\nExecution ended with OUTCOME_FAILED:\n```output\nTraceback: boom\n```\n',
+    );
   });
 
   it("embeds images as markdown images and other media as markdown links", () => {
@@ -45,7 +62,12 @@ describe("convertNativePartsToMessage", () => {
   });
 
   it("gives the same content for parts converted one by one as all at once", () => {
-    const parts = [{ text: "a" }, { executableCode: { language: "PYTHON", code: "1" } }, { codeExecutionResult: { outcome: "OUTCOME_OK", output: "1" } }, { text: "b" }];
+    const parts = [
+      { text: "a" },
+      { executableCode: { language: "PYTHON", code: "1" } },
+      { codeExecutionResult: { outcome: "OUTCOME_OK", output: "1" } },
+      { text: "b" },
+    ];
     const whole = convertNativePartsToMessage(parts, options).content;
     const pieces = parts.map((part) => convertNativePartsToMessage([part], options).content).join("");
     expect(pieces).toBe(whole);

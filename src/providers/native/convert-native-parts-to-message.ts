@@ -25,7 +25,10 @@ export interface ConvertedNativeParts {
  * and answer text). Every piece of content is self-delimiting (code blocks bring their own line breaks), so the
  * content of a stream's fragments concatenated equals the content of the same parts converted at once.
  */
-export function convertNativePartsToMessage(parts: readonly Part[] | undefined, options: NativePartsConversionOptions): ConvertedNativeParts {
+export function convertNativePartsToMessage(
+  parts: readonly Part[] | undefined,
+  options: NativePartsConversionOptions,
+): ConvertedNativeParts {
   let content: string | null = null;
   let reasoning: string | null = null;
   const toolCalls: ChatCompletionMessageToolCall[] = [];
@@ -49,11 +52,13 @@ export function convertNativePartsToMessage(parts: readonly Part[] | undefined, 
         function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
       });
     } else if (part.executableCode) {
-      const language = part.executableCode.language === "LANGUAGE_UNSPECIFIED" ? "" : part.executableCode.language.toLowerCase();
+      const language =
+        part.executableCode.language === "LANGUAGE_UNSPECIFIED" ? "" : part.executableCode.language.toLowerCase();
       append(formatCodeBlock(part.executableCode.code, language));
     } else if (part.codeExecutionResult) {
       const { outcome, output = "" } = part.codeExecutionResult;
-      const preface = outcome === "OUTCOME_OK" || outcome === "OUTCOME_UNSPECIFIED" ? "" : `\nExecution ended with ${outcome}:`;
+      const preface =
+        outcome === "OUTCOME_OK" || outcome === "OUTCOME_UNSPECIFIED" ? "" : `\nExecution ended with ${outcome}:`;
       append(preface + formatCodeBlock(output, "output"));
     } else if (part.inlineData) {
       const mimeType = part.inlineData.mimeType.replaceAll(/\s/g, "");

@@ -7,7 +7,10 @@ describe("convertNativeToImageResult", () => {
       {
         candidates: [
           {
-            content: { role: "model", parts: [{ text: "Here it is." }, { inlineData: { mimeType: "image/png", data: "QUJD" } }] },
+            content: {
+              role: "model",
+              parts: [{ text: "Here it is." }, { inlineData: { mimeType: "image/png", data: "QUJD" } }],
+            },
             finishReason: "STOP",
           },
         ],
@@ -43,10 +46,16 @@ describe("convertNativeToImageResult", () => {
 
   it("puts all output tokens on the image without a breakdown, and all input on text", () => {
     const { result } = convertNativeToImageResult(
-      { candidates: [{ content: { parts: [{ inlineData: { mimeType: "image/png", data: "QQ==" } }] } }], usageMetadata: { promptTokenCount: 7, candidatesTokenCount: 1290 } },
+      {
+        candidates: [{ content: { parts: [{ inlineData: { mimeType: "image/png", data: "QQ==" } }] } }],
+        usageMetadata: { promptTokenCount: 7, candidatesTokenCount: 1290 },
+      },
       { created: 1 },
     );
-    expect(result.usage).toMatchObject({ input_tokens_details: { text_tokens: 7, image_tokens: 0 }, output_tokens_details: { image_tokens: 1290, text_tokens: 0 } });
+    expect(result.usage).toMatchObject({
+      input_tokens_details: { text_tokens: 7, image_tokens: 0 },
+      output_tokens_details: { image_tokens: 1290, text_tokens: 0 },
+    });
     expect(result.data[0]!.revised_prompt).toBe("");
   });
 
@@ -54,14 +63,20 @@ describe("convertNativeToImageResult", () => {
     expect(() => convertNativeToImageResult({ promptFeedback: { blockReason: "SAFETY" } }, { created: 1 })).toThrow(
       expect.objectContaining({ status: 400, code: "prompt_blocked" }),
     );
-    expect(() => convertNativeToImageResult({ candidates: [{ content: { parts: [] }, finishReason: "IMAGE_SAFETY" }] }, { created: 1 })).toThrow(
-      expect.objectContaining({ status: 400, code: "prompt_blocked" }),
-    );
+    expect(() =>
+      convertNativeToImageResult(
+        { candidates: [{ content: { parts: [] }, finishReason: "IMAGE_SAFETY" }] },
+        { created: 1 },
+      ),
+    ).toThrow(expect.objectContaining({ status: 400, code: "prompt_blocked" }));
   });
 
   it("answers 502 empty_response when the upstream returned no image", () => {
-    expect(() => convertNativeToImageResult({ candidates: [{ content: { parts: [{ text: "sorry" }] }, finishReason: "STOP" }] }, { created: 1 })).toThrow(
-      expect.objectContaining({ status: 502, code: "empty_response", type: "upstream_error" }),
-    );
+    expect(() =>
+      convertNativeToImageResult(
+        { candidates: [{ content: { parts: [{ text: "sorry" }] }, finishReason: "STOP" }] },
+        { created: 1 },
+      ),
+    ).toThrow(expect.objectContaining({ status: 502, code: "empty_response", type: "upstream_error" }));
   });
 });

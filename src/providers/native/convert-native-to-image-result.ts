@@ -30,25 +30,40 @@ const blockedFinishReasons: ReadonlySet<string> = new Set([
  * tokens. A blocked prompt (or a candidate stopped by a safety filter without an image) is 400 `prompt_blocked`; an
  * answer without any image is 502 `empty_response`. Both throw before usage is reported, so nothing is charged.
  */
-export function convertNativeToImageResult(answer: GenerateContentResponse, options: { created: number }): NativeImageResult {
+export function convertNativeToImageResult(
+  answer: GenerateContentResponse,
+  options: { created: number },
+): NativeImageResult {
   if (answer.promptFeedback?.blockReason) {
-    throw new InvalidRequestError(`The prompt or reference image was blocked by the safety filter (${answer.promptFeedback.blockReason}).`, {
-      code: "prompt_blocked",
-    });
+    throw new InvalidRequestError(
+      `The prompt or reference image was blocked by the safety filter (${answer.promptFeedback.blockReason}).`,
+      {
+        code: "prompt_blocked",
+      },
+    );
   }
   const candidate = answer.candidates?.[0];
   const parts = (candidate?.content?.parts ?? []).filter((part) => part.thought !== true);
-  const images = parts.flatMap((part) => (part.inlineData?.mimeType?.toLowerCase().startsWith("image/") && part.inlineData.data ? [part.inlineData.data] : []));
+  const images = parts.flatMap((part) =>
+    part.inlineData?.mimeType?.toLowerCase().startsWith("image/") && part.inlineData.data ? [part.inlineData.data] : [],
+  );
   const text = parts.flatMap((part) => (typeof part.text === "string" ? [part.text] : [])).join("");
   if (images.length === 0) {
     const finishReason = candidate?.finishReason ?? "";
     if (blockedFinishReasons.has(finishReason)) {
-      throw new InvalidRequestError(`The prompt or reference image was blocked by the safety filter (${finishReason}).`, { code: "prompt_blocked" });
+      throw new InvalidRequestError(
+        `The prompt or reference image was blocked by the safety filter (${finishReason}).`,
+        { code: "prompt_blocked" },
+      );
     }
-    throw new UpstreamFailure(`The upstream provider returned no image${finishReason ? ` (finish reason ${finishReason})` : ""}.`, false, {
-      status: 502,
-      code: "empty_response",
-    });
+    throw new UpstreamFailure(
+      `The upstream provider returned no image${finishReason ? ` (finish reason ${finishReason})` : ""}.`,
+      false,
+      {
+        status: 502,
+        code: "empty_response",
+      },
+    );
   }
 
   const { usage, meteredUsage } = convertNativeUsage(answer.usageMetadata, { producedMedia: new Set(["image"]) });
@@ -64,7 +79,9 @@ export function convertNativeToImageResult(answer: GenerateContentResponse, opti
         input_tokens: usage.prompt_tokens,
         output_tokens: usage.completion_tokens,
         input_tokens_details: {
-          text_tokens: hasPromptBreakdown ? (usage.prompt_tokens_details?.text_tokens ?? 0) : usage.prompt_tokens - inputImageTokens,
+          text_tokens: hasPromptBreakdown
+            ? (usage.prompt_tokens_details?.text_tokens ?? 0)
+            : usage.prompt_tokens - inputImageTokens,
           image_tokens: inputImageTokens,
         },
         output_tokens_details: {

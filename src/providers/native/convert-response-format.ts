@@ -10,7 +10,10 @@ type GenerationConfig = NativeComponents["schemas"]["GenerationConfig"];
  * schema to give); `json_schema` adds the schema, cleaned to the native dialect. `text` is the native default.
  * The schema's name, description and strict flag have no native field; strictness is what the native API does anyway.
  */
-export function convertResponseFormat(responseFormat: ResponseFormat | undefined, warnings: string[]): Pick<GenerationConfig, "responseMimeType" | "responseSchema"> {
+export function convertResponseFormat(
+  responseFormat: ResponseFormat | undefined,
+  warnings: string[],
+): Pick<GenerationConfig, "responseMimeType" | "responseSchema"> {
   switch (responseFormat?.type) {
     case undefined:
     case "text":

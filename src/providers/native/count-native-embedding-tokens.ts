@@ -11,7 +11,10 @@ type BatchEmbedContentsRequest = components["schemas"]["BatchEmbedContentsReques
  * character. The reservation is this same number, so an embedding request holds exactly what it will cost.
  */
 export function countNativeEmbeddingTokens(request: EmbedContentRequest | BatchEmbedContentsRequest): number {
-  const requests = "requests" in request && Array.isArray(request.requests) ? request.requests : [request as EmbedContentRequest];
-  const texts = requests.flatMap((single) => (single.content?.parts ?? []).map((part) => part.text).filter((text) => typeof text === "string"));
+  const requests =
+    "requests" in request && Array.isArray(request.requests) ? request.requests : [request as EmbedContentRequest];
+  const texts = requests.flatMap((single) =>
+    (single.content?.parts ?? []).map((part) => part.text).filter((text) => typeof text === "string"),
+  );
   return estimatePromptTokens(texts);
 }

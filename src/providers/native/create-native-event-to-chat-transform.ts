@@ -63,7 +63,13 @@ export function createNativeEventToChatTransform(options: NativeToChatStreamOpti
   };
   const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
   const chunk = (chunkChoices: ChatCompletionChunkChoice[]): string => {
-    const body: ChatCompletionChunk = { id: id!, object: "chat.completion.chunk", created: options.created, model: options.model, choices: chunkChoices };
+    const body: ChatCompletionChunk = {
+      id: id!,
+      object: "chat.completion.chunk",
+      created: options.created,
+      model: options.model,
+      choices: chunkChoices,
+    };
     if (options.includeUsage) body.usage = null;
     return frame(body);
   };
@@ -90,17 +96,28 @@ export function createNativeEventToChatTransform(options: NativeToChatStreamOpti
   const transformer: StreamEventTransformer = {
     transform(event, controller) {
       if (ended || event.data === "[DONE]") return;
-      const fragment = parseJsonObject(event.data) as (GenerateContentResponse & Partial<NativeErrorResponse>) | undefined;
+      const fragment = parseJsonObject(event.data) as
+        | (GenerateContentResponse & Partial<NativeErrorResponse>)
+        | undefined;
       if (!fragment) {
-        fail(controller, { message: "The upstream sent a malformed stream chunk (not a JSON object).", type: "upstream_error", code: "bad_response" });
+        fail(controller, {
+          message: "The upstream sent a malformed stream chunk (not a JSON object).",
+          type: "upstream_error",
+          code: "bad_response",
+        });
         // Stop reading the upstream: nothing after a broken fragment can be trusted.
         controller.terminate();
         return;
       }
       if (fragment.error) {
-        const upstreamMessage = typeof fragment.error.message === "string" ? fragment.error.message.slice(0, 500) : "unknown error";
+        const upstreamMessage =
+          typeof fragment.error.message === "string" ? fragment.error.message.slice(0, 500) : "unknown error";
         const status = fragment.error.status ? ` (${fragment.error.status})` : "";
-        fail(controller, { message: `The upstream failed mid-stream${status}: ${upstreamMessage}`, type: "upstream_error", code: "upstream_error" });
+        fail(controller, {
+          message: `The upstream failed mid-stream${status}: ${upstreamMessage}`,
+          type: "upstream_error",
+          code: "upstream_error",
+        });
         controller.terminate();
         return;
       }
@@ -112,7 +129,15 @@ export function createNativeEventToChatTransform(options: NativeToChatStreamOpti
       if (candidates.length === 0 && fragment.promptFeedback?.blockReason) {
         const state = stateOf(0);
         state.blocked = true;
-        controller.enqueue(chunk([{ index: 0, delta: withRole(state, { content: describeBlockedPrompt(fragment.promptFeedback) }), finish_reason: null }]));
+        controller.enqueue(
+          chunk([
+            {
+              index: 0,
+              delta: withRole(state, { content: describeBlockedPrompt(fragment.promptFeedback) }),
+              finish_reason: null,
+            },
+          ]),
+        );
         return;
       }
       for (const [position, candidate] of candidates.entries()) {
@@ -146,23 +171,42 @@ export function createNativeEventToChatTransform(options: NativeToChatStreamOpti
     flush(controller) {
       if (ended) return;
       if (id === undefined || choices.size === 0) {
-        fail(controller, { message: "The upstream stream ended without sending any answer.", type: "upstream_error", code: "bad_response" });
+        fail(controller, {
+          message: "The upstream stream ended without sending any answer.",
+          type: "upstream_error",
+          code: "bad_response",
+        });
         return;
       }
       const finished = [...choices.entries()].sort(([left], [right]) => left - right);
       if (finished.some(([, state]) => !state.blocked && state.callCount === 0 && state.finishReason === undefined)) {
         // A clean end without a finish reason means the answer was cut short; passing it off as complete would hide that.
-        fail(controller, { message: "The upstream stream ended before the answer was finished.", type: "upstream_error", code: "upstream_error" });
+        fail(controller, {
+          message: "The upstream stream ended before the answer was finished.",
+          type: "upstream_error",
+          code: "upstream_error",
+        });
         return;
       }
       for (const [index, state] of finished) {
-        const finishReason = state.blocked ? "content_filter" : mapNativeFinishReason(state.finishReason, { hasToolCalls: state.callCount > 0 });
+        const finishReason = state.blocked
+          ? "content_filter"
+          : mapNativeFinishReason(state.finishReason, { hasToolCalls: state.callCount > 0 });
         controller.enqueue(chunk([{ index, delta: withRole(state, {}), finish_reason: finishReason }]));
       }
       reportUsage();
       if (options.includeUsage) {
         const { usage } = convertNativeUsage(lastUsageMetadata, { producedMedia });
-        controller.enqueue(frame({ id, object: "chat.completion.chunk", created: options.created, model: options.model, choices: [], usage } satisfies ChatCompletionChunk));
+        controller.enqueue(
+          frame({
+            id,
+            object: "chat.completion.chunk",
+            created: options.created,
+            model: options.model,
+            choices: [],
+            usage,
+          } satisfies ChatCompletionChunk),
+        );
       }
       controller.enqueue("data: [DONE]\n\n");
     },
@@ -177,7 +221,9 @@ export function createNativeEventToChatTransform(options: NativeToChatStreamOpti
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

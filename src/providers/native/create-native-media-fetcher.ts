@@ -11,5 +11,9 @@ export const nativeMediaTimeoutMs = 30_000;
  * allow-list, 20 MB, 30 s. Built once per gateway, because it owns a connection pool.
  */
 export function createNativeMediaFetcher(): FetchMedia {
-  return createSafeFetcher({ maxBytes: nativeMediaMaxBytes, allowedMimeTypes: nativeMediaMimeTypes, timeoutMs: nativeMediaTimeoutMs });
+  return createSafeFetcher({
+    maxBytes: nativeMediaMaxBytes,
+    allowedMimeTypes: nativeMediaMimeTypes,
+    timeoutMs: nativeMediaTimeoutMs,
+  });
 }

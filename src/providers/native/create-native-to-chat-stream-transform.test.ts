@@ -7,7 +7,8 @@ import { runNativeChatStream } from "./testing/run-native-chat-stream.js";
 const validate = createOpenaiSchemaValidator();
 const readFixture = (name: string) => new Uint8Array(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url)));
 const everyByte = (bytes: Uint8Array) => Array.from({ length: bytes.length }, (_, index) => index);
-const every = (step: number, bytes: Uint8Array) => Array.from({ length: Math.ceil(bytes.length / step) }, (_, index) => index * step);
+const every = (step: number, bytes: Uint8Array) =>
+  Array.from({ length: Math.ceil(bytes.length / step) }, (_, index) => index * step);
 
 type Event = { data: "[DONE]" } | { data: Record<string, any> };
 
@@ -26,10 +27,22 @@ function parseFrames(frames: string[]): Event[] {
 const cases = [
   { fixture: "stream-text.chunks.txt", expected: "stream-text.chat.txt", options: {} },
   { fixture: "stream-text.chunks.txt", expected: "stream-text.no-usage.chat.txt", options: { includeUsage: false } },
-  { fixture: "stream-thinking.chunks.txt", expected: "stream-thinking.include-thoughts.chat.txt", options: { includeThoughts: true, model: "gmx-3.1-pro-preview-thinking" } },
-  { fixture: "stream-thinking.chunks.txt", expected: "stream-thinking.exclude-thoughts.chat.txt", options: { includeThoughts: false, model: "gmx-3.1-pro-preview" } },
+  {
+    fixture: "stream-thinking.chunks.txt",
+    expected: "stream-thinking.include-thoughts.chat.txt",
+    options: { includeThoughts: true, model: "gmx-3.1-pro-preview-thinking" },
+  },
+  {
+    fixture: "stream-thinking.chunks.txt",
+    expected: "stream-thinking.exclude-thoughts.chat.txt",
+    options: { includeThoughts: false, model: "gmx-3.1-pro-preview" },
+  },
   { fixture: "stream-function-call.chunks.txt", expected: "stream-function-call.chat.txt", options: {} },
-  { fixture: "stream-image.chunks.txt", expected: "stream-image.chat.txt", options: { model: "gmx-3.1-flash-image-preview" } },
+  {
+    fixture: "stream-image.chunks.txt",
+    expected: "stream-image.chat.txt",
+    options: { model: "gmx-3.1-flash-image-preview" },
+  },
   { fixture: "stream-blocked-prompt.chunks.txt", expected: "stream-blocked-prompt.chat.txt", options: {} },
   { fixture: "stream-safety.chunks.txt", expected: "stream-safety.chat.txt", options: {} },
   { fixture: "stream-max-tokens.chunks.txt", expected: "stream-max-tokens.chat.txt", options: {} },
@@ -51,7 +64,9 @@ describe("createNativeToChatStreamTransform", () => {
       expect(new Set(chunks.map((chunk) => chunk.id)).size).toBeLessThanOrEqual(1);
       expect(new Set(chunks.map((chunk) => `${chunk.created} ${chunk.model}`)).size).toBeLessThanOrEqual(1);
       const firstDeltaPerChoice = new Map<number, Record<string, unknown>>();
-      for (const chunk of chunks) for (const choice of chunk.choices) if (!firstDeltaPerChoice.has(choice.index)) firstDeltaPerChoice.set(choice.index, choice.delta);
+      for (const chunk of chunks)
+        for (const choice of chunk.choices)
+          if (!firstDeltaPerChoice.has(choice.index)) firstDeltaPerChoice.set(choice.index, choice.delta);
       for (const delta of firstDeltaPerChoice.values()) expect(delta.role).toBe("assistant");
       expect(run.usageReports).toHaveLength(1);
     });
@@ -68,8 +83,14 @@ describe("createNativeToChatStreamTransform", () => {
     const bytes = readFixture("stream-text.chunks.txt");
     const pudding = Buffer.from(bytes).indexOf(Buffer.from("🍮"));
     const firstBreak = Buffer.from(bytes).indexOf(Buffer.from("\r\n\r\n"));
-    const run = await runNativeChatStream(bytes, [firstBreak + 1, firstBreak + 3, pudding + 1, pudding + 2, pudding + 3], { includeUsage: false });
-    const text = parseFrames(run.frames).flatMap((event) => (event.data === "[DONE]" ? [] : event.data.choices.map((choice: any) => choice.delta.content ?? "")));
+    const run = await runNativeChatStream(
+      bytes,
+      [firstBreak + 1, firstBreak + 3, pudding + 1, pudding + 2, pudding + 3],
+      { includeUsage: false },
+    );
+    const text = parseFrames(run.frames).flatMap((event) =>
+      event.data === "[DONE]" ? [] : event.data.choices.map((choice: any) => choice.delta.content ?? ""),
+    );
     expect(text.join("")).toBe("Crème brûlée is a naïve delight — 日本でも人気 🍮!");
   });
 
@@ -78,31 +99,56 @@ describe("createNativeToChatStreamTransform", () => {
     const events = parseFrames(run.frames).map((event) => event.data);
     expect(events).toHaveLength(6);
     const [text, firstCall, secondCall, finish, usage, done] = events as any[];
-    expect(text.choices).toEqual([{ index: 0, delta: { role: "assistant", content: "Checking the weather." }, finish_reason: null }]);
+    expect(text.choices).toEqual([
+      { index: 0, delta: { role: "assistant", content: "Checking the weather." }, finish_reason: null },
+    ]);
     expect(firstCall.choices[0].delta.tool_calls).toEqual([
-      { index: 0, id: expect.stringMatching(/^call_\w{24}$/), type: "function", function: { name: "get_weather", arguments: '{"city":"Paris","unit":"celsius"}' } },
+      {
+        index: 0,
+        id: expect.stringMatching(/^call_\w{24}$/),
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city":"Paris","unit":"celsius"}' },
+      },
     ]);
     expect(secondCall.choices[0].delta.tool_calls).toEqual([
-      { index: 1, id: expect.stringMatching(/^call_\w{24}$/), type: "function", function: { name: "get_time", arguments: '{"timezone":"Europe/Paris"}' } },
+      {
+        index: 1,
+        id: expect.stringMatching(/^call_\w{24}$/),
+        type: "function",
+        function: { name: "get_time", arguments: '{"timezone":"Europe/Paris"}' },
+      },
     ]);
     expect(firstCall.choices[0].delta.tool_calls[0].id).not.toBe(secondCall.choices[0].delta.tool_calls[0].id);
     expect(finish.choices).toEqual([{ index: 0, delta: {}, finish_reason: "tool_calls" }]);
     expect(usage.choices).toEqual([]);
-    expect(usage.usage).toMatchObject({ prompt_tokens: 58, completion_tokens: 71, total_tokens: 129, completion_tokens_details: { reasoning_tokens: 40, text_tokens: 31 } });
+    expect(usage.usage).toMatchObject({
+      prompt_tokens: 58,
+      completion_tokens: 71,
+      total_tokens: 129,
+      completion_tokens_details: { reasoning_tokens: 40, text_tokens: 31 },
+    });
     expect(done).toBe("[DONE]");
   });
 
   it("reports the last usage to onUsage even when the client did not ask for the usage chunk", async () => {
     const run = await runNativeChatStream(readFixture("stream-image.chunks.txt"), [], { includeUsage: false });
     expect(run.frames.some((frame) => frame.includes('"usage"'))).toBe(false);
-    expect(run.usageReports).toEqual([{ promptTokens: 9, completionTokens: 1294, cachedTokens: 0, reasoningTokens: 0, imageOutputTokens: 1290 }]);
+    expect(run.usageReports).toEqual([
+      { promptTokens: 9, completionTokens: 1294, cachedTokens: 0, reasoningTokens: 0, imageOutputTokens: 1290 },
+    ]);
   });
 
   it("turns an upstream error object mid-stream into one error frame then [DONE], billing what was seen", async () => {
     const run = await runNativeChatStream(readFixture("stream-error-mid-stream.chunks.txt"), []);
     const events = parseFrames(run.frames).map((event) => event.data) as any[];
     expect(events.slice(1)).toEqual([
-      { error: { message: "The upstream failed mid-stream (UNAVAILABLE): The model is overloaded. Please try again later.", type: "upstream_error", code: "upstream_error" } },
+      {
+        error: {
+          message: "The upstream failed mid-stream (UNAVAILABLE): The model is overloaded. Please try again later.",
+          type: "upstream_error",
+          code: "upstream_error",
+        },
+      },
       "[DONE]",
     ]);
     expect(run.usageReports).toEqual([{ promptTokens: 13, completionTokens: 3, cachedTokens: 0, reasoningTokens: 0 }]);
@@ -116,7 +162,13 @@ describe("createNativeToChatStreamTransform", () => {
 
   it("reports usage once, as seen so far, when the client cancels mid-stream", async () => {
     const reports: unknown[] = [];
-    const transform = createNativeToChatStreamTransform({ model: "gmx-3.5-flash", includeThoughts: false, includeUsage: true, created: 1, onUsage: (usage) => reports.push(usage) });
+    const transform = createNativeToChatStreamTransform({
+      model: "gmx-3.5-flash",
+      includeThoughts: false,
+      includeUsage: true,
+      created: 1,
+      onUsage: (usage) => reports.push(usage),
+    });
     const bytes = readFixture("stream-text.chunks.txt");
     const firstEventEnd = Buffer.from(bytes).indexOf(Buffer.from("\r\n\r\n")) + 4;
     const writer = transform.writable.getWriter();
@@ -130,7 +182,8 @@ describe("createNativeToChatStreamTransform", () => {
   });
 
   it("uses a chatcmpl- id on every chunk when the upstream sends no responseId", async () => {
-    const body = `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: "Hi" }], role: "model" } }] })}\r\n\r\n` +
+    const body =
+      `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: "Hi" }], role: "model" } }] })}\r\n\r\n` +
       `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: "!" }], role: "model" }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 2, candidatesTokenCount: 2, totalTokenCount: 4 } })}\r\n\r\n`;
     const run = await runNativeChatStream(new TextEncoder().encode(body), []);
     const ids = parseFrames(run.frames).flatMap((event) => (event.data === "[DONE]" ? [] : [event.data.id]));

@@ -10,12 +10,16 @@ async function observe(bytes: Uint8Array, pieceSize: number): Promise<{ output: 
   const reports: MeteredUsage[] = [];
   const upstream = new ReadableStream<Uint8Array>({
     start(controller) {
-      for (let start = 0; start < bytes.length; start += pieceSize) controller.enqueue(bytes.slice(start, start + pieceSize));
+      for (let start = 0; start < bytes.length; start += pieceSize)
+        controller.enqueue(bytes.slice(start, start + pieceSize));
       controller.close();
     },
   });
   const pieces: Uint8Array[] = [];
-  for await (const piece of upstream.pipeThrough(new TransformStream(createNativeUsageObserverTransform((usage) => reports.push(usage)))) as unknown as AsyncIterable<Uint8Array>) pieces.push(piece);
+  for await (const piece of upstream.pipeThrough(
+    new TransformStream(createNativeUsageObserverTransform((usage) => reports.push(usage))),
+  ) as unknown as AsyncIterable<Uint8Array>)
+    pieces.push(piece);
   return { output: new Uint8Array(Buffer.concat(pieces)), reports };
 }
 
@@ -24,24 +28,35 @@ describe("createNativeUsageObserverTransform", () => {
     const reports: MeteredUsage[] = [];
     const observer = createNativeUsageObserverTransform((usage) => reports.push(usage), 64);
     const collected = createCollectingController<Uint8Array>();
-    const usage = (candidates: number) => `data: ${JSON.stringify({ usageMetadata: { promptTokenCount: 3, candidatesTokenCount: candidates, totalTokenCount: 3 + candidates } })}\r\n\r\n`;
-    const reads = [usage(1), `data: {"candidates":[{"content":{"parts":[{"text":"${"x".repeat(50)}`, `${"x".repeat(50)}"}]}}]}\r\n\r\n`, usage(9)];
+    const usage = (candidates: number) =>
+      `data: ${JSON.stringify({ usageMetadata: { promptTokenCount: 3, candidatesTokenCount: candidates, totalTokenCount: 3 + candidates } })}\r\n\r\n`;
+    const reads = [
+      usage(1),
+      `data: {"candidates":[{"content":{"parts":[{"text":"${"x".repeat(50)}`,
+      `${"x".repeat(50)}"}]}}]}\r\n\r\n`,
+      usage(9),
+    ];
     for (const read of reads) observer.transform(new TextEncoder().encode(read), collected.controller);
     observer.flush?.(collected.controller);
     expect(Buffer.concat(collected.take()).toString()).toBe(reads.join(""));
     expect(reports).toEqual([{ promptTokens: 3, completionTokens: 9, cachedTokens: 0, reasoningTokens: 0 }]);
   });
 
-  it.each([1, 7, 100_000])("passes SSE bytes through unchanged (reads of %i bytes) and reports the last usage once", async (pieceSize) => {
-    const bytes = readFixture("stream-thinking.chunks.txt");
-    const { output, reports } = await observe(bytes, pieceSize);
-    expect(output).toEqual(bytes);
-    expect(reports).toEqual([{ promptTokens: 12, completionTokens: 142, cachedTokens: 0, reasoningTokens: 131 }]);
-  });
+  it.each([1, 7, 100_000])(
+    "passes SSE bytes through unchanged (reads of %i bytes) and reports the last usage once",
+    async (pieceSize) => {
+      const bytes = readFixture("stream-thinking.chunks.txt");
+      const { output, reports } = await observe(bytes, pieceSize);
+      expect(output).toEqual(bytes);
+      expect(reports).toEqual([{ promptTokens: 12, completionTokens: 142, cachedTokens: 0, reasoningTokens: 131 }]);
+    },
+  );
 
   it("reads usage from an image stream with lowercase modality names", async () => {
     const { reports } = await observe(readFixture("stream-image.chunks.txt"), 13);
-    expect(reports).toEqual([{ promptTokens: 9, completionTokens: 1294, cachedTokens: 0, reasoningTokens: 0, imageOutputTokens: 1290 }]);
+    expect(reports).toEqual([
+      { promptTokens: 9, completionTokens: 1294, cachedTokens: 0, reasoningTokens: 0, imageOutputTokens: 1290 },
+    ]);
   });
 
   it("skips a malformed fragment without touching the bytes", async () => {
@@ -53,8 +68,14 @@ describe("createNativeUsageObserverTransform", () => {
 
   it("reads the JSON array format (no alt=sse)", async () => {
     const fragments = [
-      { candidates: [{ content: { parts: [{ text: "a" }], role: "model" } }], usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 1 } },
-      { candidates: [{ content: { parts: [{ text: "b" }], role: "model" }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 2, thoughtsTokenCount: 3 } },
+      {
+        candidates: [{ content: { parts: [{ text: "a" }], role: "model" } }],
+        usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 1 },
+      },
+      {
+        candidates: [{ content: { parts: [{ text: "b" }], role: "model" }, finishReason: "STOP" }],
+        usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 2, thoughtsTokenCount: 3 },
+      },
     ];
     const text = `[${fragments.map((fragment) => JSON.stringify(fragment, null, 2)).join(",\r\n")}]`;
     const { reports } = await observe(new TextEncoder().encode(text), 5);
@@ -77,9 +98,22 @@ describe("createNativeUsageObserverTransform", () => {
   it("finds the last complete usage of a JSON array cut short", async () => {
     const reports: MeteredUsage[] = [];
     const transform = new TransformStream(createNativeUsageObserverTransform((usage) => reports.push(usage)));
-    const complete = JSON.stringify({ candidates: [], usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 4, candidatesTokensDetails: [{ modality: "TEXT", tokenCount: 4 }] } }, null, 2);
+    const complete = JSON.stringify(
+      {
+        candidates: [],
+        usageMetadata: {
+          promptTokenCount: 9,
+          candidatesTokenCount: 4,
+          candidatesTokensDetails: [{ modality: "TEXT", tokenCount: 4 }],
+        },
+      },
+      null,
+      2,
+    );
     const writer = transform.writable.getWriter();
-    void writer.write(new TextEncoder().encode(`[${complete},\r\n{"candidates": [{"content": {"parts": [{"text": "cut`));
+    void writer.write(
+      new TextEncoder().encode(`[${complete},\r\n{"candidates": [{"content": {"parts": [{"text": "cut`),
+    );
     const reader = transform.readable.getReader();
     await reader.read();
     await reader.cancel(new Error("client disconnected"));

@@ -18,7 +18,10 @@ type UsageMetadata = components["schemas"]["UsageMetadata"];
  * than `maximumEventSize` characters kept whole: the copy skips to the next event (the pass-through stops the
  * stream there anyway).
  */
-export function createNativeUsageObserverTransform(onUsage: (usage: MeteredUsage) => void, maximumEventSize = maximumUpstreamEventSize): StreamByteTransformer {
+export function createNativeUsageObserverTransform(
+  onUsage: (usage: MeteredUsage) => void,
+  maximumEventSize = maximumUpstreamEventSize,
+): StreamByteTransformer {
   const decoder = new TextDecoder();
   const producedMedia = new Set<ProducedMedia>();
   let format: "sse" | "json-array" | undefined;
@@ -85,11 +88,16 @@ export function createNativeUsageObserverTransform(onUsage: (usage: MeteredUsage
   return transformer;
 }
 
-function readJsonArray(text: string, observe: (fragment: GenerateContentResponse) => void, setUsage: (usage: UsageMetadata) => void): void {
+function readJsonArray(
+  text: string,
+  observe: (fragment: GenerateContentResponse) => void,
+  setUsage: (usage: UsageMetadata) => void,
+): void {
   try {
     const fragments: unknown = JSON.parse(text);
     if (Array.isArray(fragments)) {
-      for (const fragment of fragments) if (typeof fragment === "object" && fragment !== null) observe(fragment as GenerateContentResponse);
+      for (const fragment of fragments)
+        if (typeof fragment === "object" && fragment !== null) observe(fragment as GenerateContentResponse);
       return;
     }
   } catch {

@@ -12,13 +12,19 @@ async function run(pieces: string[]): Promise<string[]> {
     },
   });
   const out: string[] = [];
-  for await (const chunk of source.pipeThrough(new TransformStream(createSseEventAlignerTransform())) as unknown as AsyncIterable<Uint8Array>) out.push(decoder.decode(chunk));
+  for await (const chunk of source.pipeThrough(
+    new TransformStream(createSseEventAlignerTransform()),
+  ) as unknown as AsyncIterable<Uint8Array>)
+    out.push(decoder.decode(chunk));
   return out;
 }
 
 describe("createSseEventAlignerTransform", () => {
   it("forwards whole events only, keeping the bytes unchanged (CRLF framing split anywhere)", async () => {
-    expect(await run(['data: {"a":', '1}\r\n\r', '\ndata: {"b":2}\r\n\r\ndata: {"c"'])).toEqual(['data: {"a":1}\r\n\r\ndata: {"b":2}\r\n\r\n', 'data: {"c"']);
+    expect(await run(['data: {"a":', "1}\r\n\r", '\ndata: {"b":2}\r\n\r\ndata: {"c"'])).toEqual([
+      'data: {"a":1}\r\n\r\ndata: {"b":2}\r\n\r\n',
+      'data: {"c"',
+    ]);
   });
 
   it("handles LF framing and passes multi-byte characters split across chunks intact", async () => {
@@ -31,7 +37,10 @@ describe("createSseEventAlignerTransform", () => {
       },
     });
     const chunks: string[] = [];
-    for await (const chunk of source.pipeThrough(new TransformStream(createSseEventAlignerTransform())) as unknown as AsyncIterable<Uint8Array>) chunks.push(new TextDecoder().decode(chunk));
+    for await (const chunk of source.pipeThrough(
+      new TransformStream(createSseEventAlignerTransform()),
+    ) as unknown as AsyncIterable<Uint8Array>)
+      chunks.push(new TextDecoder().decode(chunk));
     expect(chunks).toEqual(['data: "é"\n\n']);
   });
 });
@@ -51,9 +60,14 @@ describe("createSseEventAlignerTransform, read by read", () => {
     const stream = Buffer.from('data: {"a":"é"}\r\n\r\ndata: {"b":2}\n\ndata: {"c":3}\r\rdata: {"d"', "utf8");
     for (let first = 1; first < stream.length; first += 1) {
       for (let second = first + 1; second < stream.length; second += 3) {
-        const { sent, flushed } = feed([stream.subarray(0, first), stream.subarray(first, second), stream.subarray(second)]);
+        const { sent, flushed } = feed([
+          stream.subarray(0, first),
+          stream.subarray(first, second),
+          stream.subarray(second),
+        ]);
         expect(Buffer.concat(sent).equals(stream)).toBe(true);
-        for (const chunk of sent.slice(0, sent.length - flushed.length)) expect(chunk.toString("latin1")).toMatch(/(\r\n\r\n|\n\n|\r\r)$/);
+        for (const chunk of sent.slice(0, sent.length - flushed.length))
+          expect(chunk.toString("latin1")).toMatch(/(\r\n\r\n|\n\n|\r\r)$/);
         expect(Buffer.concat(flushed).toString()).toBe('data: {"d"');
       }
     }
@@ -66,7 +80,16 @@ describe("createSseEventAlignerTransform, read by read", () => {
 
   it("stops an event that grows past the limit without ending, with a 502 bad_response", () => {
     const reads = [Buffer.from("data: one\n\ndata: "), Buffer.from("x".repeat(40)), Buffer.from("x".repeat(40))];
-    expect(() => feed(reads, 64)).toThrow(expect.objectContaining({ status: 502, code: "bad_response", retryable: false, message: "The upstream sent an event larger than 64 bytes; the stream was stopped there." }));
-    expect(feed([Buffer.from(`data: ${"x".repeat(56)}`), Buffer.from("\n\n")], 64).sent.map(String)).toEqual([`data: ${"x".repeat(56)}\n\n`]);
+    expect(() => feed(reads, 64)).toThrow(
+      expect.objectContaining({
+        status: 502,
+        code: "bad_response",
+        retryable: false,
+        message: "The upstream sent an event larger than 64 bytes; the stream was stopped there.",
+      }),
+    );
+    expect(feed([Buffer.from(`data: ${"x".repeat(56)}`), Buffer.from("\n\n")], 64).sent.map(String)).toEqual([
+      `data: ${"x".repeat(56)}\n\n`,
+    ]);
   });
 });

@@ -4,7 +4,10 @@
  * keys only in the base stay. Neither input is modified. Keys are defined as own properties, so a patch key named
  * `__proto__` stays data instead of changing the result's prototype.
  */
-export function deepMergeNativePatch(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+export function deepMergeNativePatch(
+  base: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(base)) define(result, key, value);
   for (const [key, value] of Object.entries(patch)) {

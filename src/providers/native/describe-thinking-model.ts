@@ -22,7 +22,9 @@ export function describeThinkingModel(upstreamModel: string): ThinkingModel {
   const minor = Number(version[2] ?? 0);
   if (major >= 3) return { generation: "3" };
   if (major !== 2 || minor !== 5) return { generation: "none" };
-  if (/-pro(?:-|$)/i.test(upstreamModel)) return { generation: "2.5", minBudget: 128, maxBudget: 32768, canDisable: false };
-  if (/-flash-lite(?:-|$)/i.test(upstreamModel)) return { generation: "2.5", minBudget: 512, maxBudget: 24576, canDisable: true };
+  if (/-pro(?:-|$)/i.test(upstreamModel))
+    return { generation: "2.5", minBudget: 128, maxBudget: 32768, canDisable: false };
+  if (/-flash-lite(?:-|$)/i.test(upstreamModel))
+    return { generation: "2.5", minBudget: 512, maxBudget: 24576, canDisable: true };
   return { generation: "2.5", minBudget: 1, maxBudget: 24576, canDisable: true };
 }

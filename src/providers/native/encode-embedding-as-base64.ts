@@ -4,6 +4,6 @@
  */
 export function encodeEmbeddingAsBase64(values: readonly number[]): string {
   const bytes = Buffer.alloc(values.length * 4);
-  values.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
+  for (const [index, value] of values.entries()) bytes.writeFloatLE(value, index * 4);
   return bytes.toString("base64");
 }

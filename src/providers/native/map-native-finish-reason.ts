@@ -8,7 +8,10 @@ type ChatCompletionFinishReason = components["schemas"]["ChatCompletionFinishRea
  * counterpart (OTHER, LANGUAGE, MALFORMED_FUNCTION_CALL, NO_IMAGE, ...) end the answer normally: `stop`.
  * Undefined (an intermediate stream fragment) stays null.
  */
-export function mapNativeFinishReason(finishReason: string | undefined, options: { hasToolCalls: boolean }): ChatCompletionFinishReason {
+export function mapNativeFinishReason(
+  finishReason: string | undefined,
+  options: { hasToolCalls: boolean },
+): ChatCompletionFinishReason {
   if (options.hasToolCalls) return "tool_calls";
   if (finishReason === undefined) return null;
   switch (finishReason) {

@@ -18,7 +18,8 @@ export interface ParsedModelName {
  */
 export function parseModelSuffix(model: string): ParsedModelName {
   const level = /^(.+)-thinking-(low|high)$/i.exec(model);
-  if (level) return { upstreamModel: level[1]!, suffix: { kind: "level", level: level[2]!.toUpperCase() as "LOW" | "HIGH" } };
+  if (level)
+    return { upstreamModel: level[1]!, suffix: { kind: "level", level: level[2]!.toUpperCase() as "LOW" | "HIGH" } };
   const budget = /^(.+)-thinking-(\d+)$/i.exec(model);
   if (budget) return { upstreamModel: budget[1]!, suffix: { kind: "budget", budget: Number(budget[2]) } };
   const thinking = /^(.+)-thinking$/i.exec(model);

@@ -17,7 +17,11 @@ import { formatNativeErrorEvent } from "./format-native-error-event.js";
  * after the whole events sent so far, and is rethrown for the relay's log; the relay ends the response after
  * settlement.
  */
-export async function pipeNativeEventStream(upstreamBody: Readable, response: Response, input: RelayAttemptInput): Promise<void> {
+export async function pipeNativeEventStream(
+  upstreamBody: Readable,
+  response: Response,
+  input: RelayAttemptInput,
+): Promise<void> {
   const observer = createNativeUsageObserverTransform((usage) => {
     input.observed.usage = usage;
   });

@@ -40,17 +40,27 @@ export interface NativeChatDependencies {
  * again for the URL and turns it into thinkingConfig. Non-streaming answers are converted whole; streams go event
  * by event through the native→chat transform, which reports the usage once at the end (or when cut short).
  */
-export async function relayNativeChat(request: ChatRequest, response: Response, input: RelayAttemptInput, dependencies: NativeChatDependencies): Promise<void> {
+export async function relayNativeChat(
+  request: ChatRequest,
+  response: Response,
+  input: RelayAttemptInput,
+  dependencies: NativeChatDependencies,
+): Promise<void> {
   const translation = await translate(request, input.attempt.upstreamModel, dependencies);
   if (translation.warnings.length > 0) {
     // Field names and settings only; the translator never puts message content into a warning.
-    dependencies.logger.debug({ requestId: input.requestId, channel: input.attempt.channel.name, warnings: translation.warnings }, "chat request translated to native with warnings");
+    dependencies.logger.debug(
+      { requestId: input.requestId, channel: input.attempt.channel.name, warnings: translation.warnings },
+      "chat request translated to native with warnings",
+    );
   }
 
   const modelPath = encodeURIComponent(translation.upstreamModel);
   const upstreamRequest = {
     method: "POST",
-    path: request.stream ? `/v1beta/models/${modelPath}:streamGenerateContent?alt=sse` : `/v1beta/models/${modelPath}:generateContent`,
+    path: request.stream
+      ? `/v1beta/models/${modelPath}:streamGenerateContent?alt=sse`
+      : `/v1beta/models/${modelPath}:generateContent`,
     headers: buildUpstreamHeaders(input.attempt, { stream: request.stream === true }),
     body: JSON.stringify(translation.body),
     signal: input.signal,
@@ -87,10 +97,19 @@ export async function relayNativeChat(request: ChatRequest, response: Response, 
   });
 }
 
-function translate(request: ChatRequest, model: string, dependencies: NativeChatDependencies): Promise<ChatToNativeResult> {
+function translate(
+  request: ChatRequest,
+  model: string,
+  dependencies: NativeChatDependencies,
+): Promise<ChatToNativeResult> {
   const cached = dependencies.translations?.get(model);
   if (cached) return cached;
-  const translation = convertChatRequestToNative({ request, model, safetySettings: dependencies.safetySettings, fetchMedia: dependencies.fetchMedia });
+  const translation = convertChatRequestToNative({
+    request,
+    model,
+    safetySettings: dependencies.safetySettings,
+    fetchMedia: dependencies.fetchMedia,
+  });
   dependencies.translations?.set(model, translation);
   return translation;
 }

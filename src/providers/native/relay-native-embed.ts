@@ -17,11 +17,18 @@ export type NativeEmbedCall =
  * model: the upstream requires the two to match, and the path is what routing and billing went by. The answer passes through; it has no usage, so the caller's count of the
  * text (countNativeEmbeddingTokens) is billed as prompt tokens.
  */
-export async function relayNativeEmbed(call: NativeEmbedCall, response: Response, input: RelayAttemptInput): Promise<void> {
+export async function relayNativeEmbed(
+  call: NativeEmbedCall,
+  response: Response,
+  input: RelayAttemptInput,
+): Promise<void> {
   const upstreamModelName = `models/${input.attempt.upstreamModel}`;
-  const withModel = (single: EmbedContentRequest): EmbedContentRequest => (single.model === undefined ? single : { ...single, model: upstreamModelName });
+  const withModel = (single: EmbedContentRequest): EmbedContentRequest =>
+    single.model === undefined ? single : { ...single, model: upstreamModelName };
   const body =
-    call.method === "embedContent" ? withModel(call.request) : { ...call.request, requests: call.request.requests.map(withModel) };
+    call.method === "embedContent"
+      ? withModel(call.request)
+      : { ...call.request, requests: call.request.requests.map(withModel) };
   const answer = await sendUpstreamJsonRequest<unknown>(input.attempt, {
     method: "POST",
     path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:${call.method}`,

@@ -31,14 +31,24 @@ export async function relayNativeEmbeddings(request: EmbeddingRequest, input: Re
     const received = Array.isArray(answer.embeddings) ? answer.embeddings : [];
     if (received.length !== batch.requests.length || received.some((embedding) => !Array.isArray(embedding?.values))) {
       // Vectors out of step with the inputs would be silently misattributed; nothing reached the client yet.
-      throw new UpstreamFailure(`The upstream returned ${received.length} embeddings for ${batch.requests.length} inputs.`, false, {
-        status: 502,
-        code: "bad_response",
-      });
+      throw new UpstreamFailure(
+        `The upstream returned ${received.length} embeddings for ${batch.requests.length} inputs.`,
+        false,
+        {
+          status: 502,
+          code: "bad_response",
+        },
+      );
     }
     embeddings.push(...received);
   }
   const promptTokens = estimateEmbeddingTokens(readEmbeddingTexts(request.input));
   input.observed.usage = { promptTokens, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
-  input.deliver(convertNativeEmbeddingsToOpenai(embeddings, { model: request.model, encodingFormat: request.encoding_format ?? "float", promptTokens }));
+  input.deliver(
+    convertNativeEmbeddingsToOpenai(embeddings, {
+      model: request.model,
+      encodingFormat: request.encoding_format ?? "float",
+      promptTokens,
+    }),
+  );
 }

@@ -27,7 +27,11 @@ export interface NativeGenerateCall {
  * left as the upstream reports it (it names the version that really answered, which is what the field is for).
  * Billing reads usageMetadata: prompt as input, candidates + thoughts as output (convertNativeUsage).
  */
-export async function relayNativeGenerate(call: NativeGenerateCall, response: Response, input: RelayAttemptInput): Promise<void> {
+export async function relayNativeGenerate(
+  call: NativeGenerateCall,
+  response: Response,
+  input: RelayAttemptInput,
+): Promise<void> {
   const method = call.mode === "json" ? "generateContent" : "streamGenerateContent";
   const upstreamRequest = {
     method: "POST",
@@ -44,7 +48,9 @@ export async function relayNativeGenerate(call: NativeGenerateCall, response: Re
   }
   const answer = await sendUpstreamJsonRequest<unknown>(input.attempt, upstreamRequest);
   // Without alt the stream comes back as one JSON array of fragments, collected upstream and sent whole here.
-  const fragments = (call.mode === "json-array" && Array.isArray(answer) ? answer : [answer]) as GenerateContentResponse[];
+  const fragments = (
+    call.mode === "json-array" && Array.isArray(answer) ? answer : [answer]
+  ) as GenerateContentResponse[];
   input.observed.usage = meterFragments(fragments, call.promptTokenEstimate);
   input.deliver(answer);
 }
@@ -56,6 +62,7 @@ function meterFragments(fragments: readonly GenerateContentResponse[], promptTok
     if (fragment?.usageMetadata) usageMetadata = fragment.usageMetadata;
     for (const candidate of fragment?.candidates ?? []) collectProducedMedia(candidate.content?.parts, producedMedia);
   }
-  if (!usageMetadata) return { promptTokens: promptTokenEstimate, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+  if (!usageMetadata)
+    return { promptTokens: promptTokenEstimate, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
   return convertNativeUsage(usageMetadata, { producedMedia }).meteredUsage;
 }

@@ -90,7 +90,8 @@ export function resolveThinkingConfig(sources: ThinkingSources): ThinkingConfig 
     if (level !== undefined) config.thinkingLevel = level;
   }
 
-  if (includeThoughts === undefined && sources.automaticAdaptation && sources.stream && !thinkingOff) includeThoughts = true;
+  if (includeThoughts === undefined && sources.automaticAdaptation && sources.stream && !thinkingOff)
+    includeThoughts = true;
   if (thinkingOff && includeThoughts === true) {
     warnings.push("Thoughts were asked for while thinking is off; includeThoughts was dropped.");
     includeThoughts = undefined;
@@ -117,7 +118,8 @@ function readThinkingConfig(value: unknown, model: ThinkingModel, warnings: stri
   if (config.thinking_budget !== undefined) {
     const budget = config.thinking_budget;
     if (typeof budget === "number" && Number.isInteger(budget)) {
-      budgetAmount = budget === -1 ? { kind: "auto" } : budget <= 0 ? { kind: "off" } : { kind: "budget", tokens: budget };
+      budgetAmount =
+        budget === -1 ? { kind: "auto" } : budget <= 0 ? { kind: "off" } : { kind: "budget", tokens: budget };
       if (budget > 0) impliedInclude = true;
     } else {
       warnings.push(`${path}.thinking_budget is not an integer and was ignored.`);
@@ -158,7 +160,9 @@ function readSuffix(suffix: ThinkingSuffix | undefined): SourceReading {
     case "thinking":
       return { amount: { kind: "auto" }, includeThoughts: true };
     case "budget":
-      return suffix.budget === 0 ? { amount: { kind: "off" }, includeThoughts: false } : { amount: { kind: "budget", tokens: suffix.budget }, includeThoughts: true };
+      return suffix.budget === 0
+        ? { amount: { kind: "off" }, includeThoughts: false }
+        : { amount: { kind: "budget", tokens: suffix.budget }, includeThoughts: true };
     case "level":
       return { amount: { kind: "level", level: suffix.level }, includeThoughts: true };
     case "nothinking":
@@ -166,11 +170,18 @@ function readSuffix(suffix: ThinkingSuffix | undefined): SourceReading {
   }
 }
 
-function toBudget(amount: Amount, source: Source, model: Extract<ThinkingModel, { generation: "2.5" }>, sources: ThinkingSources): number {
+function toBudget(
+  amount: Amount,
+  source: Source,
+  model: Extract<ThinkingModel, { generation: "2.5" }>,
+  sources: ThinkingSources,
+): number {
   const clamp = (tokens: number): number => {
     const clamped = Math.min(model.maxBudget, Math.max(model.minBudget, tokens));
     if (clamped !== tokens) {
-      sources.warnings.push(`Thinking budget ${tokens} from ${source} was clamped to ${clamped}; the model takes ${model.minBudget}..${model.maxBudget}.`);
+      sources.warnings.push(
+        `Thinking budget ${tokens} from ${source} was clamped to ${clamped}; the model takes ${model.minBudget}..${model.maxBudget}.`,
+      );
     }
     return clamped;
   };
@@ -179,7 +190,9 @@ function toBudget(amount: Amount, source: Source, model: Extract<ThinkingModel, 
       return -1;
     case "off":
       if (model.canDisable) return 0;
-      sources.warnings.push(`${sources.modelName} cannot turn thinking off; its minimum budget ${model.minBudget} was used.`);
+      sources.warnings.push(
+        `${sources.modelName} cannot turn thinking off; its minimum budget ${model.minBudget} was used.`,
+      );
       return model.minBudget;
     case "budget":
       return clamp(amount.tokens);
@@ -198,15 +211,20 @@ function toLevel(amount: Amount, source: Source, sources: ThinkingSources): Leve
       return undefined;
     case "off":
       if (source === "model suffix") {
-        throw new InvalidRequestError(`${sources.modelName}: generation-3 models cannot turn thinking off, so the -nothinking suffix is not available.`, {
-          param: "model",
-        });
+        throw new InvalidRequestError(
+          `${sources.modelName}: generation-3 models cannot turn thinking off, so the -nothinking suffix is not available.`,
+          {
+            param: "model",
+          },
+        );
       }
       sources.warnings.push(`${sources.modelName} cannot turn thinking off; thinkingLevel MINIMAL was used.`);
       return "MINIMAL";
     case "budget": {
       const level = amount.tokens <= 1024 ? "LOW" : amount.tokens <= 8192 ? "MEDIUM" : "HIGH";
-      sources.warnings.push(`Thinking budget ${amount.tokens} from ${source} was sent as thinkingLevel ${level}; generation-3 models take levels.`);
+      sources.warnings.push(
+        `Thinking budget ${amount.tokens} from ${source} was sent as thinkingLevel ${level}; generation-3 models take levels.`,
+      );
       return level;
     }
     case "level":

@@ -21,9 +21,15 @@ export function convertOpenaiChatUsage(usage: OpenaiChatUsage): MeteredUsage {
     completionTokens: usage.completion_tokens ?? 0,
     cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
     reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
-    ...(usage.completion_tokens_details?.audio_tokens ? { audioOutputTokens: usage.completion_tokens_details.audio_tokens } : {}),
-    ...(usage.completion_tokens_details?.image_tokens ? { imageOutputTokens: usage.completion_tokens_details.image_tokens } : {}),
-    ...(usage.prompt_tokens_details?.audio_tokens ? { audioInputTokens: usage.prompt_tokens_details.audio_tokens } : {}),
+    ...(usage.completion_tokens_details?.audio_tokens
+      ? { audioOutputTokens: usage.completion_tokens_details.audio_tokens }
+      : {}),
+    ...(usage.completion_tokens_details?.image_tokens
+      ? { imageOutputTokens: usage.completion_tokens_details.image_tokens }
+      : {}),
+    ...(usage.prompt_tokens_details?.audio_tokens
+      ? { audioInputTokens: usage.prompt_tokens_details.audio_tokens }
+      : {}),
   };
 }
 

@@ -32,7 +32,9 @@ export function createOpenaiChatStreamTransform(options: OpenaiChatStreamOptions
       try {
         chunk = JSON.parse(event.data) as ChatChunk;
       } catch {
-        controller.enqueue(`data: ${JSON.stringify({ error: { message: "The upstream sent a malformed stream chunk.", type: "upstream_error", code: "bad_response" } })}\n\n`);
+        controller.enqueue(
+          `data: ${JSON.stringify({ error: { message: "The upstream sent a malformed stream chunk.", type: "upstream_error", code: "bad_response" } })}\n\n`,
+        );
         return;
       }
       if (chunk.usage) options.onUsage(convertOpenaiChatUsage(chunk.usage));

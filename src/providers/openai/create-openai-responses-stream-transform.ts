@@ -23,11 +23,14 @@ export function createOpenaiResponsesStreamTransform(options: {
       try {
         payload = JSON.parse(event.data) as ResponsesEvent;
       } catch {
-        controller.enqueue(`event: error\ndata: ${JSON.stringify({ type: "error", message: "The upstream sent a malformed stream event.", code: "bad_response" })}\n\n`);
+        controller.enqueue(
+          `event: error\ndata: ${JSON.stringify({ type: "error", message: "The upstream sent a malformed stream event.", code: "bad_response" })}\n\n`,
+        );
         return;
       }
       if (payload.response?.model !== undefined) payload.response.model = options.clientModel;
-      if (payload.type === "response.completed" && payload.response?.usage) options.onUsage(convertOpenaiResponsesUsage(payload.response.usage));
+      if (payload.type === "response.completed" && payload.response?.usage)
+        options.onUsage(convertOpenaiResponsesUsage(payload.response.usage));
       if (payload.type === "response.output_text.delta" && payload.delta) options.onText(payload.delta);
       const name = event.event ?? payload.type;
       controller.enqueue(`${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(payload)}\n\n`);

@@ -36,7 +36,10 @@ export function formatTranscript(transcript: VerboseTranscript, format: Transcri
         kind: "text",
         contentType: "text/plain; charset=utf-8",
         text: segments
-          .map((segment, index) => `${index + 1}\n${formatTimestamp(segment.start, ",")} --> ${formatTimestamp(segment.end, ",")}\n${segment.text.trim()}\n`)
+          .map(
+            (segment, index) =>
+              `${index + 1}\n${formatTimestamp(segment.start, ",")} --> ${formatTimestamp(segment.end, ",")}\n${segment.text.trim()}\n`,
+          )
           .join("\n"),
       };
     case "vtt":
@@ -44,7 +47,10 @@ export function formatTranscript(transcript: VerboseTranscript, format: Transcri
         kind: "text",
         contentType: "text/plain; charset=utf-8",
         text: `WEBVTT\n\n${segments
-          .map((segment) => `${formatTimestamp(segment.start, ".")} --> ${formatTimestamp(segment.end, ".")}\n${segment.text.trim()}\n`)
+          .map(
+            (segment) =>
+              `${formatTimestamp(segment.start, ".")} --> ${formatTimestamp(segment.end, ".")}\n${segment.text.trim()}\n`,
+          )
           .join("\n")}`,
       };
   }

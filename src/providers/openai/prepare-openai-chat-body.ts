@@ -17,7 +17,11 @@ export interface PreparedChatBody {
  * `extra_body` kept out of the upstream body. `parameters` stays an object, as the seed requires.
  */
 export function prepareOpenaiChatBody(request: ChatRequest, upstreamModel: string): PreparedChatBody {
-  const { svc_thinking_to_content: thinkingToContent, extra_body: extraBody, ...rest } = request as ChatRequest & Record<string, unknown>;
+  const {
+    svc_thinking_to_content: thinkingToContent,
+    extra_body: extraBody,
+    ...rest
+  } = request as ChatRequest & Record<string, unknown>;
   void extraBody;
   const body: Record<string, unknown> = { ...rest, model: upstreamModel };
   const clientWantsUsage = request.stream_options?.include_usage === true;

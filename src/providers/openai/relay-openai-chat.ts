@@ -18,7 +18,11 @@ type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
 type ChatCompletion = components["schemas"]["ChatCompletion"];
 
 /** One chat attempt against an OpenAI-compatible channel: JSON answered whole, streams translated chunk by chunk. */
-export async function relayOpenaiChat(request: ChatRequest, response: Response, input: RelayAttemptInput): Promise<void> {
+export async function relayOpenaiChat(
+  request: ChatRequest,
+  response: Response,
+  input: RelayAttemptInput,
+): Promise<void> {
   const prepared = prepareOpenaiChatBody(withoutInjectedDefaults(request, response), input.attempt.upstreamModel);
   const upstreamRequest = {
     method: "POST",

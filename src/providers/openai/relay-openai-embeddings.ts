@@ -9,7 +9,11 @@ type EmbeddingRequest = components["schemas"]["CreateEmbeddingRequest"];
 type EmbeddingResponse = components["schemas"]["CreateEmbeddingResponse"];
 
 /** Embeddings pass through; `encoding_format: base64` (the official SDK's default) is the upstream's to honour. */
-export async function relayOpenaiEmbeddings(request: EmbeddingRequest, response: Response, input: RelayAttemptInput): Promise<void> {
+export async function relayOpenaiEmbeddings(
+  request: EmbeddingRequest,
+  response: Response,
+  input: RelayAttemptInput,
+): Promise<void> {
   const result = await sendUpstreamJsonRequest<EmbeddingResponse>(input.attempt, {
     method: "POST",
     path: "/v1/embeddings",
@@ -17,7 +21,12 @@ export async function relayOpenaiEmbeddings(request: EmbeddingRequest, response:
     body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,
   });
-  input.observed.usage = { promptTokens: result.usage?.prompt_tokens ?? 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+  input.observed.usage = {
+    promptTokens: result.usage?.prompt_tokens ?? 0,
+    completionTokens: 0,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+  };
   result.model = request.model;
   input.deliver(result);
 }

@@ -27,7 +27,11 @@ export type OpenaiImageCall =
  * model (a multipart edit is rebuilt as a form with its files), and the upstream's answer goes back as it is. Billed
  * by the images returned (`data.length`, priced per_image) plus the tokens the upstream reports, if it does.
  */
-export async function relayOpenaiImage(call: OpenaiImageCall, response: Response, input: RelayAttemptInput): Promise<void> {
+export async function relayOpenaiImage(
+  call: OpenaiImageCall,
+  response: Response,
+  input: RelayAttemptInput,
+): Promise<void> {
   const path = `/v1/images/${call.task}`;
   const result =
     call.kind === "json"
@@ -35,7 +39,10 @@ export async function relayOpenaiImage(call: OpenaiImageCall, response: Response
           method: "POST",
           path,
           headers: buildUpstreamHeaders(input.attempt),
-          body: JSON.stringify({ ...withoutInjectedDefaults(call.request, response), model: input.attempt.upstreamModel }),
+          body: JSON.stringify({
+            ...withoutInjectedDefaults(call.request, response),
+            model: input.attempt.upstreamModel,
+          }),
           signal: input.signal,
         })
       : await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
@@ -49,7 +56,11 @@ export async function relayOpenaiImage(call: OpenaiImageCall, response: Response
   input.deliver(result);
 }
 
-function buildEditForm(fields: Record<string, string>, files: readonly UploadedImageFile[], upstreamModel: string): FormData {
+function buildEditForm(
+  fields: Record<string, string>,
+  files: readonly UploadedImageFile[],
+  upstreamModel: string,
+): FormData {
   const fileFields = new Set(files.map((file) => file.fieldname));
   const form = new FormData();
   form.append("model", upstreamModel);
@@ -57,7 +68,8 @@ function buildEditForm(fields: Record<string, string>, files: readonly UploadedI
     // The validator leaves a placeholder under each file part's name to validate the upload; the file goes below.
     if (name !== "model" && !fileFields.has(name)) form.append(name, value);
   }
-  for (const file of files) form.append(file.fieldname, new Blob([file.buffer], { type: file.mimetype }), file.originalname);
+  for (const file of files)
+    form.append(file.fieldname, new Blob([file.buffer], { type: file.mimetype }), file.originalname);
   return form;
 }
 

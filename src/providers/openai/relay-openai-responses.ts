@@ -18,7 +18,11 @@ const responsesErrorFrame = (message: string) =>
   `event: error\ndata: ${JSON.stringify({ type: "error", message, code: "bad_response" })}\n\n`;
 
 /** One Responses-API attempt against an OpenAI-compatible channel; previous_response_id passes through as is. */
-export async function relayOpenaiResponses(request: ResponsesRequest, response: Response, input: RelayAttemptInput): Promise<void> {
+export async function relayOpenaiResponses(
+  request: ResponsesRequest,
+  response: Response,
+  input: RelayAttemptInput,
+): Promise<void> {
   const upstreamRequest = {
     method: "POST",
     path: "/v1/responses",

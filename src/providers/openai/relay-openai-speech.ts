@@ -13,7 +13,11 @@ type SpeechRequest = components["schemas"]["CreateSpeechRequest"];
  * Speech is metered in input characters (what speech models are priced by): the model's `input` price is read as
  * USD per 1M characters.
  */
-export async function relayOpenaiSpeech(request: SpeechRequest, response: Response, input: RelayAttemptInput): Promise<void> {
+export async function relayOpenaiSpeech(
+  request: SpeechRequest,
+  response: Response,
+  input: RelayAttemptInput,
+): Promise<void> {
   const upstream = await sendUpstreamBufferedRequest(input.attempt, {
     method: "POST",
     path: "/v1/audio/speech",
@@ -22,6 +26,11 @@ export async function relayOpenaiSpeech(request: SpeechRequest, response: Respon
     signal: input.signal,
   });
   const contentType = upstream.headers["content-type"];
-  input.observed.usage = { promptTokens: [...request.input].length, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+  input.observed.usage = {
+    promptTokens: [...request.input].length,
+    completionTokens: 0,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+  };
   input.deliverBytes(typeof contentType === "string" ? contentType : "application/octet-stream", upstream.body);
 }

@@ -1,6 +1,6 @@
-import type { Insertable } from 'kysely';
-import type { ChannelsTable } from '../database-schema.js';
-import type { ChannelSource } from './channel-record.js';
+import type { Insertable } from "kysely";
+import type { ChannelsTable } from "../database-schema.js";
+import type { ChannelSource } from "./channel-record.js";
 
 export interface ChannelInput {
   name: string;
@@ -31,7 +31,7 @@ export function toChannelInsertRow(input: ChannelInput, source: ChannelSource): 
     keys_encrypted: input.keysEncrypted,
     models: JSON.stringify(input.models),
     model_mapping: JSON.stringify(input.modelMapping ?? {}),
-    groups: JSON.stringify(input.groups ?? ['default']),
+    groups: JSON.stringify(input.groups ?? ["default"]),
     priority: input.priority ?? 0,
     weight: input.weight ?? 1,
     enabled: input.enabled === false ? 0 : 1,

@@ -1,4 +1,4 @@
-export type ChannelSource = 'config' | 'api';
+export type ChannelSource = "config" | "api";
 
 export interface ChannelRecord {
   id: number;

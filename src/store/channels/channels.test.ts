@@ -1,47 +1,47 @@
-import { describe, expect, it } from 'vitest';
-import { openTestDatabases } from '../testing/open-test-databases.js';
-import type { ChannelInput } from './channel-input.js';
-import { countChannels } from './count-channels.js';
-import { deleteChannel } from './delete-channel.js';
-import { findChannelById } from './find-channel-by-id.js';
-import { insertChannel } from './insert-channel.js';
-import { listChannels } from './list-channels.js';
-import { listEnabledChannels } from './list-enabled-channels.js';
-import { updateChannel } from './update-channel.js';
-import { upsertConfigChannel } from './upsert-config-channel.js';
+import { describe, expect, it } from "vitest";
+import { openTestDatabases } from "../testing/open-test-databases.js";
+import type { ChannelInput } from "./channel-input.js";
+import { countChannels } from "./count-channels.js";
+import { deleteChannel } from "./delete-channel.js";
+import { findChannelById } from "./find-channel-by-id.js";
+import { insertChannel } from "./insert-channel.js";
+import { listChannels } from "./list-channels.js";
+import { listEnabledChannels } from "./list-enabled-channels.js";
+import { updateChannel } from "./update-channel.js";
+import { upsertConfigChannel } from "./upsert-config-channel.js";
 
 const testDatabases = await openTestDatabases();
 
 function channelInput(name: string, overrides: Partial<ChannelInput> = {}): ChannelInput {
   return {
     name,
-    type: 'openai',
-    baseUrl: 'https://upstream.example',
-    keysEncrypted: 'encrypted-keys',
-    models: ['gpt-4o'],
+    type: "openai",
+    baseUrl: "https://upstream.example",
+    keysEncrypted: "encrypted-keys",
+    models: ["gpt-4o"],
     createdTime: 1_700_000_000,
     ...overrides,
   };
 }
 
-describe.each(testDatabases)('channels on $name', ({ database }) => {
+describe.each(testDatabases)("channels on $name", ({ database }) => {
   const { db } = database;
 
-  it('inserts a channel with defaults and parses its JSON columns', async () => {
-    const channel = await insertChannel(db, channelInput('defaults'));
+  it("inserts a channel with defaults and parses its JSON columns", async () => {
+    const channel = await insertChannel(db, channelInput("defaults"));
     expect(channel).toEqual({
       id: expect.any(Number),
-      name: 'defaults',
-      type: 'openai',
-      baseUrl: 'https://upstream.example',
-      keysEncrypted: 'encrypted-keys',
-      models: ['gpt-4o'],
+      name: "defaults",
+      type: "openai",
+      baseUrl: "https://upstream.example",
+      keysEncrypted: "encrypted-keys",
+      models: ["gpt-4o"],
       modelMapping: {},
-      groups: ['default'],
+      groups: ["default"],
       priority: 0,
       weight: 1,
       enabled: true,
-      source: 'api',
+      source: "api",
       settings: {},
       createdTime: 1_700_000_000,
     });
@@ -49,14 +49,14 @@ describe.each(testDatabases)('channels on $name', ({ database }) => {
     expect(await findChannelById(db, channel.id + 100_000)).toBeNull();
   });
 
-  it('stores every field', async () => {
+  it("stores every field", async () => {
     const channel = await insertChannel(
       db,
-      channelInput('full', {
-        type: 'native',
-        models: ['gmx-3.5-flash', 'gmx-3.1-pro-preview'],
-        modelMapping: { 'gmx-3.5-flash': 'upstream-flash' },
-        groups: ['default', 'vip'],
+      channelInput("full", {
+        type: "native",
+        models: ["gmx-3.5-flash", "gmx-3.1-pro-preview"],
+        modelMapping: { "gmx-3.5-flash": "upstream-flash" },
+        groups: ["default", "vip"],
         priority: 10,
         weight: 3,
         enabled: false,
@@ -64,10 +64,10 @@ describe.each(testDatabases)('channels on $name', ({ database }) => {
       }),
     );
     expect(await findChannelById(db, channel.id)).toMatchObject({
-      type: 'native',
-      models: ['gmx-3.5-flash', 'gmx-3.1-pro-preview'],
-      modelMapping: { 'gmx-3.5-flash': 'upstream-flash' },
-      groups: ['default', 'vip'],
+      type: "native",
+      models: ["gmx-3.5-flash", "gmx-3.1-pro-preview"],
+      modelMapping: { "gmx-3.5-flash": "upstream-flash" },
+      groups: ["default", "vip"],
       priority: 10,
       weight: 3,
       enabled: false,
@@ -75,64 +75,64 @@ describe.each(testDatabases)('channels on $name', ({ database }) => {
     });
   });
 
-  it('keeps names unique within a source only', async () => {
-    await insertChannel(db, channelInput('shared name'));
-    await expect(insertChannel(db, channelInput('shared name'))).rejects.toThrow();
-    expect(await insertChannel(db, channelInput('shared name'), 'config')).toMatchObject({ source: 'config' });
+  it("keeps names unique within a source only", async () => {
+    await insertChannel(db, channelInput("shared name"));
+    await expect(insertChannel(db, channelInput("shared name"))).rejects.toThrow();
+    expect(await insertChannel(db, channelInput("shared name"), "config")).toMatchObject({ source: "config" });
   });
 
-  it('lists pages by id and counts', async () => {
+  it("lists pages by id and counts", async () => {
     const total = await countChannels(db);
     const all = await listChannels(db, { limit: 1000, offset: 0 });
     expect(all).toHaveLength(total);
     const ids = all.map((channel) => channel.id);
     expect(ids).toEqual([...ids].sort((left, right) => left - right));
     expect(await listChannels(db, { limit: 2, offset: 1 })).toEqual(all.slice(1, 3));
-    await insertChannel(db, channelInput('counted'));
+    await insertChannel(db, channelInput("counted"));
     expect(await countChannels(db)).toBe(total + 1);
   });
 
-  it('patches only the given fields, optionally only for one source', async () => {
-    const channel = await insertChannel(db, channelInput('patched', { groups: ['a'] }));
+  it("patches only the given fields, optionally only for one source", async () => {
+    const channel = await insertChannel(db, channelInput("patched", { groups: ["a"] }));
     const updated = await updateChannel(db, channel.id, {
-      baseUrl: 'https://other.example',
-      models: ['m1', 'm2'],
-      modelMapping: { m1: 'u1' },
+      baseUrl: "https://other.example",
+      models: ["m1", "m2"],
+      modelMapping: { m1: "u1" },
       enabled: false,
       weight: 0,
       settings: { timeouts: { header_ms: 5 } },
     });
     expect(updated).toEqual({
       ...channel,
-      baseUrl: 'https://other.example',
-      models: ['m1', 'm2'],
-      modelMapping: { m1: 'u1' },
+      baseUrl: "https://other.example",
+      models: ["m1", "m2"],
+      modelMapping: { m1: "u1" },
       enabled: false,
       weight: 0,
       settings: { timeouts: { header_ms: 5 } },
     });
     expect(await updateChannel(db, channel.id, {})).toEqual(updated);
-    expect(await updateChannel(db, channel.id + 100_000, { name: 'x' })).toBeNull();
+    expect(await updateChannel(db, channel.id + 100_000, { name: "x" })).toBeNull();
 
-    const fromConfig = await upsertConfigChannel(db, channelInput('read-only'));
-    expect(await updateChannel(db, fromConfig.id, { name: 'changed' }, { onlySource: 'api' })).toBeNull();
-    expect((await findChannelById(db, fromConfig.id))?.name).toBe('read-only');
+    const fromConfig = await upsertConfigChannel(db, channelInput("read-only"));
+    expect(await updateChannel(db, fromConfig.id, { name: "changed" }, { onlySource: "api" })).toBeNull();
+    expect((await findChannelById(db, fromConfig.id))?.name).toBe("read-only");
   });
 
-  it('deletes a channel, optionally only for one source', async () => {
-    const channel = await insertChannel(db, channelInput('deleted'));
-    const fromConfig = await upsertConfigChannel(db, channelInput('kept'));
-    expect(await deleteChannel(db, fromConfig.id, { onlySource: 'api' })).toBe(false);
-    expect(await deleteChannel(db, channel.id, { onlySource: 'api' })).toBe(true);
+  it("deletes a channel, optionally only for one source", async () => {
+    const channel = await insertChannel(db, channelInput("deleted"));
+    const fromConfig = await upsertConfigChannel(db, channelInput("kept"));
+    expect(await deleteChannel(db, fromConfig.id, { onlySource: "api" })).toBe(false);
+    expect(await deleteChannel(db, channel.id, { onlySource: "api" })).toBe(true);
     expect(await deleteChannel(db, channel.id)).toBe(false);
     expect(await findChannelById(db, channel.id)).toBeNull();
     expect(await findChannelById(db, fromConfig.id)).not.toBeNull();
   });
 
-  it('lists enabled channels by priority, highest first', async () => {
-    const low = await insertChannel(db, channelInput('enabled low', { priority: -5 }));
-    const high = await insertChannel(db, channelInput('enabled high', { priority: 50 }));
-    const off = await insertChannel(db, channelInput('disabled', { priority: 100, enabled: false }));
+  it("lists enabled channels by priority, highest first", async () => {
+    const low = await insertChannel(db, channelInput("enabled low", { priority: -5 }));
+    const high = await insertChannel(db, channelInput("enabled high", { priority: 50 }));
+    const off = await insertChannel(db, channelInput("disabled", { priority: 100, enabled: false }));
     const enabled = await listEnabledChannels(db);
     const ids = enabled.map((channel) => channel.id);
     expect(ids).toContain(low.id);
@@ -143,14 +143,14 @@ describe.each(testDatabases)('channels on $name', ({ database }) => {
     expect(priorities).toEqual([...priorities].sort((left, right) => right - left));
   });
 
-  it('upserts a config channel by name, keeping its id and created time', async () => {
-    const first = await upsertConfigChannel(db, channelInput('from file', { createdTime: 100, priority: 1 }));
+  it("upserts a config channel by name, keeping its id and created time", async () => {
+    const first = await upsertConfigChannel(db, channelInput("from file", { createdTime: 100, priority: 1 }));
     const second = await upsertConfigChannel(
       db,
-      channelInput('from file', { createdTime: 200, priority: 2, models: ['new-model'], enabled: false }),
+      channelInput("from file", { createdTime: 200, priority: 2, models: ["new-model"], enabled: false }),
     );
-    expect(second).toEqual({ ...first, priority: 2, models: ['new-model'], enabled: false });
-    expect(second.source).toBe('config');
+    expect(second).toEqual({ ...first, priority: 2, models: ["new-model"], enabled: false });
+    expect(second.source).toBe("config");
     expect(second.createdTime).toBe(100);
   });
 });

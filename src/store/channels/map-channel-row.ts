@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
-import type { ChannelsTable } from '../database-schema.js';
-import type { ChannelRecord } from './channel-record.js';
+import type { Selectable } from "kysely";
+import type { ChannelsTable } from "../database-schema.js";
+import type { ChannelRecord } from "./channel-record.js";
 
 export function mapChannelRow(row: Selectable<ChannelsTable>): ChannelRecord {
   return {

@@ -1,7 +1,7 @@
-import type { Kysely, Updateable } from 'kysely';
-import type { ChannelsTable, Database } from '../database-schema.js';
-import type { ChannelRecord } from './channel-record.js';
-import { mapChannelRow } from './map-channel-row.js';
+import type { Kysely, Updateable } from "kysely";
+import type { ChannelsTable, Database } from "../database-schema.js";
+import type { ChannelRecord } from "./channel-record.js";
+import { mapChannelRow } from "./map-channel-row.js";
 
 /** Fields that may change; absent fields keep their value. */
 export interface ChannelPatch {
@@ -20,7 +20,7 @@ export interface ChannelPatch {
 
 export interface UpdateChannelOptions {
   /** Update only a channel of this source (the admin API passes `api`: config channels are read-only there). */
-  onlySource?: 'config' | 'api';
+  onlySource?: "config" | "api";
 }
 
 /** Returns the updated channel, or null when no channel matched. */
@@ -44,12 +44,12 @@ export async function updateChannel(
   if (patch.settings !== undefined) changes.settings = JSON.stringify(patch.settings);
 
   let query = db
-    .updateTable('channels')
+    .updateTable("channels")
     // An empty patch still needs a SET clause; assigning id to itself keeps it one statement.
-    .set(Object.keys(changes).length === 0 ? (expression) => ({ id: expression.ref('id') }) : changes)
-    .where('id', '=', channelId);
+    .set(Object.keys(changes).length === 0 ? (expression) => ({ id: expression.ref("id") }) : changes)
+    .where("id", "=", channelId);
   if (options.onlySource !== undefined) {
-    query = query.where('source', '=', options.onlySource);
+    query = query.where("source", "=", options.onlySource);
   }
   const row = await query.returningAll().executeTakeFirst();
   return row === undefined ? null : mapChannelRow(row);

@@ -1,5 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
-import { sql } from 'kysely';
+import type { Kysely, Migration } from "kysely";
+import { sql } from "kysely";
 
 // Migrations must not depend on the current Database interface, which will keep changing.
 type AnyDatabase = Kysely<any>;
@@ -12,18 +12,22 @@ type AnyDatabase = Kysely<any>;
 export function createUnsettledReservationsIndexMigration(): Migration {
   return {
     async up(db: AnyDatabase): Promise<void> {
-      await db.schema.dropIndex('quota_reservations_settled_created_time_index').execute();
+      await db.schema.dropIndex("quota_reservations_settled_created_time_index").execute();
       await db.schema
-        .createIndex('quota_reservations_unsettled_created_time_index')
-        .on('quota_reservations')
-        .column('created_time')
-        .where(sql.ref('settled'), '=', 0)
+        .createIndex("quota_reservations_unsettled_created_time_index")
+        .on("quota_reservations")
+        .column("created_time")
+        .where(sql.ref("settled"), "=", 0)
         .execute();
     },
 
     async down(db: AnyDatabase): Promise<void> {
-      await db.schema.dropIndex('quota_reservations_unsettled_created_time_index').execute();
-      await db.schema.createIndex('quota_reservations_settled_created_time_index').on('quota_reservations').columns(['settled', 'created_time']).execute();
+      await db.schema.dropIndex("quota_reservations_unsettled_created_time_index").execute();
+      await db.schema
+        .createIndex("quota_reservations_settled_created_time_index")
+        .on("quota_reservations")
+        .columns(["settled", "created_time"])
+        .execute();
     },
   };
 }

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
-import { assertQuotaAmount } from './assert-quota-amount.js';
+import { sql } from "kysely";
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
+import { assertQuotaAmount } from "./assert-quota-amount.js";
 
 export interface TokenSettlement {
   tokenId: number;
@@ -30,7 +30,7 @@ export async function applyTokenSettlement(
   db: Kysely<Database>,
   settlement: TokenSettlement,
 ): Promise<TokenBalance | null> {
-  assertQuotaAmount('actual', settlement.actual);
+  assertQuotaAmount("actual", settlement.actual);
   if (!Number.isSafeInteger(settlement.refund)) {
     throw new RangeError(`refund must be an integer, got ${settlement.refund}`);
   }
@@ -38,14 +38,14 @@ export async function applyTokenSettlement(
   // SET expressions all read the row as it was before the update, in SQLite and PostgreSQL alike.
   const newRemainQuota = sql<number>`case when remain_quota + ${refund} < 0 then 0 else remain_quota + ${refund} end`;
   const row = await db
-    .updateTable('tokens')
+    .updateTable("tokens")
     .set((expression) => ({
       remain_quota: newRemainQuota,
-      used_quota: expression('used_quota', '+', settlement.actual),
+      used_quota: expression("used_quota", "+", settlement.actual),
       status: sql<number>`case when ${newRemainQuota} = 0 and unlimited_quota = 0 and status = 1 then 4 else status end`,
     }))
-    .where('id', '=', settlement.tokenId)
-    .returning(['remain_quota', 'used_quota', 'status'])
+    .where("id", "=", settlement.tokenId)
+    .returning(["remain_quota", "used_quota", "status"])
     .executeTakeFirst();
   return row === undefined ? null : { remainQuota: row.remain_quota, usedQuota: row.used_quota, status: row.status };
 }

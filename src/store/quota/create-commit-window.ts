@@ -1,4 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from "better-sqlite3";
 
 export interface CommitWindow {
   /**
@@ -38,9 +38,12 @@ export interface CommitWindow {
  * work they found a cold cache every time (a settlement measured ~45 µs in the gateway against ~12 µs in a loop).
  * They still run before any other statement on the connection, so a reader never sees the state without them.
  */
-export function createCommitWindow(connection: BetterSqlite3.Database, options: { intervalMs: number; onCommitError(error: unknown): void; onDeferredError?(error: unknown): void }): CommitWindow {
-  const begin = connection.prepare('begin immediate');
-  const commit = connection.prepare('commit');
+export function createCommitWindow(
+  connection: BetterSqlite3.Database,
+  options: { intervalMs: number; onCommitError(error: unknown): void; onDeferredError?(error: unknown): void },
+): CommitWindow {
+  const begin = connection.prepare("begin immediate");
+  const commit = connection.prepare("commit");
   const inSavepoint = connection.transaction((work: () => unknown) => work());
   let open = false;
   let timer: NodeJS.Timeout | undefined;
@@ -71,7 +74,7 @@ export function createCommitWindow(connection: BetterSqlite3.Database, options: 
       for (const hook of beforeCommitHooks) hook();
       commit.run();
     } catch (error) {
-      if (connection.inTransaction) connection.exec('rollback');
+      if (connection.inTransaction) connection.exec("rollback");
       options.onCommitError(error);
     }
   };
@@ -105,7 +108,10 @@ export function createCommitWindow(connection: BetterSqlite3.Database, options: 
     }
   };
 
-  const defer = (work: () => void, onError: (error: unknown) => void = options.onDeferredError ?? options.onCommitError) => {
+  const defer = (
+    work: () => void,
+    onError: (error: unknown) => void = options.onDeferredError ?? options.onCommitError,
+  ) => {
     run(() => void deferred.push({ work, onError }), { savepoint: false }).catch(onError);
   };
 

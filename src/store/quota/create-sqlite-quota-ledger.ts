@@ -1,6 +1,6 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import { assertQuotaAmount } from './assert-quota-amount.js';
-import type { CommitWindow } from './create-commit-window.js';
+import type BetterSqlite3 from "better-sqlite3";
+import { assertQuotaAmount } from "./assert-quota-amount.js";
+import type { CommitWindow } from "./create-commit-window.js";
 
 export interface SqliteQuotaLedger {
   /** Takes `amount` (its ledger row is written with the window's commit); false when the balance cannot cover it. */
@@ -37,22 +37,27 @@ type SettleInput = { requestId: string; actual: number; settledTime: number };
  * (reserve-token-quota, insert-reservation, settle-reservation, apply-token-settlement), which PostgreSQL uses,
  * without RETURNING where this process already knows the answer; the billing tests run both paths.
  */
-export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, commitWindow: CommitWindow): SqliteQuotaLedger {
+export function createSqliteQuotaLedger(
+  connection: BetterSqlite3.Database,
+  commitWindow: CommitWindow,
+): SqliteQuotaLedger {
   // Without RETURNING: the new balance is not needed, and RETURNING doubled the statement's cost (~20 µs against
   // ~10 µs, measured alternately in the gateway under load).
-  const takeQuota = connection.prepare('update tokens set remain_quota = remain_quota - ? where id = ? and remain_quota >= ?');
+  const takeQuota = connection.prepare(
+    "update tokens set remain_quota = remain_quota - ? where id = ? and remain_quota >= ?",
+  );
   const insertReservation = connection.prepare(
-    'insert into quota_reservations (id, token_id, user_id, reserved, settled, actual, created_time, settled_time) values (?, ?, ?, ?, 0, null, ?, null)',
+    "insert into quota_reservations (id, token_id, user_id, reserved, settled, actual, created_time, settled_time) values (?, ?, ?, ?, 0, null, ?, null)",
   );
   const insertSettledReservation = connection.prepare(
-    'insert into quota_reservations (id, token_id, user_id, reserved, settled, actual, created_time, settled_time) values (?, ?, ?, ?, 1, ?, ?, ?)',
+    "insert into quota_reservations (id, token_id, user_id, reserved, settled, actual, created_time, settled_time) values (?, ?, ?, ?, 1, ?, ?, ?)",
   );
   const markSettled = connection.prepare(
-    'update quota_reservations set settled = 1, actual = ?, settled_time = ? where id = ? and settled = 0 returning token_id, reserved',
+    "update quota_reservations set settled = 1, actual = ?, settled_time = ? where id = ? and settled = 0 returning token_id, reserved",
   );
   // A hold of this process knows its token and amount: no RETURNING (which doubles a small statement's cost).
   const markHeldSettled = connection.prepare(
-    'update quota_reservations set settled = 1, actual = ?, settled_time = ? where id = ? and settled = 0',
+    "update quota_reservations set settled = 1, actual = ?, settled_time = ? where id = ? and settled = 0",
   );
   // The balance never goes below zero; a token reaching zero while enabled becomes 4 (quota exhausted).
   const applySettlement = connection.prepare(
@@ -63,7 +68,7 @@ export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, comm
                       and unlimited_quota = 0 and status = 1 then 4 else status end
      where id = @tokenId`,
   );
-  const addUsedQuota = connection.prepare('update tokens set used_quota = used_quota + ? where id = ?');
+  const addUsedQuota = connection.prepare("update tokens set used_quota = used_quota + ? where id = ?");
 
   // Holds in flight, by request id: taken in the open window with no ledger row yet (`unwritten`), or with their
   // open row written by an earlier commit (`written`). A settlement takes its hold out of these maps at once, which
@@ -86,7 +91,8 @@ export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, comm
 
   const take = (input: ReserveInput) => takeQuota.run(input.amount, input.tokenId, input.amount).changes === 1;
   const reserve = (input: ReserveInput) => {
-    if (unwritten.has(input.requestId) || written.has(input.requestId)) throw new Error(`reservation ${input.requestId} exists already`);
+    if (unwritten.has(input.requestId) || written.has(input.requestId))
+      throw new Error(`reservation ${input.requestId} exists already`);
     if (!take(input)) {
       // Deferred settlements may still owe this token refunds: apply them before refusing.
       commitWindow.applyDeferred();
@@ -96,7 +102,9 @@ export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, comm
     return true;
   };
   const settleStored = connection.transaction((input: SettleInput) => {
-    const settled = markSettled.get(input.actual, input.settledTime, input.requestId) as { token_id: number; reserved: number } | undefined;
+    const settled = markSettled.get(input.actual, input.settledTime, input.requestId) as
+      | { token_id: number; reserved: number }
+      | undefined;
     if (settled === undefined) return false;
     applySettlement.run({ tokenId: settled.token_id, refund: settled.reserved - input.actual, actual: input.actual });
     return true;
@@ -108,7 +116,15 @@ export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, comm
   });
   const settleUnwritten = (held: ReserveInput, input: SettleInput) => {
     try {
-      insertSettledReservation.run(held.requestId, held.tokenId, held.userId, held.amount, input.actual, held.createdTime, input.settledTime);
+      insertSettledReservation.run(
+        held.requestId,
+        held.tokenId,
+        held.userId,
+        held.amount,
+        input.actual,
+        held.createdTime,
+        input.settledTime,
+      );
     } catch {
       // As at commit: a row that cannot be written (a request id used before) gives its hold back, charging nothing.
       applySettlement.run({ tokenId: held.tokenId, refund: held.amount, actual: 0 });
@@ -131,19 +147,22 @@ export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, comm
     }
     // Not held by this process (a row left by an earlier one, or settled already): through its row, now, after the
     // deferred settlements (one of them may be this reservation's).
-    return commitWindow.run(() => {
-      commitWindow.applyDeferred();
-      return settleStored(input);
-    }, { savepoint: false });
+    return commitWindow.run(
+      () => {
+        commitWindow.applyDeferred();
+        return settleStored(input);
+      },
+      { savepoint: false },
+    );
   };
 
   return {
     reserve(input) {
-      assertQuotaAmount('amount', input.amount);
+      assertQuotaAmount("amount", input.amount);
       return commitWindow.run(() => reserve(input), { savepoint: false });
     },
     settle(input) {
-      assertQuotaAmount('actual', input.actual);
+      assertQuotaAmount("actual", input.actual);
       return settle(input);
     },
     forget(requestId) {
@@ -151,7 +170,7 @@ export function createSqliteQuotaLedger(connection: BetterSqlite3.Database, comm
       written.delete(requestId);
     },
     chargeUnlimited(tokenId, actual) {
-      assertQuotaAmount('actual', actual);
+      assertQuotaAmount("actual", actual);
       commitWindow.defer(() => void addUsedQuota.run(actual, tokenId));
       return Promise.resolve();
     },

@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
-import { mapReservationRow } from './map-reservation-row.js';
-import type { ReservationRecord } from './reservation-record.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
+import { mapReservationRow } from "./map-reservation-row.js";
+import type { ReservationRecord } from "./reservation-record.js";
 
 /**
  * Reservations left unsettled since before `createdBefore` (Unix seconds), oldest first: after
@@ -13,12 +13,12 @@ export async function findUnsettledReservationsOlderThan(
   limit = 1000,
 ): Promise<ReservationRecord[]> {
   const rows = await db
-    .selectFrom('quota_reservations')
+    .selectFrom("quota_reservations")
     .selectAll()
-    .where('settled', '=', 0)
-    .where('created_time', '<', createdBefore)
-    .orderBy('created_time', 'asc')
-    .orderBy('id', 'asc')
+    .where("settled", "=", 0)
+    .where("created_time", "<", createdBefore)
+    .orderBy("created_time", "asc")
+    .orderBy("id", "asc")
     .limit(limit)
     .execute();
   return rows.map(mapReservationRow);

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
-import { assertQuotaAmount } from './assert-quota-amount.js';
-import { mapReservationRow } from './map-reservation-row.js';
-import type { ReservationRecord } from './reservation-record.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
+import { assertQuotaAmount } from "./assert-quota-amount.js";
+import { mapReservationRow } from "./map-reservation-row.js";
+import type { ReservationRecord } from "./reservation-record.js";
 
 export interface InsertReservationInput {
   /** the request id */
@@ -18,9 +18,9 @@ export async function insertReservation(
   db: Kysely<Database>,
   input: InsertReservationInput,
 ): Promise<ReservationRecord> {
-  assertQuotaAmount('reserved', input.reserved);
+  assertQuotaAmount("reserved", input.reserved);
   const row = await db
-    .insertInto('quota_reservations')
+    .insertInto("quota_reservations")
     .values({
       id: input.id,
       token_id: input.tokenId,

@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
-import type { QuotaReservationsTable } from '../database-schema.js';
-import type { ReservationRecord } from './reservation-record.js';
+import type { Selectable } from "kysely";
+import type { QuotaReservationsTable } from "../database-schema.js";
+import type { ReservationRecord } from "./reservation-record.js";
 
 export function mapReservationRow(row: Selectable<QuotaReservationsTable>): ReservationRecord {
   return {

@@ -1,21 +1,21 @@
-import { describe, expect, it } from 'vitest';
-import { insertTestToken } from '../testing/insert-test-token.js';
-import { insertTestUser } from '../testing/insert-test-user.js';
-import { openTestDatabases } from '../testing/open-test-databases.js';
-import { findTokenByIdForUser } from '../tokens/find-token-by-id-for-user.js';
-import { applyTokenSettlement } from './apply-token-settlement.js';
-import { findUnsettledReservationsOlderThan } from './find-unsettled-reservations-older-than.js';
-import { insertReservation } from './insert-reservation.js';
-import { reserveTokenQuota } from './reserve-token-quota.js';
-import { settleReservation } from './settle-reservation.js';
+import { describe, expect, it } from "vitest";
+import { insertTestToken } from "../testing/insert-test-token.js";
+import { insertTestUser } from "../testing/insert-test-user.js";
+import { openTestDatabases } from "../testing/open-test-databases.js";
+import { findTokenByIdForUser } from "../tokens/find-token-by-id-for-user.js";
+import { applyTokenSettlement } from "./apply-token-settlement.js";
+import { findUnsettledReservationsOlderThan } from "./find-unsettled-reservations-older-than.js";
+import { insertReservation } from "./insert-reservation.js";
+import { reserveTokenQuota } from "./reserve-token-quota.js";
+import { settleReservation } from "./settle-reservation.js";
 
 // The concurrency tests need real parallel connections on PostgreSQL.
 const testDatabases = await openTestDatabases({ postgresPoolSize: 20 });
 
-describe.each(testDatabases)('quota on $name', ({ database }) => {
+describe.each(testDatabases)("quota on $name", ({ database }) => {
   const { db } = database;
 
-  it('reserves while the balance covers the amount, and refuses otherwise', async () => {
+  it("reserves while the balance covers the amount, and refuses otherwise", async () => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id, { remainQuota: 25 });
     expect(await reserveTokenQuota(db, token.id, 10)).toBe(15);
@@ -27,7 +27,7 @@ describe.each(testDatabases)('quota on $name', ({ database }) => {
     await expect(reserveTokenQuota(db, token.id, 1.5)).rejects.toThrow(RangeError);
   });
 
-  it('lets exactly 50 of 200 concurrent reservations of 10 through a balance of 500', async () => {
+  it("lets exactly 50 of 200 concurrent reservations of 10 through a balance of 500", async () => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id, { remainQuota: 500 });
     const results = await Promise.all(Array.from({ length: 200 }, () => reserveTokenQuota(db, token.id, 10)));
@@ -37,7 +37,7 @@ describe.each(testDatabases)('quota on $name', ({ database }) => {
     expect((await findTokenByIdForUser(db, token.id, user.id))?.remainQuota).toBe(0);
   });
 
-  it('inserts a reservation and settles it exactly once', async () => {
+  it("inserts a reservation and settles it exactly once", async () => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id);
     const reservation = await insertReservation(db, {
@@ -70,10 +70,10 @@ describe.each(testDatabases)('quota on $name', ({ database }) => {
     expect(winners[0]).toMatchObject({ settled: true, reserved: 100 });
     expect([60, 70]).toContain(winners[0]!.actual);
     expect(await settleReservation(db, { reservationId: reservation.id, actual: 1, settledTime: 2000 })).toBeNull();
-    expect(await settleReservation(db, { reservationId: 'no-such-request', actual: 1, settledTime: 2000 })).toBeNull();
+    expect(await settleReservation(db, { reservationId: "no-such-request", actual: 1, settledTime: 2000 })).toBeNull();
   });
 
-  it('applies a settlement: refund and usage, exhausting the token at zero', async () => {
+  it("applies a settlement: refund and usage, exhausting the token at zero", async () => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id, { remainQuota: 100 });
     expect(await reserveTokenQuota(db, token.id, 100)).toBe(0);
@@ -91,7 +91,7 @@ describe.each(testDatabases)('quota on $name', ({ database }) => {
     expect(await applyTokenSettlement(db, { tokenId: token.id + 100_000, refund: 0, actual: 0 })).toBeNull();
   });
 
-  it('never takes an overrun below zero', async () => {
+  it("never takes an overrun below zero", async () => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id, { remainQuota: 30 });
     expect(await reserveTokenQuota(db, token.id, 20)).toBe(10);
@@ -103,7 +103,7 @@ describe.each(testDatabases)('quota on $name', ({ database }) => {
     });
   });
 
-  it('leaves unlimited and disabled tokens at their status when the balance hits zero', async () => {
+  it("leaves unlimited and disabled tokens at their status when the balance hits zero", async () => {
     const user = await insertTestUser(db);
     const unlimited = await insertTestToken(db, user.id, { remainQuota: 0, unlimitedQuota: true });
     const disabled = await insertTestToken(db, user.id, { remainQuota: 5, status: 2 });
@@ -119,16 +119,30 @@ describe.each(testDatabases)('quota on $name', ({ database }) => {
     });
   });
 
-  it('finds unsettled reservations older than a time, oldest first', async () => {
+  it("finds unsettled reservations older than a time, oldest first", async () => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id);
     const prefix = `recover-${database.dialect}`;
-    for (const [suffix, createdTime] of [['b', 500], ['a', 400], ['new', 900], ['settled', 300]] as const) {
-      await insertReservation(db, { id: `${prefix}-${suffix}`, tokenId: token.id, userId: user.id, reserved: 1, createdTime });
+    for (const [suffix, createdTime] of [
+      ["b", 500],
+      ["a", 400],
+      ["new", 900],
+      ["settled", 300],
+    ] as const) {
+      await insertReservation(db, {
+        id: `${prefix}-${suffix}`,
+        tokenId: token.id,
+        userId: user.id,
+        reserved: 1,
+        createdTime,
+      });
     }
     await settleReservation(db, { reservationId: `${prefix}-settled`, actual: 1, settledTime: 301 });
     const found = await findUnsettledReservationsOlderThan(db, 600);
-    expect(found.filter((row) => row.id.startsWith(prefix)).map((row) => row.id)).toEqual([`${prefix}-a`, `${prefix}-b`]);
+    expect(found.filter((row) => row.id.startsWith(prefix)).map((row) => row.id)).toEqual([
+      `${prefix}-a`,
+      `${prefix}-b`,
+    ]);
     expect(await findUnsettledReservationsOlderThan(db, 600, 1)).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
-import { assertQuotaAmount } from './assert-quota-amount.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
+import { assertQuotaAmount } from "./assert-quota-amount.js";
 
 /**
  * Takes `amount` from the token's balance in one conditional statement, so concurrent
@@ -9,13 +9,13 @@ import { assertQuotaAmount } from './assert-quota-amount.js';
  * concern: it does not reserve for them.
  */
 export async function reserveTokenQuota(db: Kysely<Database>, tokenId: number, amount: number): Promise<number | null> {
-  assertQuotaAmount('amount', amount);
+  assertQuotaAmount("amount", amount);
   const row = await db
-    .updateTable('tokens')
-    .set((expression) => ({ remain_quota: expression('remain_quota', '-', amount) }))
-    .where('id', '=', tokenId)
-    .where('remain_quota', '>=', amount)
-    .returning('remain_quota')
+    .updateTable("tokens")
+    .set((expression) => ({ remain_quota: expression("remain_quota", "-", amount) }))
+    .where("id", "=", tokenId)
+    .where("remain_quota", ">=", amount)
+    .returning("remain_quota")
     .executeTakeFirst();
   return row === undefined ? null : row.remain_quota;
 }

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
-import { assertQuotaAmount } from './assert-quota-amount.js';
-import { mapReservationRow } from './map-reservation-row.js';
-import type { ReservationRecord } from './reservation-record.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
+import { assertQuotaAmount } from "./assert-quota-amount.js";
+import { mapReservationRow } from "./map-reservation-row.js";
+import type { ReservationRecord } from "./reservation-record.js";
 
 export interface SettleReservationInput {
   reservationId: string;
@@ -19,12 +19,12 @@ export async function settleReservation(
   db: Kysely<Database>,
   input: SettleReservationInput,
 ): Promise<ReservationRecord | null> {
-  assertQuotaAmount('actual', input.actual);
+  assertQuotaAmount("actual", input.actual);
   const row = await db
-    .updateTable('quota_reservations')
+    .updateTable("quota_reservations")
     .set({ settled: 1, actual: input.actual, settled_time: input.settledTime })
-    .where('id', '=', input.reservationId)
-    .where('settled', '=', 0)
+    .where("id", "=", input.reservationId)
+    .where("settled", "=", 0)
     .returningAll()
     .executeTakeFirst();
   return row === undefined ? null : mapReservationRow(row);

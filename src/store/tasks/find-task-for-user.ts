@@ -1,15 +1,19 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
-import { mapTaskRow } from './map-task-row.js';
-import type { TaskRecord } from './task-record.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
+import { mapTaskRow } from "./map-task-row.js";
+import type { TaskRecord } from "./task-record.js";
 
 /** Another user's task is reported as not found (null). */
-export async function findTaskForUser(db: Kysely<Database>, taskId: string, userId: number): Promise<TaskRecord | null> {
+export async function findTaskForUser(
+  db: Kysely<Database>,
+  taskId: string,
+  userId: number,
+): Promise<TaskRecord | null> {
   const row = await db
-    .selectFrom('tasks')
+    .selectFrom("tasks")
     .selectAll()
-    .where('id', '=', taskId)
-    .where('user_id', '=', userId)
+    .where("id", "=", taskId)
+    .where("user_id", "=", userId)
     .executeTakeFirst();
   return row === undefined ? null : mapTaskRow(row);
 }

@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
-import { mapTaskRow } from './map-task-row.js';
-import type { TaskRecord, TaskStatus } from './task-record.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
+import { mapTaskRow } from "./map-task-row.js";
+import type { TaskRecord, TaskStatus } from "./task-record.js";
 
 export interface InsertTaskInput {
   id: string;
@@ -19,7 +19,7 @@ export interface InsertTaskInput {
 
 export async function insertTask(db: Kysely<Database>, input: InsertTaskInput): Promise<TaskRecord> {
   const row = await db
-    .insertInto('tasks')
+    .insertInto("tasks")
     .values({
       id: input.id,
       user_id: input.userId,
@@ -27,7 +27,7 @@ export async function insertTask(db: Kysely<Database>, input: InsertTaskInput): 
       channel_id: input.channelId ?? null,
       model: input.model,
       upstream_task_id: input.upstreamTaskId ?? null,
-      status: input.status ?? 'queued',
+      status: input.status ?? "queued",
       progress: 0,
       reservation_id: input.reservationId ?? null,
       result_url: null,

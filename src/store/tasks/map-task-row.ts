@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
-import type { TasksTable } from '../database-schema.js';
-import type { TaskRecord } from './task-record.js';
+import type { Selectable } from "kysely";
+import type { TasksTable } from "../database-schema.js";
+import type { TaskRecord } from "./task-record.js";
 
 export function mapTaskRow(row: Selectable<TasksTable>): TaskRecord {
   return {

@@ -1,4 +1,4 @@
-export type TaskStatus = 'queued' | 'in_progress' | 'completed' | 'failed';
+export type TaskStatus = "queued" | "in_progress" | "completed" | "failed";
 
 export interface TaskRecord {
   /** our task id */

@@ -1,7 +1,7 @@
-import type { Kysely, Updateable } from 'kysely';
-import type { Database, TasksTable } from '../database-schema.js';
-import { mapTaskRow } from './map-task-row.js';
-import type { TaskRecord, TaskStatus } from './task-record.js';
+import type { Kysely, Updateable } from "kysely";
+import type { Database, TasksTable } from "../database-schema.js";
+import { mapTaskRow } from "./map-task-row.js";
+import type { TaskRecord, TaskStatus } from "./task-record.js";
 
 export interface TaskPatch {
   channelId?: number | null;
@@ -42,12 +42,12 @@ export async function updateTask(
   if (patch.responseBody !== undefined) changes.response_body = JSON.stringify(patch.responseBody);
   if (patch.completedTime !== undefined) changes.completed_time = patch.completedTime;
 
-  let query = db.updateTable('tasks').set(changes).where('id', '=', taskId);
+  let query = db.updateTable("tasks").set(changes).where("id", "=", taskId);
   if (options.onlyFromStatuses !== undefined) {
     if (options.onlyFromStatuses.length === 0) {
       return null;
     }
-    query = query.where('status', 'in', [...options.onlyFromStatuses]);
+    query = query.where("status", "in", [...options.onlyFromStatuses]);
   }
   const row = await query.returningAll().executeTakeFirst();
   return row === undefined ? null : mapTaskRow(row);

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll } from 'vitest';
-import type { DatabaseDialect } from '../database-dialect.js';
-import type { GatewayDatabase } from '../gateway-database.js';
-import { openDatabase } from '../open-database.js';
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll } from "vitest";
+import type { DatabaseDialect } from "../database-dialect.js";
+import type { GatewayDatabase } from "../gateway-database.js";
+import { openDatabase } from "../open-database.js";
 
 export interface TestDatabase {
   name: DatabaseDialect;
@@ -20,7 +20,7 @@ export interface OpenTestDatabasesOptions {
   cleanUpAfterAll?: boolean;
 }
 
-export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+export const DEFAULT_TEST_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/test";
 
 /**
  * A migrated SQLite (in memory) and a migrated PostgreSQL database for one test file. The
@@ -31,7 +31,7 @@ export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/tes
  *   describe.each(testDatabases)('$name', ({ database }) => { ... });
  */
 export async function openTestDatabases(options: OpenTestDatabasesOptions = {}): Promise<TestDatabase[]> {
-  const sqlite = await openDatabase('sqlite::memory:');
+  const sqlite = await openDatabase("sqlite::memory:");
   let postgres: GatewayDatabase;
   try {
     postgres = await openPostgresInFreshSchema(options.postgresPoolSize ?? 10);
@@ -40,8 +40,8 @@ export async function openTestDatabases(options: OpenTestDatabasesOptions = {}):
     throw error;
   }
   const testDatabases: TestDatabase[] = [
-    { name: 'sqlite', database: sqlite },
-    { name: 'postgres', database: postgres },
+    { name: "sqlite", database: sqlite },
+    { name: "postgres", database: postgres },
   ];
   if (options.cleanUpAfterAll ?? true) {
     afterAll(async () => {
@@ -53,7 +53,7 @@ export async function openTestDatabases(options: OpenTestDatabasesOptions = {}):
 
 async function openPostgresInFreshSchema(poolSize: number): Promise<GatewayDatabase> {
   const databaseUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = `t_${randomBytes(6).toString("hex")}`;
   await runAdministrativeStatement(databaseUrl, `create schema ${schema}`);
   let database: GatewayDatabase;
   try {

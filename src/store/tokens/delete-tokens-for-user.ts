@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
 
 /** Deletes those of the ids that belong to the user; returns how many were deleted. */
 export async function deleteTokensForUser(
@@ -11,9 +11,9 @@ export async function deleteTokensForUser(
     return 0;
   }
   const result = await db
-    .deleteFrom('tokens')
-    .where('id', 'in', [...new Set(tokenIds)])
-    .where('user_id', '=', userId)
+    .deleteFrom("tokens")
+    .where("id", "in", [...new Set(tokenIds)])
+    .where("user_id", "=", userId)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

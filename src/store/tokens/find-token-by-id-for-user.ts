@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
-import { mapTokenRow } from './map-token-row.js';
-import type { TokenRecord } from './token-record.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
+import { mapTokenRow } from "./map-token-row.js";
+import type { TokenRecord } from "./token-record.js";
 
 /** Another user's token is reported as not found (null), never as forbidden. */
 export async function findTokenByIdForUser(
@@ -10,10 +10,10 @@ export async function findTokenByIdForUser(
   userId: number,
 ): Promise<TokenRecord | null> {
   const row = await db
-    .selectFrom('tokens')
+    .selectFrom("tokens")
     .selectAll()
-    .where('id', '=', tokenId)
-    .where('user_id', '=', userId)
+    .where("id", "=", tokenId)
+    .where("user_id", "=", userId)
     .executeTakeFirst();
   return row === undefined ? null : mapTokenRow(row);
 }

@@ -1,5 +1,5 @@
-import type { Insertable } from 'kysely';
-import type { TokensTable } from '../database-schema.js';
+import type { Insertable } from "kysely";
+import type { TokensTable } from "../database-schema.js";
 
 export interface InsertTokenInput {
   userId: number;
@@ -35,9 +35,9 @@ export function toTokenInsertRow(input: InsertTokenInput): Insertable<TokensTabl
     used_quota: 0,
     unlimited_quota: input.unlimitedQuota ? 1 : 0,
     model_limits_enabled: input.modelLimitsEnabled ? 1 : 0,
-    model_limits: input.modelLimits ?? '',
-    allow_ips: input.allowIps ?? '',
-    group_name: input.group ?? '',
+    model_limits: input.modelLimits ?? "",
+    allow_ips: input.allowIps ?? "",
+    group_name: input.group ?? "",
     cross_group_retry: input.crossGroupRetry ? 1 : 0,
     expired_time: input.expiredTime ?? -1,
     created_time: input.createdTime,

@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
-import type { TokensTable } from '../database-schema.js';
-import type { TokenRecord } from './token-record.js';
+import type { Selectable } from "kysely";
+import type { TokensTable } from "../database-schema.js";
+import type { TokenRecord } from "./token-record.js";
 
 export function mapTokenRow(row: Selectable<TokensTable>): TokenRecord {
   return {

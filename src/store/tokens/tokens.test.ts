@@ -1,48 +1,48 @@
-import { describe, expect, it } from 'vitest';
-import { insertTestToken } from '../testing/insert-test-token.js';
-import { insertTestUser } from '../testing/insert-test-user.js';
-import { openTestDatabases } from '../testing/open-test-databases.js';
-import { countTokensForUser } from './count-tokens-for-user.js';
-import { deleteTokenForUser } from './delete-token-for-user.js';
-import { deleteTokensForUser } from './delete-tokens-for-user.js';
-import { findTokenByIdForUser } from './find-token-by-id-for-user.js';
-import { findTokenAndOwnerByKeyHash } from './find-token-and-owner-by-key-hash.js';
-import { insertToken } from './insert-token.js';
-import { insertTokens } from './insert-tokens.js';
-import { listAllTokensForUser } from './list-all-tokens-for-user.js';
-import { listTokensForUser } from './list-tokens-for-user.js';
-import { touchTokensAccessedTime } from './touch-tokens-accessed-time.js';
-import { updateTokenStatus } from './update-token-status.js';
-import { updateToken } from './update-token.js';
+import { describe, expect, it } from "vitest";
+import { insertTestToken } from "../testing/insert-test-token.js";
+import { insertTestUser } from "../testing/insert-test-user.js";
+import { openTestDatabases } from "../testing/open-test-databases.js";
+import { countTokensForUser } from "./count-tokens-for-user.js";
+import { deleteTokenForUser } from "./delete-token-for-user.js";
+import { deleteTokensForUser } from "./delete-tokens-for-user.js";
+import { findTokenByIdForUser } from "./find-token-by-id-for-user.js";
+import { findTokenAndOwnerByKeyHash } from "./find-token-and-owner-by-key-hash.js";
+import { insertToken } from "./insert-token.js";
+import { insertTokens } from "./insert-tokens.js";
+import { listAllTokensForUser } from "./list-all-tokens-for-user.js";
+import { listTokensForUser } from "./list-tokens-for-user.js";
+import { touchTokensAccessedTime } from "./touch-tokens-accessed-time.js";
+import { updateTokenStatus } from "./update-token-status.js";
+import { updateToken } from "./update-token.js";
 
 const testDatabases = await openTestDatabases();
 
-describe.each(testDatabases)('tokens on $name', ({ database }) => {
+describe.each(testDatabases)("tokens on $name", ({ database }) => {
   const { db } = database;
 
-  it('inserts a token with defaults, as booleans and numbers', async () => {
+  it("inserts a token with defaults, as booleans and numbers", async () => {
     const user = await insertTestUser(db);
     const token = await insertToken(db, {
       userId: user.id,
-      name: 'default token',
-      keyHash: 'key-hash-defaults',
-      keyEncrypted: 'encrypted',
+      name: "default token",
+      keyHash: "key-hash-defaults",
+      keyEncrypted: "encrypted",
       createdTime: 1_700_000_000,
     });
     expect(token).toEqual({
       id: expect.any(Number),
       userId: user.id,
-      name: 'default token',
-      keyHash: 'key-hash-defaults',
-      keyEncrypted: 'encrypted',
+      name: "default token",
+      keyHash: "key-hash-defaults",
+      keyEncrypted: "encrypted",
       status: 1,
       remainQuota: 0,
       usedQuota: 0,
       unlimitedQuota: false,
       modelLimitsEnabled: false,
-      modelLimits: '',
-      allowIps: '',
-      group: '',
+      modelLimits: "",
+      allowIps: "",
+      group: "",
       crossGroupRetry: false,
       expiredTime: -1,
       createdTime: 1_700_000_000,
@@ -50,15 +50,15 @@ describe.each(testDatabases)('tokens on $name', ({ database }) => {
     });
   });
 
-  it('stores every field and bigint quotas beyond 32 bits', async () => {
+  it("stores every field and bigint quotas beyond 32 bits", async () => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id, {
       remainQuota: 9_000_000_000_000,
       unlimitedQuota: true,
       modelLimitsEnabled: true,
-      modelLimits: 'gpt-4o,gmx-3.5-flash',
-      allowIps: '10.0.0.0/8\n127.0.0.1',
-      group: 'auto',
+      modelLimits: "gpt-4o,gmx-3.5-flash",
+      allowIps: "10.0.0.0/8\n127.0.0.1",
+      group: "auto",
       crossGroupRetry: true,
       expiredTime: 1_800_000_000,
       status: 2,
@@ -70,21 +70,21 @@ describe.each(testDatabases)('tokens on $name', ({ database }) => {
       unlimitedQuota: true,
       modelLimitsEnabled: true,
       crossGroupRetry: true,
-      group: 'auto',
+      group: "auto",
       status: 2,
     });
-    expect(typeof found?.remainQuota).toBe('number');
+    expect(typeof found?.remainQuota).toBe("number");
   });
 
-  it('rejects a token for a user that does not exist (foreign key)', async () => {
+  it("rejects a token for a user that does not exist (foreign key)", async () => {
     await expect(insertTestToken(db, 987_654_321)).rejects.toThrow();
   });
 
-  it('inserts a batch in one statement, in id order', async () => {
+  it("inserts a batch in one statement, in id order", async () => {
     const user = await insertTestUser(db);
     const tokens = await insertTokens(
       db,
-      ['a', 'b', 'c'].map((name) => ({
+      ["a", "b", "c"].map((name) => ({
         userId: user.id,
         name,
         keyHash: `batch-${name}-${user.id}`,
@@ -93,17 +93,17 @@ describe.each(testDatabases)('tokens on $name', ({ database }) => {
         createdTime: 5,
       })),
     );
-    expect(tokens.map((token) => token.name)).toEqual(['a', 'b', 'c']);
+    expect(tokens.map((token) => token.name)).toEqual(["a", "b", "c"]);
     expect(tokens[0]!.id).toBeLessThan(tokens[2]!.id);
     expect(await insertTokens(db, [])).toEqual([]);
   });
 
-  it('inserts no token of a batch when one key hash is a duplicate', async () => {
+  it("inserts no token of a batch when one key hash is a duplicate", async () => {
     const user = await insertTestUser(db);
     await expect(
       insertTokens(db, [
-        { userId: user.id, name: 'x', keyHash: 'duplicate-in-batch', keyEncrypted: 'e', createdTime: 1 },
-        { userId: user.id, name: 'y', keyHash: 'duplicate-in-batch', keyEncrypted: 'e', createdTime: 1 },
+        { userId: user.id, name: "x", keyHash: "duplicate-in-batch", keyEncrypted: "e", createdTime: 1 },
+        { userId: user.id, name: "y", keyHash: "duplicate-in-batch", keyEncrypted: "e", createdTime: 1 },
       ]),
     ).rejects.toThrow();
     expect(await countTokensForUser(db, user.id)).toBe(0);
@@ -114,20 +114,24 @@ describe.each(testDatabases)('tokens on $name', ({ database }) => {
     const stranger = await insertTestUser(db);
     const token = await insertTestToken(db, owner.id);
     expect(await findTokenByIdForUser(db, token.id, stranger.id)).toBeNull();
-    expect(await updateToken(db, token.id, stranger.id, { name: 'stolen' })).toBeNull();
+    expect(await updateToken(db, token.id, stranger.id, { name: "stolen" })).toBeNull();
     expect(await deleteTokenForUser(db, token.id, stranger.id)).toBe(false);
     expect(await deleteTokensForUser(db, [token.id], stranger.id)).toBe(0);
-    expect(await findTokenByIdForUser(db, token.id, owner.id)).toMatchObject({ name: 'test token' });
+    expect(await findTokenByIdForUser(db, token.id, owner.id)).toMatchObject({ name: "test token" });
   });
 
-  it('finds a token by key hash, with its owner\'s group and status', async () => {
+  it("finds a token by key hash, with its owner's group and status", async () => {
     const user = await insertTestUser(db);
-    const token = await insertTestToken(db, user.id, { keyHash: 'lookup-hash' });
-    expect(await findTokenAndOwnerByKeyHash(db, 'lookup-hash')).toEqual({ token, ownerGroup: user.group, ownerStatus: user.status });
-    expect(await findTokenAndOwnerByKeyHash(db, 'missing-hash')).toBeNull();
+    const token = await insertTestToken(db, user.id, { keyHash: "lookup-hash" });
+    expect(await findTokenAndOwnerByKeyHash(db, "lookup-hash")).toEqual({
+      token,
+      ownerGroup: user.group,
+      ownerStatus: user.status,
+    });
+    expect(await findTokenAndOwnerByKeyHash(db, "missing-hash")).toBeNull();
   });
 
-  it('lists a page newest first, counts, and lists all', async () => {
+  it("lists a page newest first, counts, and lists all", async () => {
     const user = await insertTestUser(db);
     const created = [];
     for (let index = 0; index < 5; index += 1) {
@@ -137,45 +141,45 @@ describe.each(testDatabases)('tokens on $name', ({ database }) => {
     await insertTestToken(db, other.id);
 
     const firstPage = await listTokensForUser(db, user.id, { limit: 2, offset: 0 });
-    expect(firstPage.map((token) => token.name)).toEqual(['token 4', 'token 3']);
+    expect(firstPage.map((token) => token.name)).toEqual(["token 4", "token 3"]);
     const lastPage = await listTokensForUser(db, user.id, { limit: 2, offset: 4 });
-    expect(lastPage.map((token) => token.name)).toEqual(['token 0']);
+    expect(lastPage.map((token) => token.name)).toEqual(["token 0"]);
     expect(await countTokensForUser(db, user.id)).toBe(5);
     const all = await listAllTokensForUser(db, user.id);
     expect(all.map((token) => token.id)).toEqual(created.map((token) => token.id).reverse());
   });
 
-  it('patches only the given fields', async () => {
+  it("patches only the given fields", async () => {
     const user = await insertTestUser(db);
-    const token = await insertTestToken(db, user.id, { remainQuota: 10, allowIps: '1.2.3.4' });
+    const token = await insertTestToken(db, user.id, { remainQuota: 10, allowIps: "1.2.3.4" });
     const updated = await updateToken(db, token.id, user.id, {
-      name: 'renamed',
+      name: "renamed",
       unlimitedQuota: true,
       modelLimitsEnabled: true,
-      modelLimits: 'gpt-4o',
+      modelLimits: "gpt-4o",
       crossGroupRetry: true,
-      group: 'vip',
+      group: "vip",
       expiredTime: 1_900_000_000,
       remainQuota: 20,
       status: 2,
     });
     expect(updated).toEqual({
       ...token,
-      name: 'renamed',
+      name: "renamed",
       unlimitedQuota: true,
       modelLimitsEnabled: true,
-      modelLimits: 'gpt-4o',
+      modelLimits: "gpt-4o",
       crossGroupRetry: true,
-      group: 'vip',
+      group: "vip",
       expiredTime: 1_900_000_000,
       remainQuota: 20,
       status: 2,
     });
     expect(await updateToken(db, token.id, user.id, {})).toEqual(updated);
-    expect(await updateToken(db, token.id, user.id, { allowIps: '' })).toMatchObject({ allowIps: '', name: 'renamed' });
+    expect(await updateToken(db, token.id, user.id, { allowIps: "" })).toMatchObject({ allowIps: "", name: "renamed" });
   });
 
-  it('deletes one token and a batch, counting only owned ones', async () => {
+  it("deletes one token and a batch, counting only owned ones", async () => {
     const user = await insertTestUser(db);
     const other = await insertTestUser(db);
     const [first, second, third] = await Promise.all([
@@ -192,7 +196,7 @@ describe.each(testDatabases)('tokens on $name', ({ database }) => {
     expect(await countTokensForUser(db, other.id)).toBe(1);
   });
 
-  it('updates a status, optionally only from a given status', async () => {
+  it("updates a status, optionally only from a given status", async () => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id);
     expect(await updateTokenStatus(db, token.id, 3, { onlyFromStatus: 2 })).toBe(false);
@@ -202,7 +206,7 @@ describe.each(testDatabases)('tokens on $name', ({ database }) => {
     expect((await findTokenByIdForUser(db, token.id, user.id))?.status).toBe(2);
   });
 
-  it('touches accessed time for many tokens in one statement, never backwards', async () => {
+  it("touches accessed time for many tokens in one statement, never backwards", async () => {
     const user = await insertTestUser(db);
     const first = await insertTestToken(db, user.id, { createdTime: 100 });
     const second = await insertTestToken(db, user.id, { createdTime: 100 });
@@ -213,10 +217,10 @@ describe.each(testDatabases)('tokens on $name', ({ database }) => {
     expect((await findTokenByIdForUser(db, second.id, user.id))?.accessedTime).toBe(200);
   });
 
-  it('deletes tokens with their user', async () => {
+  it("deletes tokens with their user", async () => {
     const user = await insertTestUser(db);
     const token = await insertTestToken(db, user.id);
-    await db.deleteFrom('users').where('id', '=', user.id).execute();
+    await db.deleteFrom("users").where("id", "=", user.id).execute();
     expect(await findTokenAndOwnerByKeyHash(db, token.keyHash)).toBeNull();
   });
 });

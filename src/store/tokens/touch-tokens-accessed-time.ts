@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
 
 /**
  * Records last access for many tokens in one statement; callers buffer touches and flush them
@@ -14,11 +14,11 @@ export async function touchTokensAccessedTime(
     return 0;
   }
   const result = await db
-    .updateTable('tokens')
+    .updateTable("tokens")
     .set({ accessed_time: accessedTime })
-    .where('id', 'in', [...new Set(tokenIds)])
+    .where("id", "in", [...new Set(tokenIds)])
     // Out-of-order flushes must not move the time backwards.
-    .where('accessed_time', '<', accessedTime)
+    .where("accessed_time", "<", accessedTime)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
 
 export interface UpdateTokenStatusOptions {
   /** Change the status only while it is this one (for example expire only enabled tokens). */
@@ -16,9 +16,9 @@ export async function updateTokenStatus(
   status: number,
   options: UpdateTokenStatusOptions = {},
 ): Promise<boolean> {
-  let query = db.updateTable('tokens').set({ status }).where('id', '=', tokenId);
+  let query = db.updateTable("tokens").set({ status }).where("id", "=", tokenId);
   if (options.onlyFromStatus !== undefined) {
-    query = query.where('status', '=', options.onlyFromStatus);
+    query = query.where("status", "=", options.onlyFromStatus);
   }
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

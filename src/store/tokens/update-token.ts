@@ -1,7 +1,7 @@
-import type { Kysely, Updateable } from 'kysely';
-import type { Database, TokensTable } from '../database-schema.js';
-import { mapTokenRow } from './map-token-row.js';
-import type { TokenRecord } from './token-record.js';
+import type { Kysely, Updateable } from "kysely";
+import type { Database, TokensTable } from "../database-schema.js";
+import { mapTokenRow } from "./map-token-row.js";
+import type { TokenRecord } from "./token-record.js";
 
 /** Fields a user may change; absent fields keep their value. */
 export interface TokenPatch {
@@ -37,11 +37,11 @@ export async function updateToken(
   if (patch.expiredTime !== undefined) changes.expired_time = patch.expiredTime;
 
   const row = await db
-    .updateTable('tokens')
+    .updateTable("tokens")
     // An empty patch still needs a SET clause; assigning id to itself keeps it one statement.
-    .set(Object.keys(changes).length === 0 ? (expression) => ({ id: expression.ref('id') }) : changes)
-    .where('id', '=', tokenId)
-    .where('user_id', '=', userId)
+    .set(Object.keys(changes).length === 0 ? (expression) => ({ id: expression.ref("id") }) : changes)
+    .where("id", "=", tokenId)
+    .where("user_id", "=", userId)
     .returningAll()
     .executeTakeFirst();
   return row === undefined ? null : mapTokenRow(row);

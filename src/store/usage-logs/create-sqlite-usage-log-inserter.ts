@@ -1,5 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { NewUsageLog } from './insert-usage-logs.js';
+import type BetterSqlite3 from "better-sqlite3";
+import type { NewUsageLog } from "./insert-usage-logs.js";
 
 /**
  * SQLite: one usage row through a reused prepared statement, a few microseconds, run inside the ledger's commit

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
-import type { UsageLogRecord } from './usage-log-record.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
+import type { UsageLogRecord } from "./usage-log-record.js";
 
-export type NewUsageLog = Omit<UsageLogRecord, 'id'>;
+export type NewUsageLog = Omit<UsageLogRecord, "id">;
 
 /** Writes a batch of usage rows in one statement (the logger buffers them); returns how many were written. */
 export async function insertUsageLogs(db: Kysely<Database>, logs: readonly NewUsageLog[]): Promise<number> {
@@ -10,7 +10,7 @@ export async function insertUsageLogs(db: Kysely<Database>, logs: readonly NewUs
     return 0;
   }
   const result = await db
-    .insertInto('usage_logs')
+    .insertInto("usage_logs")
     .values(
       logs.map((log) => ({
         user_id: log.userId,

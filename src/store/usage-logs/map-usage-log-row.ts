@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
-import type { UsageLogsTable } from '../database-schema.js';
-import type { UsageLogRecord } from './usage-log-record.js';
+import type { Selectable } from "kysely";
+import type { UsageLogsTable } from "../database-schema.js";
+import type { UsageLogRecord } from "./usage-log-record.js";
 
 export function mapUsageLogRow(row: Selectable<UsageLogsTable>): UsageLogRecord {
   return {

@@ -14,7 +14,7 @@ export interface UsageLogRecord {
   /** quota charged, internal units */
   quota: number;
   latencyMs: number;
-  status: 'success' | 'error';
+  status: "success" | "error";
   errorMessage: string | null;
   createdTime: number;
 }

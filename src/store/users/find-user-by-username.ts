@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
-import { mapUserRow } from './map-user-row.js';
-import type { UserRecord } from './user-record.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
+import { mapUserRow } from "./map-user-row.js";
+import type { UserRecord } from "./user-record.js";
 
 export async function findUserByUsername(db: Kysely<Database>, username: string): Promise<UserRecord | null> {
-  const row = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+  const row = await db.selectFrom("users").selectAll().where("username", "=", username).executeTakeFirst();
   return row === undefined ? null : mapUserRow(row);
 }

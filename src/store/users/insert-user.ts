@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
-import { mapUserRow } from './map-user-row.js';
-import type { UserRecord, UserRole } from './user-record.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
+import { mapUserRow } from "./map-user-row.js";
+import type { UserRecord, UserRole } from "./user-record.js";
 
 export interface InsertUserInput {
   username: string;
@@ -17,13 +17,13 @@ export interface InsertUserInput {
 
 export async function insertUser(db: Kysely<Database>, input: InsertUserInput): Promise<UserRecord> {
   const row = await db
-    .insertInto('users')
+    .insertInto("users")
     .values({
       username: input.username,
       password_hash: input.passwordHash,
       display_name: input.displayName ?? input.username,
-      role: input.role ?? 'user',
-      group_name: input.group ?? 'default',
+      role: input.role ?? "user",
+      group_name: input.group ?? "default",
       status: input.status ?? 1,
       access_token_hash: input.accessTokenHash ?? null,
       access_token_encrypted: input.accessTokenEncrypted ?? null,

@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
-import type { UsersTable } from '../database-schema.js';
-import type { UserRecord } from './user-record.js';
+import type { Selectable } from "kysely";
+import type { UsersTable } from "../database-schema.js";
+import type { UserRecord } from "./user-record.js";
 
 export function mapUserRow(row: Selectable<UsersTable>): UserRecord {
   return {

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../database-schema.js';
+import type { Kysely } from "kysely";
+import type { Database } from "../database-schema.js";
 
 export interface UserAccessToken {
   /** keyed hash used for lookup; null revokes the access token */
@@ -14,12 +14,12 @@ export async function setUserAccessToken(
   accessToken: UserAccessToken,
 ): Promise<boolean> {
   const result = await db
-    .updateTable('users')
+    .updateTable("users")
     .set({
       access_token_hash: accessToken.accessTokenHash,
       access_token_encrypted: accessToken.accessTokenEncrypted,
     })
-    .where('id', '=', userId)
+    .where("id", "=", userId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -1,23 +1,23 @@
-import { describe, expect, it } from 'vitest';
-import { insertTestUser } from '../testing/insert-test-user.js';
-import { openTestDatabases } from '../testing/open-test-databases.js';
-import { findUserById } from './find-user-by-id.js';
-import { setUserPassword } from './set-user-password.js';
+import { describe, expect, it } from "vitest";
+import { insertTestUser } from "../testing/insert-test-user.js";
+import { openTestDatabases } from "../testing/open-test-databases.js";
+import { findUserById } from "./find-user-by-id.js";
+import { setUserPassword } from "./set-user-password.js";
 
 const testDatabases = await openTestDatabases();
 
-describe.each(testDatabases)('setUserPassword on $name', ({ database }) => {
+describe.each(testDatabases)("setUserPassword on $name", ({ database }) => {
   const { db } = database;
 
   it("replaces only that user's password hash", async () => {
-    const user = await insertTestUser(db, { passwordHash: 'old-hash' });
-    const other = await insertTestUser(db, { passwordHash: 'other-hash' });
-    expect(await setUserPassword(db, user.username, 'new-hash')).toBe(true);
-    expect(await findUserById(db, user.id)).toEqual({ ...user, passwordHash: 'new-hash' });
+    const user = await insertTestUser(db, { passwordHash: "old-hash" });
+    const other = await insertTestUser(db, { passwordHash: "other-hash" });
+    expect(await setUserPassword(db, user.username, "new-hash")).toBe(true);
+    expect(await findUserById(db, user.id)).toEqual({ ...user, passwordHash: "new-hash" });
     expect(await findUserById(db, other.id)).toEqual(other);
   });
 
-  it('reports an unknown username', async () => {
-    expect(await setUserPassword(db, 'no-such-user', 'hash')).toBe(false);
+  it("reports an unknown username", async () => {
+    expect(await setUserPassword(db, "no-such-user", "hash")).toBe(false);
   });
 });

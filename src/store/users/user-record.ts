@@ -1,4 +1,4 @@
-export type UserRole = 'user' | 'admin' | 'root';
+export type UserRole = "user" | "admin" | "root";
 
 export interface UserRecord {
   id: number;

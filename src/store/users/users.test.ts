@@ -1,60 +1,68 @@
-import { describe, expect, it } from 'vitest';
-import { insertTestUser } from '../testing/insert-test-user.js';
-import { openTestDatabases } from '../testing/open-test-databases.js';
-import { countUsers } from './count-users.js';
-import { findUserByAccessTokenHash } from './find-user-by-access-token-hash.js';
-import { findUserById } from './find-user-by-id.js';
-import { findUserByUsername } from './find-user-by-username.js';
-import { insertUser } from './insert-user.js';
-import { setUserAccessToken } from './set-user-access-token.js';
+import { describe, expect, it } from "vitest";
+import { insertTestUser } from "../testing/insert-test-user.js";
+import { openTestDatabases } from "../testing/open-test-databases.js";
+import { countUsers } from "./count-users.js";
+import { findUserByAccessTokenHash } from "./find-user-by-access-token-hash.js";
+import { findUserById } from "./find-user-by-id.js";
+import { findUserByUsername } from "./find-user-by-username.js";
+import { insertUser } from "./insert-user.js";
+import { setUserAccessToken } from "./set-user-access-token.js";
 
 const testDatabases = await openTestDatabases();
 
-describe.each(testDatabases)('users on $name', ({ database }) => {
+describe.each(testDatabases)("users on $name", ({ database }) => {
   const { db } = database;
 
-  it('inserts a user with defaults and finds it by id and username', async () => {
-    const user = await insertUser(db, { username: 'alice', passwordHash: 'hash', createdTime: 1_700_000_001 });
+  it("inserts a user with defaults and finds it by id and username", async () => {
+    const user = await insertUser(db, { username: "alice", passwordHash: "hash", createdTime: 1_700_000_001 });
     expect(user).toEqual({
       id: expect.any(Number),
-      username: 'alice',
-      passwordHash: 'hash',
-      displayName: 'alice',
-      role: 'user',
-      group: 'default',
+      username: "alice",
+      passwordHash: "hash",
+      displayName: "alice",
+      role: "user",
+      group: "default",
       status: 1,
       accessTokenHash: null,
       accessTokenEncrypted: null,
       createdTime: 1_700_000_001,
     });
     expect(await findUserById(db, user.id)).toEqual(user);
-    expect(await findUserByUsername(db, 'alice')).toEqual(user);
+    expect(await findUserByUsername(db, "alice")).toEqual(user);
     expect(await findUserById(db, user.id + 1000)).toBeNull();
-    expect(await findUserByUsername(db, 'nobody')).toBeNull();
+    expect(await findUserByUsername(db, "nobody")).toBeNull();
   });
 
-  it('rejects a duplicate username', async () => {
-    await insertUser(db, { username: 'bob', passwordHash: 'hash', createdTime: 1 });
-    await expect(insertUser(db, { username: 'bob', passwordHash: 'other', createdTime: 2 })).rejects.toThrow();
+  it("rejects a duplicate username", async () => {
+    await insertUser(db, { username: "bob", passwordHash: "hash", createdTime: 1 });
+    await expect(insertUser(db, { username: "bob", passwordHash: "other", createdTime: 2 })).rejects.toThrow();
   });
 
-  it('sets, finds and revokes an access token', async () => {
-    const user = await insertTestUser(db, { role: 'root' });
-    expect(await setUserAccessToken(db, user.id, { accessTokenHash: 'h1', accessTokenEncrypted: 'e1' })).toBe(true);
-    expect(await findUserByAccessTokenHash(db, 'h1')).toMatchObject({ id: user.id, role: 'root', accessTokenEncrypted: 'e1' });
+  it("sets, finds and revokes an access token", async () => {
+    const user = await insertTestUser(db, { role: "root" });
+    expect(await setUserAccessToken(db, user.id, { accessTokenHash: "h1", accessTokenEncrypted: "e1" })).toBe(true);
+    expect(await findUserByAccessTokenHash(db, "h1")).toMatchObject({
+      id: user.id,
+      role: "root",
+      accessTokenEncrypted: "e1",
+    });
     expect(await setUserAccessToken(db, user.id, { accessTokenHash: null, accessTokenEncrypted: null })).toBe(true);
-    expect(await findUserByAccessTokenHash(db, 'h1')).toBeNull();
-    expect(await setUserAccessToken(db, user.id + 1000, { accessTokenHash: 'h2', accessTokenEncrypted: 'e2' })).toBe(false);
+    expect(await findUserByAccessTokenHash(db, "h1")).toBeNull();
+    expect(await setUserAccessToken(db, user.id + 1000, { accessTokenHash: "h2", accessTokenEncrypted: "e2" })).toBe(
+      false,
+    );
   });
 
-  it('keeps access token hashes unique', async () => {
+  it("keeps access token hashes unique", async () => {
     const first = await insertTestUser(db);
     const second = await insertTestUser(db);
-    await setUserAccessToken(db, first.id, { accessTokenHash: 'same', accessTokenEncrypted: 'e' });
-    await expect(setUserAccessToken(db, second.id, { accessTokenHash: 'same', accessTokenEncrypted: 'e' })).rejects.toThrow();
+    await setUserAccessToken(db, first.id, { accessTokenHash: "same", accessTokenEncrypted: "e" });
+    await expect(
+      setUserAccessToken(db, second.id, { accessTokenHash: "same", accessTokenEncrypted: "e" }),
+    ).rejects.toThrow();
   });
 
-  it('counts users', async () => {
+  it("counts users", async () => {
     const before = await countUsers(db);
     await insertTestUser(db);
     expect(await countUsers(db)).toBe(before + 1);

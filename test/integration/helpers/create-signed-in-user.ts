@@ -27,7 +27,12 @@ export async function createSignedInUser(
   const password = `pw-${crypto.randomBytes(8).toString("hex")}`;
   const creator = options.creator ?? testGateway.client;
   const created = await creator.management.POST("/api/user/", {
-    body: { username, password, ...(options.role ? { role: options.role } : {}), ...(options.group ? { group: options.group } : {}) },
+    body: {
+      username,
+      password,
+      ...(options.role ? { role: options.role } : {}),
+      ...(options.group ? { group: options.group } : {}),
+    },
   });
   if (!created.data) throw new Error(`creating ${username} failed: ${JSON.stringify(created.error)}`);
   const login = await testGateway.clientFor({}).management.POST("/api/user/login", { body: { username, password } });

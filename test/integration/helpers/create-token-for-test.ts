@@ -9,7 +9,10 @@ type CreateTokenRequest = components["schemas"]["CreateTokenRequest"];
  * Creates one token through POST /api/token/ (which answers without data) and reads it back by its name,
  * made unique unless the caller gives one.
  */
-export async function createTokenForTest(client: GatewayClient, body: Partial<CreateTokenRequest> = {}): Promise<Token> {
+export async function createTokenForTest(
+  client: GatewayClient,
+  body: Partial<CreateTokenRequest> = {},
+): Promise<Token> {
   const name = body.name ?? `t-${crypto.randomBytes(5).toString("hex")}`;
   const created = await client.management.POST("/api/token/", { body: { ...body, name } });
   if (!created.data) throw new Error(`creating token ${name} failed: ${JSON.stringify(created.error)}`);

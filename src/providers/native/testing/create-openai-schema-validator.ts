@@ -14,6 +14,8 @@ export function createOpenaiSchemaValidator(): (schemaName: string, value: unkno
     const validate = ajv.getSchema(`openai.json#/components/schemas/${schemaName}`);
     if (!validate) throw new Error(`no schema ${schemaName} in the bundled openai spec`);
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? ""} ${JSON.stringify(error.params)}`);
+    return (validate.errors ?? []).map(
+      (error) => `${error.instancePath || "/"} ${error.message ?? ""} ${JSON.stringify(error.params)}`,
+    );
   };
 }

@@ -21,10 +21,13 @@ export async function runNativeChatStream(
     created: options.created ?? 1_749_721_287,
     onUsage: (usage) => usageReports.push(usage),
   });
-  const boundaries = [...new Set([0, ...pieceStarts.filter((start) => start > 0 && start < bytes.length), bytes.length])].sort((a, b) => a - b);
+  const boundaries = [
+    ...new Set([0, ...pieceStarts.filter((start) => start > 0 && start < bytes.length), bytes.length]),
+  ].sort((a, b) => a - b);
   const upstream = new ReadableStream<Uint8Array>({
     start(controller) {
-      for (let index = 0; index + 1 < boundaries.length; index += 1) controller.enqueue(bytes.slice(boundaries[index], boundaries[index + 1]));
+      for (let index = 0; index + 1 < boundaries.length; index += 1)
+        controller.enqueue(bytes.slice(boundaries[index], boundaries[index + 1]));
       controller.close();
     },
   });
