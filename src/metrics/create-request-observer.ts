@@ -31,11 +31,20 @@ export function createRequestObserver(
     const model = request.metricsModel ?? "none";
     const statusClass = statusClasses[Math.min(5, Math.floor(this.statusCode / 100))] ?? "5xx";
     let byOperation = counters.get(generation);
-    if (!byOperation) counters.set(generation, (byOperation = new Map()));
+    if (!byOperation) {
+      byOperation = new Map();
+      counters.set(generation, byOperation);
+    }
     let byModel = byOperation.get(operation);
-    if (!byModel) byOperation.set(operation, (byModel = new Map()));
+    if (!byModel) {
+      byModel = new Map();
+      byOperation.set(operation, byModel);
+    }
     let byStatus = byModel.get(model);
-    if (!byStatus) byModel.set(model, (byStatus = new Map()));
+    if (!byStatus) {
+      byStatus = new Map();
+      byModel.set(model, byStatus);
+    }
     let counter = byStatus.get(statusClass);
     if (!counter) {
       counter = metrics.requests.labels({ generation, operation, model, status_class: statusClass });
@@ -43,7 +52,10 @@ export function createRequestObserver(
     }
     counter.inc();
     let timersByOperation = timers.get(generation);
-    if (!timersByOperation) timers.set(generation, (timersByOperation = new Map()));
+    if (!timersByOperation) {
+      timersByOperation = new Map();
+      timers.set(generation, timersByOperation);
+    }
     let timer = timersByOperation.get(operation);
     if (!timer) {
       timer = metrics.requestDuration.labels({ generation, operation });

@@ -28,7 +28,11 @@ async function postJson(url: string, headers: Record<string, string>, body: unkn
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.json() };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get("retry-after"),
+    body: (await response.json()) as Answer["body"],
+  };
 }
 
 const chat = (gateway: TestGateway, key: string, maxTokens = 5) =>
