@@ -46,7 +46,15 @@ const channels = (openai: FakeUpstream, native?: FakeUpstream) => ({
   channels: [
     { name: "main", type: "openai", base_url: openai.url, key: "upstream-secret", models: ["model-a"] },
     ...(native
-      ? [{ name: "native", type: "native", base_url: native.url, key: "upstream-secret", models: ["gmx-2.5-flash"] }]
+      ? [
+          {
+            name: "native",
+            type: "native",
+            base_url: native.url,
+            key: "upstream-secret",
+            models: ["gmx-2.5-flash", "gmx-3.8-flash-tts"],
+          },
+        ]
       : []),
   ],
   pricing: { "model-a": { input: 2, output: 4 }, "gmx-2.5-flash": { input: 2, output: 4 } },
@@ -137,6 +145,19 @@ describe.each(testDatabases.filter(({ name }) => name === "sqlite"))(
       expect(refused.body.error!.message).toContain("1 requests per minute");
       expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
       expect(await readToken(gateway, id)).toMatchObject({ used_quota: before.used_quota });
+    });
+
+    it("counts the voice list, which goes upstream through no relay, as a request", async () => {
+      const { key } = await createApiKey(gateway, { remainQuota: 1_000_000, rpmLimit: 1 });
+      const voices = () =>
+        fetch(`${gateway.url}/v1beta/voices?model=gmx-3.8-flash-tts`, { headers: { "x-goog-api-key": key } });
+      expect((await voices()).status).toBe(200);
+      const refused = await voices();
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as Answer["body"]).error).toMatchObject({
+        code: 429,
+        status: "RESOURCE_EXHAUSTED",
+      });
     });
 
     it("keeps limits through update and lets 0 mean no limit", async () => {

@@ -127,6 +127,9 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
         .planAttempts(model, routing, userGroup, context.config.relay.maxAttempts)
         .filter((attempt) => attempt.channel.type === "native");
       if (attempts.length === 0) throw new NoAvailableChannelError(model);
+      // The voice list goes upstream but bills nothing: it counts as a request, and as no tokens once answered.
+      const countedTokens = token.rpmLimit > 0 || token.tpmLimit > 0 ? await context.rateLimiter.admit(token, 0) : 0;
+      if (countedTokens > 0) context.rateLimiter.correct(token, countedTokens, 0);
       const clientGone = new ClientGoneSignal();
       const onClientGone = () => clientGone.abort(new Error("client disconnected"));
       response.once("close", onClientGone);
