@@ -63,7 +63,7 @@ describe("metrics, health and request ids on one gateway (SQLite)", () => {
     expect(exposition.types.get("gateway_request_duration_seconds")).toBe("histogram");
     return exposition.samples;
   }
-  const valueOf = (samples: PrometheusSample[], name: string, labels: Record<string, string> = {}) =>
+  const sumOf = (samples: PrometheusSample[], name: string, labels: Record<string, string> = {}) =>
     samples
       .filter(
         (sample) =>
@@ -102,7 +102,7 @@ describe("metrics, health and request ids on one gateway (SQLite)", () => {
     const after = await scrape();
 
     const moved = (name: string, labels: Record<string, string> = {}) =>
-      valueOf(after, name, labels) - valueOf(before, name, labels);
+      sumOf(after, name, labels) - sumOf(before, name, labels);
     expect(moved("gateway_requests_total", chatLabels)).toBe(2);
     expect(
       moved("gateway_requests_total", { operation: "createChatCompletion", model: "none", status_class: "4xx" }),
@@ -113,8 +113,8 @@ describe("metrics, health and request ids on one gateway (SQLite)", () => {
     expect(moved("gateway_upstream_errors_total", { channel: "main" })).toBe(1);
     // Two answered requests of 11 units each ((5 × 2 + 3 × 4) / 1e6 USD × 500,000).
     expect(moved("gateway_quota_spent_total", { model: "model-a" })).toBe(22);
-    expect(valueOf(after, "gateway_open_streams")).toBe(0);
-    expect(valueOf(after, "gateway_channels_in_cooldown")).toBe(0);
+    expect(sumOf(after, "gateway_open_streams")).toBe(0);
+    expect(sumOf(after, "gateway_channels_in_cooldown")).toBe(0);
     expect(after.some((sample) => sample.name === "gateway_tasks" && sample.labels.status === "queued")).toBe(true);
     expect(after.some((sample) => sample.name === "process_cpu_user_seconds_total")).toBe(true);
     const labelValues = after.flatMap((sample) => Object.values(sample.labels));
