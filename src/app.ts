@@ -46,11 +46,11 @@ export function createApp(options: AppOptions): Express {
     express.Router
   >;
 
-  app.use(createOperatorRouter(options.operator));
+  const operatorRouter = createOperatorRouter(options.operator);
   app.use((request, response, next) => {
     const generation = selectApiGeneration(request.path);
     if (generation) routers[generation](request, response, next);
-    else next();
+    else operatorRouter(request, response, next);
   });
   app.use((request, response) => {
     response.status(404).json({

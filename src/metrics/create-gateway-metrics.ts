@@ -10,15 +10,22 @@ export interface GatewayMetricsSources {
 
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
+// The process metrics (CPU, memory, event loop, GC) belong to the process, not to a gateway: collected once,
+// however many gateways a process builds (tests build dozens; each collector keeps its own timers).
+let processRegistry: Registry | undefined;
+
 /**
- * One registry per gateway (tests run several in one process; the global registry would refuse the second).
- * Counters are updated in place on the hot path; the gauges that read state (cooldowns, tasks) are computed
- * only when scraped.
+ * One registry per gateway (tests run several in one process; the global registry would refuse the second),
+ * exposed merged with the process metrics. Counters are updated in place on the hot path, through children cached
+ * per label value; the gauges that read state (cooldowns, tasks) are computed only when scraped.
  */
 export function createGatewayMetrics(sources: GatewayMetricsSources): GatewayMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const registers = [registry];
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  const gatewayRegistry = new Registry();
+  const registers = [gatewayRegistry];
   new Gauge({
     name: "gateway_channels_in_cooldown",
     help: "Channels cooling down after repeated upstream failures.",
@@ -39,8 +46,38 @@ export function createGatewayMetrics(sources: GatewayMetricsSources): GatewayMet
       for (const { status, count } of counts) tasks.set({ status }, count);
     },
   });
-  return {
-    registry,
+  const upstreamDuration = new Histogram({
+    name: "gateway_upstream_duration_seconds",
+    help: "Time of one upstream attempt, from sending the request to the end of its answer (streams included).",
+    labelNames: ["channel"] as const,
+    buckets: latencyBuckets,
+    registers,
+  });
+  const quotaSpent = new Counter({
+    name: "gateway_quota_spent_total",
+    help: "Quota units charged (500,000 = 1 USD), per model.",
+    labelNames: ["model"] as const,
+    registers,
+  });
+  const upstreamTimers = new Map<string, Histogram.Internal<"channel">>();
+  const quotaCounters = new Map<string, Counter.Internal>();
+  const metrics: Omit<GatewayMetrics, "registry"> = {
+    observeUpstream(channel, seconds) {
+      let timer = upstreamTimers.get(channel);
+      if (!timer) {
+        timer = upstreamDuration.labels({ channel });
+        upstreamTimers.set(channel, timer);
+      }
+      timer.observe(seconds);
+    },
+    spendQuota(model, units) {
+      let counter = quotaCounters.get(model);
+      if (!counter) {
+        counter = quotaSpent.labels({ model });
+        quotaCounters.set(model, counter);
+      }
+      counter.inc(units);
+    },
     requests: new Counter({
       name: "gateway_requests_total",
       help: "Requests answered on /api, /v1 and /v1beta, by generation, operation, model and status class.",
@@ -51,13 +88,6 @@ export function createGatewayMetrics(sources: GatewayMetricsSources): GatewayMet
       name: "gateway_request_duration_seconds",
       help: "Time from receiving a request to the end of its answer.",
       labelNames: ["generation", "operation"] as const,
-      buckets: latencyBuckets,
-      registers,
-    }),
-    upstreamDuration: new Histogram({
-      name: "gateway_upstream_duration_seconds",
-      help: "Time of one upstream attempt, from sending the request to the end of its answer (streams included).",
-      labelNames: ["channel"] as const,
       buckets: latencyBuckets,
       registers,
     }),
@@ -73,12 +103,6 @@ export function createGatewayMetrics(sources: GatewayMetricsSources): GatewayMet
       labelNames: ["channel"] as const,
       registers,
     }),
-    quotaSpent: new Counter({
-      name: "gateway_quota_spent_total",
-      help: "Quota units charged (500,000 = 1 USD), per model.",
-      labelNames: ["model"] as const,
-      registers,
-    }),
     openStreams: new Gauge({
       name: "gateway_open_streams",
       help: "Streamed answers in progress.",
@@ -91,4 +115,6 @@ export function createGatewayMetrics(sources: GatewayMetricsSources): GatewayMet
       registers,
     }),
   };
+  // Merged last: a merged registry holds the metrics registered by then.
+  return { ...metrics, registry: Registry.merge([processRegistry, gatewayRegistry]) };
 }

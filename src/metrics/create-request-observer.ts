@@ -68,6 +68,7 @@ export function createRequestObserver(
     const observed = request as ObservedRequest;
     observed.observedGeneration = generation;
     observed.observedSince = performance.now();
-    response.on("finish", recordFinishedRequest);
+    // "close" comes after "finish", and also when the client leaves first (a stream it aborted counts too).
+    response.on("close", recordFinishedRequest);
   };
 }

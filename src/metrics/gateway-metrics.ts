@@ -9,10 +9,12 @@ export interface GatewayMetrics {
   registry: Registry;
   requests: Counter<"generation" | "operation" | "model" | "status_class">;
   requestDuration: Histogram<"generation" | "operation">;
-  upstreamDuration: Histogram<"channel">;
+  /** Times one upstream attempt of this channel. */
+  observeUpstream(channel: string, seconds: number): void;
   upstreamErrors: Counter<"channel" | "retryable">;
   upstreamRetries: Counter<"channel">;
-  quotaSpent: Counter<"model">;
+  /** Adds charged quota units for this model. */
+  spendQuota(model: string, units: number): void;
   openStreams: Gauge;
   rateLimited: Counter<"limit">;
 }

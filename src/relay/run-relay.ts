@@ -137,7 +137,7 @@ export async function runRelay(
     if (countedTokens > 0) {
       context.rateLimiter.correct(token, countedTokens, usage ? usage.promptTokens + usage.completionTokens : 0);
     }
-    if (cost > 0) context.metrics.quotaSpent.inc({ model: metricsModel }, cost);
+    if (cost > 0) context.metrics.spendQuota(metricsModel, cost);
     context.billing.recordUsage({
       userId: token.userId,
       tokenId: token.id,
@@ -177,10 +177,7 @@ export async function runRelay(
           "upstream attempt failed, trying the next channel",
         );
       } finally {
-        metrics.upstreamDuration.observe(
-          { channel: attempt.channel.name },
-          (performance.now() - attemptStartedAt) / 1000,
-        );
+        metrics.observeUpstream(attempt.channel.name, (performance.now() - attemptStartedAt) / 1000);
       }
     }
   } finally {
