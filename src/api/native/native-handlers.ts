@@ -1,5 +1,6 @@
 import type { Request, Response } from "express";
 import type { components, operations } from "../../../generated/types/native.js";
+import { isModelAllowed } from "../../auth/is-model-allowed.js";
 import { estimatePromptTokens } from "../../billing/estimate-prompt-tokens.js";
 import type { RoutingToken } from "../../channels/channel-router.js";
 import type { GatewayContext } from "../../gateway-context.js";
@@ -115,12 +116,6 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
       response.json(page);
     },
   };
-}
-
-/** The same rule as assertModelAllowed, as a filter. */
-function isModelAllowed(token: TokenRecord, model: string): boolean {
-  if (!token.modelLimitsEnabled) return true;
-  return token.modelLimits.split(",").some((name) => name.trim() === model);
 }
 
 /** The validator coerces query integers; a raw string still counts when it is one. */

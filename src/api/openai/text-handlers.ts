@@ -1,4 +1,5 @@
 import type { operations } from "../../../generated/types/openai.js";
+import { isModelAllowed } from "../../auth/is-model-allowed.js";
 import { estimatePromptTokens } from "../../billing/estimate-prompt-tokens.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
@@ -14,12 +15,9 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
   return {
     listModels(_request, response) {
       const token = getAuthenticatedToken(response);
-      const allowed = token.modelLimitsEnabled
-        ? new Set(token.modelLimits.split(",").map((model) => model.trim()))
-        : undefined;
       const models = context.channelRouter
         .listModels({ group: token.group, crossGroupRetry: token.crossGroupRetry }, getAuthenticatedUserGroup(response))
-        .filter((model) => !allowed || allowed.has(model));
+        .filter((model) => isModelAllowed(token, model));
       const created = context.now();
       response.json({
         object: "list",
