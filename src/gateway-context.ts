@@ -6,6 +6,7 @@ import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import type { ChannelRouter } from "./channels/channel-router.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
+import type { ProviderServices } from "./providers/provider-services.js";
 import type { Logger } from "./logging/logger.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
 import type { GatewayMetrics } from "./metrics/gateway-metrics.js";
@@ -30,6 +31,8 @@ export interface GatewayContext {
   /** Per-key requests and tokens per minute (rpm_limit, tpm_limit), shared through Redis when configured. */
   rateLimiter: TokenRateLimiter;
   metrics: GatewayMetrics;
+  /** What provider adapters share (downloaders, safety settings, logger, clock), built once. */
+  providers: ProviderServices;
   /** Unix seconds; injectable so tests can move time. */
   now(): number;
 }
