@@ -147,7 +147,7 @@ describe.each(testDatabases.filter(({ name }) => name === "sqlite"))(
       expect(await readToken(gateway, id)).toMatchObject({ used_quota: before.used_quota });
     });
 
-    it("counts the voice list, which goes upstream through no relay, as a request", async () => {
+    it("counts the voice list (routed upstream, never billed) as a request", async () => {
       const { key } = await createApiKey(gateway, { remainQuota: 1_000_000, rpmLimit: 1 });
       const voices = () =>
         fetch(`${gateway.url}/v1beta/voices?model=gmx-3.8-flash-tts`, { headers: { "x-goog-api-key": key } });
