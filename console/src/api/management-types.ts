@@ -9,3 +9,5 @@ export type Channel = components["schemas"]["Channel"];
 export type CreateChannelRequest = components["schemas"]["CreateChannelRequest"];
 export type ChannelTestResult = components["schemas"]["ChannelTestResult"];
 export type UsageLog = components["schemas"]["UsageLog"];
+export type LogStatistics = components["schemas"]["LogStatistics"];
+export type UsageBucket = components["schemas"]["UsageBucket"];

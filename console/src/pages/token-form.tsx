@@ -49,6 +49,8 @@ export function TokenForm({
       allow_ips: text("allowIps"),
       group,
       cross_group_retry: form.get("crossGroupRetry") === "on",
+      rpm_limit: Number(text("rpmLimit")) || 0,
+      tpm_limit: Number(text("tpmLimit")) || 0,
       ...(token ? {} : { count: Number(text("count")) || 1 }),
     };
     setBusy(true);
@@ -162,6 +164,33 @@ export function TokenForm({
         <span id="cross-group-hint" className="hint">
           Takes effect only when the group is auto.
         </span>
+      </fieldset>
+      <fieldset>
+        <legend>Rate limits (0 means none)</legend>
+        <div className="form-row">
+          <label>
+            Requests per minute
+            <input
+              name="rpmLimit"
+              type="number"
+              min={0}
+              max={1_000_000}
+              step={1}
+              defaultValue={token?.rpm_limit ?? 0}
+            />
+          </label>
+          <label>
+            Tokens per minute
+            <input
+              name="tpmLimit"
+              type="number"
+              min={0}
+              max={1_000_000_000}
+              step={1}
+              defaultValue={token?.tpm_limit ?? 0}
+            />
+          </label>
+        </div>
       </fieldset>
       <div className="form-actions">
         <button type="submit" disabled={busy}>

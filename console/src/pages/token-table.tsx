@@ -108,6 +108,8 @@ export function TokenTable({
 function describeLimits(token: Token): string {
   const parts: string[] = [];
   if (token.model_limits_enabled) parts.push(`models: ${token.model_limits || "none"}`);
+  if (token.rpm_limit > 0) parts.push(`${token.rpm_limit} requests/min`);
+  if (token.tpm_limit > 0) parts.push(`${token.tpm_limit} tokens/min`);
   if (token.allow_ips) parts.push(`IPs: ${token.allow_ips.split(/[\n,]+/).join(", ")}`);
   parts.push(
     `group: ${token.group || "own"}${token.group === "auto" && token.cross_group_retry ? " (cross-group retry)" : ""}`,

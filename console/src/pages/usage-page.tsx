@@ -1,11 +1,14 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
-import type { Token, UsageLog } from "../api/management-types";
+import { ApiFailure } from "../api/api-failure";
+import type { LogStatistics, Token, UsageLog } from "../api/management-types";
 import { unwrapAnswer } from "../api/unwrap-answer";
 import { Notice, type NoticeMessage } from "../components/notice";
 import { PageHeading } from "../components/page-heading";
 import { Pager } from "../components/pager";
 import { describeError } from "../format/describe-error";
+import { formatQuota } from "../format/format-quota";
 import type { Session } from "../session";
+import { UsageChart } from "./usage-chart";
 import { UsageLogTable } from "./usage-log-table";
 
 const pageSize = 20;
@@ -34,6 +37,7 @@ export function UsagePage({ session }: { session: Session }) {
   });
   const [page, setPage] = useState(1);
   const [logs, setLogs] = useState<{ items: UsageLog[]; total: number }>();
+  const [statistics, setStatistics] = useState<LogStatistics | "unavailable">();
   const [notice, setNotice] = useState<NoticeMessage>();
 
   useEffect(() => {
@@ -61,6 +65,23 @@ export function UsagePage({ session }: { session: Session }) {
   useEffect(() => {
     void load();
   }, [load]);
+
+  useEffect(() => {
+    const query = {
+      granularity: "day" as const,
+      ...(filter.tokenId ? { token_id: filter.tokenId } : {}),
+      ...(filter.model ? { model: filter.model } : {}),
+      start_time: filter.startTime,
+      end_time: filter.endTime,
+    };
+    unwrapAnswer(client.GET("/api/log/stat", { params: { query } }))
+      .then((answer) => setStatistics(answer.data))
+      .catch((error: unknown) => {
+        // A gateway without the statistics operation (501) still shows the log rows.
+        if (error instanceof ApiFailure && (error.status === 501 || error.status === 404)) setStatistics("unavailable");
+        else setNotice({ kind: "error", text: describeError(error) });
+      });
+  }, [client, filter]);
 
   function applyFilter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -107,6 +128,50 @@ export function UsagePage({ session }: { session: Session }) {
         <button type="submit">Show</button>
       </form>
       <Notice notice={notice} />
+      {statistics === "unavailable" && <p>This gateway does not offer usage statistics yet.</p>}
+      {statistics && statistics !== "unavailable" && (
+        <section aria-labelledby="totals-heading">
+          <h2 id="totals-heading">Totals</h2>
+          <dl className="totals">
+            <div>
+              <dt>Requests</dt>
+              <dd>{statistics.totals.requests.toLocaleString("en-US")}</dd>
+            </div>
+            <div>
+              <dt>Failed</dt>
+              <dd>{statistics.totals.errors.toLocaleString("en-US")}</dd>
+            </div>
+            <div>
+              <dt>Prompt tokens</dt>
+              <dd>{statistics.totals.prompt_tokens.toLocaleString("en-US")}</dd>
+            </div>
+            <div>
+              <dt>Completion tokens</dt>
+              <dd>{statistics.totals.completion_tokens.toLocaleString("en-US")}</dd>
+            </div>
+            <div>
+              <dt>Spent</dt>
+              <dd>{formatQuota(statistics.totals.quota)}</dd>
+            </div>
+          </dl>
+          <UsageChart
+            title="Quota"
+            buckets={statistics.items}
+            startTime={statistics.start_time}
+            endTime={statistics.end_time}
+            measure={(bucket) => bucket.quota}
+            describe={formatQuota}
+          />
+          <UsageChart
+            title="Requests"
+            buckets={statistics.items}
+            startTime={statistics.start_time}
+            endTime={statistics.end_time}
+            measure={(bucket) => bucket.requests}
+            describe={(value) => `${value} requests`}
+          />
+        </section>
+      )}
       <h2>Requests</h2>
       {logs && (
         <>
