@@ -67,7 +67,7 @@ export function TokenTable({
               {token.name}
             </th>
             <td data-label="Key">
-              <code>{token.key}</code>
+              <code className="masked-key">{token.key}</code>
             </td>
             <td data-label="Status">
               <span className={`status status-${token.status}`}>{describeTokenStatus(token.status)}</span>

@@ -42,7 +42,9 @@ export function TokensPage({ session }: { session: Session }) {
           )
         : await unwrapAnswer(client.GET("/api/token/", { params: { query: { p: page, size: pageSize } } }));
       setTokens(answer.data);
-      setSelected(new Set());
+      // The selection survives a reload (after revealing keys, say) for the tokens still on the page.
+      const shown = new Set(answer.data.items.map((token) => token.id));
+      setSelected((current) => new Set([...current].filter((id) => shown.has(id))));
     } catch (error) {
       setNotice({ kind: "error", text: describeError(error) });
     }
