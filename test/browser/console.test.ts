@@ -201,7 +201,7 @@ describe("web console", () => {
     expect(await page.getByRole("status").filter({ hasText: "copied" }).textContent()).toBe(
       "Key of browser-app copied",
     );
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(fullKey);
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(fullKey);
     await screenshot("tokens-key-revealed");
     await page.getByRole("button", { name: "Hide keys" }).click();
   });
@@ -295,7 +295,7 @@ describe("web console", () => {
     const keys = await page
       .getByRole("region", { name: "Full keys" })
       .getByRole("textbox")
-      .evaluateAll((fields) => fields.map((field) => (field as HTMLInputElement).value));
+      .evaluateAll((fields) => fields.map((field) => (field as unknown as { value: string }).value));
     expect(keys).toHaveLength(3);
     for (const key of keys) expect(key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
     await page.getByRole("button", { name: "Delete selected (3)" }).click();
@@ -319,7 +319,7 @@ describe("web console", () => {
     await page.getByRole("button", { name: "Hide keys" }).click();
     for (const name of ["Tokens", "Usage", "Channels"]) {
       await openPage(name);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
       await screenshot(`${name.toLowerCase()}-375px`);
     }
     expect(requestedUrls.length).toBeGreaterThan(10);
