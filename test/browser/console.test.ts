@@ -109,7 +109,7 @@ describe("web console", () => {
     await page.getByLabel(/^Username/).fill(admin.username);
     await page.getByLabel(/^Password/).fill("wrong password");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    expect(await page.getByRole("alert").textContent()).toBe("Invalid username or password.");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Invalid username or password.");
     await page.getByLabel(/^Password/).fill(admin.password);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Tokens");
@@ -126,7 +126,7 @@ describe("web console", () => {
     await dialog.getByLabel(/^Upstream keys, one per line/).fill(upstreamKey);
     await dialog.getByLabel(/^Models \(comma separated\)/).fill("gpt-4o-mini");
     await dialog.getByRole("button", { name: "Create channel" }).click();
-    expect(await status().textContent()).toBe("Channel browser-openai created.");
+    await expect.poll(() => status().textContent()).toBe("Channel browser-openai created.");
     const row = tokenRow("browser-openai");
     expect(await row.textContent()).toContain("Enabled");
     expect(await row.textContent()).not.toContain(upstreamKey);
@@ -135,6 +135,22 @@ describe("web console", () => {
     await page.getByRole("button", { name: "Test channel browser-openai" }).click();
     await expect.poll(() => row.getByRole("cell").nth(6).textContent()).toMatch(/^OK in \d+ ms \(gpt-4o-mini\)$/);
     expect(upstream.requests).toHaveLength(1);
+
+    await page.getByRole("button", { name: "Edit channel browser-openai" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit channel browser-openai" });
+    await edit.getByLabel(/^Priority/).fill("5");
+    const update = page.waitForRequest(
+      (request) => request.method() === "PUT" && request.url().endsWith("/api/channel/"),
+    );
+    await edit.getByRole("button", { name: "Save channel" }).click();
+    // Keys are write-only: an edit that types none leaves them alone.
+    expect((await update).postDataJSON()).not.toHaveProperty("keys");
+    await expect.poll(() => status().textContent()).toBe("Channel browser-openai saved.");
+    await expect.poll(() => row.getByRole("cell").nth(4).textContent()).toBe("5 / 1");
+    await page.getByRole("button", { name: "Disable channel browser-openai" }).click();
+    await expect.poll(() => row.getByRole("cell").nth(5).textContent()).toBe("Disabled");
+    await page.getByRole("button", { name: "Enable channel browser-openai" }).click();
+    await expect.poll(() => row.getByRole("cell").nth(5).textContent()).toBe("Enabled");
     await screenshot("channels");
   });
 
@@ -169,7 +185,7 @@ describe("web console", () => {
       tpm_limit: 100_000,
       count: 1,
     });
-    expect(await status().textContent()).toBe("Token browser-app created.");
+    await expect.poll(() => status().textContent()).toBe("Token browser-app created.");
 
     const stored = (await admin.client.management.GET("/api/token/", { params: { query: {} } })).data!.data.items[0];
     expect(stored).toMatchObject({ name: "browser-app", remain_quota: 1_000_000, model_limits: "gpt-4o-mini" });
@@ -181,14 +197,30 @@ describe("web console", () => {
     if (stored.rpm_limit > 0) expect(row).toContain(`${stored.rpm_limit} requests/min`);
     expect(row).toContain(stored.key);
 
+    await page.getByRole("button", { name: "Edit token browser-app" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit token browser-app" });
+    expect(await edit.getByLabel(/^Allowed models/).inputValue()).toBe("gpt-4o-mini");
+    await edit.getByLabel(/^Quota in US dollars/).fill("3");
+    const update = page.waitForRequest(
+      (request) => request.method() === "PUT" && request.url().endsWith("/api/token/"),
+    );
+    await edit.getByRole("button", { name: "Save token" }).click();
+    expect((await update).postDataJSON()).toMatchObject({
+      id: stored.id,
+      remain_quota: 1_500_000,
+      rpm_limit: stored.rpm_limit,
+    });
+    await expect.poll(() => status().textContent()).toBe("Token browser-app saved.");
+    await expect.poll(() => tokenRow("browser-app").textContent()).toContain("1,500,000 units ($3.00)");
+
     await page.getByRole("button", { name: "New token" }).click();
     const batch = page.getByRole("dialog", { name: "New token" });
     await batch.getByLabel(/^Name \(at most 30 characters\)/).fill("batch");
     await batch.getByLabel(/^How many tokens to create/).fill("3");
     await batch.getByLabel(/^Unlimited quota/).check();
     await batch.getByRole("button", { name: "Create token" }).click();
-    expect(await status().textContent()).toBe("Token batch created.");
-    for (const name of ["batch-1", "batch-2", "batch-3"]) expect(await tokenRow(name).count()).toBe(1);
+    await expect.poll(() => status().textContent()).toBe("Token batch created.");
+    for (const name of ["batch-1", "batch-2", "batch-3"]) await expect.poll(() => tokenRow(name).count()).toBe(1);
     expect(await tokenRow("batch-1").textContent()).toContain("Unlimited");
   });
 
@@ -213,9 +245,9 @@ describe("web console", () => {
     await expect.poll(() => page.getByRole("rowheader").allTextContents()).toEqual(["browser-app"]);
     await search.getByLabel(/^Key contains/).fill("a%b%c%d");
     await search.getByRole("button", { name: "Search" }).click();
-    expect(await page.getByRole("alert").textContent()).toBe(
-      "Token search failed: the token search pattern may contain at most 2 % wildcards.",
-    );
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toBe("Token search failed: the token search pattern may contain at most 2 % wildcards.");
     await search.getByLabel(/^Key contains/).fill("");
     await search.getByRole("button", { name: "Search" }).click();
     await expect.poll(() => page.getByRole("rowheader").count()).toBe(4);
@@ -267,7 +299,7 @@ describe("web console", () => {
   it("disables the token and shows the expired-token message as the gateway gives it", async () => {
     await openPage("Tokens");
     await page.getByRole("button", { name: "Disable token browser-app" }).click();
-    expect(await status().textContent()).toBe("Token browser-app disabled.");
+    await expect.poll(() => status().textContent()).toBe("Token browser-app disabled.");
     await expect.poll(() => tokenRow("browser-app").getByText("Disabled").count()).toBe(1);
     const refused = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: "POST",
@@ -285,7 +317,7 @@ describe("web console", () => {
     });
     expect(expire.response.status).toBe(200);
     await page.getByRole("button", { name: "Enable token browser-app" }).click();
-    expect(await page.getByRole("alert").textContent()).toBe(tokenMessages.expiredCannotEnable);
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe(tokenMessages.expiredCannotEnable);
   });
 
   it("reveals the keys of selected tokens and deletes them in one batch", async () => {
@@ -299,7 +331,7 @@ describe("web console", () => {
     expect(keys).toHaveLength(3);
     for (const key of keys) expect(key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
     await page.getByRole("button", { name: "Delete selected (3)" }).click();
-    expect(await status().textContent()).toBe("3 tokens deleted.");
+    await expect.poll(() => status().textContent()).toBe("3 tokens deleted.");
     await expect.poll(() => page.getByRole("rowheader").allTextContents()).toEqual(["browser-app"]);
   });
 
@@ -307,11 +339,14 @@ describe("web console", () => {
     // One single and one batch reveal so far; the budget allows two more.
     const reveal = page.getByRole("button", { name: "Show key of token browser-app" });
     for (let reveals = 2; reveals < revealBudget; reveals++) {
+      const answer = page.waitForResponse((response) => response.url().endsWith("/key"));
       await reveal.click();
-      expect(await status().textContent()).toBe("Key of browser-app shown below.");
+      expect((await answer).status()).toBe(200);
     }
     await reveal.click();
-    expect(await page.getByRole("alert").textContent()).toMatch(/^Too many key retrievals, retry in \d+ seconds\.$/);
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toMatch(/^Too many key retrievals, retry in \d+ seconds\.$/);
   });
 
   it("fits a 375 px wide screen and asked no host but the gateway", async () => {
@@ -322,7 +357,22 @@ describe("web console", () => {
       expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
       await screenshot(`${name.toLowerCase()}-375px`);
     }
+    await page.setViewportSize({ width: 1280, height: 900 });
     expect(requestedUrls.length).toBeGreaterThan(10);
     expect(requestedUrls.filter((url) => !url.startsWith(`${gateway.url}/`))).toEqual([]);
+  });
+
+  it("signs out, and signs a plain user in with an access token, without the administrators' pages", async () => {
+    const user = await createSignedInUser(gateway);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("Access token", { exact: true }).fill("not-a-token");
+    await page.getByRole("button", { name: "Sign in with token" }).click();
+    expect(await page.getByRole("alert").count()).toBe(1);
+    await page.getByLabel("Access token", { exact: true }).fill(user.accessToken);
+    await page.getByRole("button", { name: "Sign in with token" }).click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Tokens");
+    const links = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
+    expect(links).toEqual(["Tokens", "Usage"]);
+    expect(await page.getByText("No tokens.").count()).toBe(1);
   });
 });
