@@ -16,7 +16,9 @@ export async function buildConsole(projectRoot: string, outDir: string): Promise
   ];
   const output: string[] = [];
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(vite, args, { cwd: projectRoot, stdio: ["ignore", "pipe", "pipe"] });
+    // vitest sets NODE_ENV=test, which would make Vite bundle React's development build; test what npm start serves.
+    const env = { ...process.env, NODE_ENV: "production" };
+    const child = spawn(vite, args, { cwd: projectRoot, env, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout.on("data", (chunk: Buffer) => output.push(chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()));
     child.on("close", (exitCode) => resolve(exitCode ?? 1));

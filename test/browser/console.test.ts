@@ -362,6 +362,23 @@ describe("web console", () => {
     expect(requestedUrls.filter((url) => !url.startsWith(`${gateway.url}/`))).toEqual([]);
   });
 
+  it("works from the keyboard: skip link first, dialogs take focus and give it back on Escape", async () => {
+    await openPage("Tokens");
+    await page.reload();
+    await page.getByRole("heading", { name: "Tokens" }).waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement.textContent")).toBe("Skip to content");
+    await page.getByRole("button", { name: "New token" }).focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "New token" });
+    await expect
+      .poll(() => dialog.getByLabel(/^Name/).evaluate((field) => field === field.ownerDocument.activeElement))
+      .toBe(true);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await page.evaluate("document.activeElement.textContent")).toBe("New token");
+  });
+
   it("signs out, and signs a plain user in with an access token, without the administrators' pages", async () => {
     const user = await createSignedInUser(gateway);
     await page.getByRole("button", { name: "Sign out" }).click();
