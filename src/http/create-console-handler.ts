@@ -1,10 +1,28 @@
 import fs from "node:fs";
 import path from "node:path";
-import express, { type RequestHandler } from "express";
+import express, { type RequestHandler, type Response } from "express";
 import { isApiPath } from "./is-api-path.js";
 
 const immutableAssets = "public, max-age=31536000, immutable";
 const alwaysRevalidate = "no-cache";
+// The page shows full keys: it loads only its own files, talks only to this origin, and cannot be framed.
+// Inline style attributes stay allowed (React sets a few, e.g. the chart legend's colours); inline scripts do not.
+const pagePolicy = [
+  "default-src 'self'",
+  "img-src 'self' data:",
+  "style-src 'self' 'unsafe-inline'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+function setPageHeaders(response: Response): void {
+  response.setHeader("Cache-Control", alwaysRevalidate);
+  response.setHeader("Content-Security-Policy", pagePolicy);
+  response.setHeader("X-Content-Type-Options", "nosniff");
+  response.setHeader("Referrer-Policy", "no-referrer");
+}
 
 /**
  * Serves the built web console (console/dist) at `/`. Vite names the files under assets/ after their content
@@ -19,10 +37,9 @@ export function createConsoleHandler(folder: string): RequestHandler {
     fallthrough: true,
     setHeaders(response, filePath) {
       const relative = path.relative(folder, filePath);
-      response.setHeader(
-        "Cache-Control",
-        relative.startsWith(`assets${path.sep}`) ? immutableAssets : alwaysRevalidate,
-      );
+      if (relative.startsWith(`assets${path.sep}`)) response.setHeader("Cache-Control", immutableAssets);
+      else setPageHeaders(response);
+      response.setHeader("X-Content-Type-Options", "nosniff");
     },
   });
   return (request, response, next) => {
@@ -37,7 +54,7 @@ export function createConsoleHandler(folder: string): RequestHandler {
           .send("The web console is not built: run `npm run build` (npm start does) to serve it here.");
         return;
       }
-      response.setHeader("Cache-Control", alwaysRevalidate);
+      setPageHeaders(response);
       response.sendFile(indexFile);
     });
   };

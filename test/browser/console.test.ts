@@ -30,6 +30,7 @@ describe("web console", () => {
   let context: BrowserContext;
   let page: Page;
   const requestedUrls: string[] = [];
+  const consoleErrors: string[] = [];
   let fullKey = "";
 
   beforeAll(async () => {
@@ -54,6 +55,12 @@ describe("web console", () => {
     page = await context.newPage();
     page.setDefaultTimeout(5_000);
     page.on("request", (request) => requestedUrls.push(request.url()));
+    page.on("pageerror", (error) => consoleErrors.push(error.message));
+    // The browser logs failed requests the tests cause on purpose (401, 400, 429) as errors too; keep the rest.
+    page.on("console", (message) => {
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+        consoleErrors.push(message.text());
+    });
     page.on("dialog", (dialog) => void dialog.accept());
   });
   afterAll(async () => {
@@ -78,6 +85,8 @@ describe("web console", () => {
     expect(root.status).toBe(200);
     expect(root.headers.get("content-type")).toMatch(/^text\/html/);
     expect(root.headers.get("cache-control")).toBe("no-cache");
+    expect(root.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(root.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     const html = await root.text();
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1];
     const asset = await fetch(`${gateway.url}${script}`);
@@ -360,6 +369,8 @@ describe("web console", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     expect(requestedUrls.length).toBeGreaterThan(10);
     expect(requestedUrls.filter((url) => !url.startsWith(`${gateway.url}/`))).toEqual([]);
+    // Content-Security-Policy violations and script errors would show up here.
+    expect(consoleErrors).toEqual([]);
   });
 
   it("works from the keyboard: skip link first, dialogs take focus and give it back on Escape", async () => {
