@@ -6,6 +6,7 @@ import YAML from "yaml";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { findProjectRoot } from "../http/find-project-root.js";
 import { configFileSchema } from "./config-file-schema.js";
+import type { ChannelType } from "../providers/channel-type.js";
 import type { ChannelTimeouts, ConfiguredChannel, GatewayConfig, ModelPrice } from "./gateway-config.js";
 
 type Environment = Record<string, string | undefined>;
@@ -19,7 +20,7 @@ interface RawTimeouts {
 interface RawConfigFile {
   channels?: Array<{
     name: string;
-    type: "openai" | "native";
+    type: ChannelType;
     base_url: string;
     key?: string;
     keys?: string[];
