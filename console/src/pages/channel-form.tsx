@@ -4,6 +4,12 @@ import { describeError } from "../format/describe-error";
 
 const splitList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
+type ChannelType = CreateChannelRequest["type"];
+const channelTypes = ["openai", "native", "ark", "dashscope"] as const satisfies readonly ChannelType[];
+// Fails to compile when the spec adds a channel type this list does not offer yet.
+const everyTypeOffered: Exclude<ChannelType, (typeof channelTypes)[number]> extends never ? true : never = true;
+void everyTypeOffered;
+
 /** A channel's fields. Keys are write-only: editing leaves them as they are unless new ones are typed. */
 export function ChannelForm({
   channel,
@@ -33,7 +39,7 @@ export function ChannelForm({
     );
     const fields: CreateChannelRequest = {
       name: text("name"),
-      type: text("type") as CreateChannelRequest["type"],
+      type: text("type") as ChannelType,
       base_url: text("baseUrl"),
       ...(keys.length > 0 ? { keys } : {}),
       models: splitList(text("models")),
@@ -68,8 +74,11 @@ export function ChannelForm({
       <label>
         Type (upstream protocol)
         <select name="type" defaultValue={channel?.type ?? "openai"}>
-          <option value="openai">openai</option>
-          <option value="native">native</option>
+          {channelTypes.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
         </select>
       </label>
       <label>
