@@ -119,6 +119,7 @@ export async function createGateway(
     },
     validateResponses: config.validateResponses,
     uploadFileSizeLimit: config.uploadFileSizeLimit,
+    consoleFolder: config.consoleFolder,
     generations: {
       management: {
         handlers: createManagementHandlers(context),

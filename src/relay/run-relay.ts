@@ -14,10 +14,13 @@ import { readRequestIds } from "../http/read-request-ids.js";
 import type { RequestIds } from "../http/request-ids.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
+import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
 
 export interface RelayAttemptInput {
   attempt: ChannelAttempt;
+  /** The headers of an upstream call on this attempt: its channel key as the adapter carries it, body and accept. */
+  upstreamHeaders(options?: Parameters<typeof buildUpstreamHeaders>[1]): Record<string, string>;
   /** The client's response: streams are written to it as they go (JSON and binary answers go through deliver). */
   response: Response;
   /**
@@ -173,9 +176,9 @@ export async function runRelay<Capability extends RelayCapability>(
       usedAttempt = attempt;
       const attemptStartedAt = performance.now();
       try {
-        const method = findProviderAdapter(attempt.channel.type)[call.capability] as RelayCapabilityMethod<
-          RelayCapabilityCalls[Capability]
-        >;
+        const adapter = findProviderAdapter(attempt.channel.type);
+        const method = adapter[call.capability] as RelayCapabilityMethod<RelayCapabilityCalls[Capability]>;
+        const credentials = adapter.credentialHeaders(attempt.upstreamKey);
         const routedAttempt = call.upstreamModelSuffix
           ? { ...attempt, upstreamModel: `${attempt.upstreamModel}${call.upstreamModelSuffix}` }
           : attempt;
@@ -183,6 +186,7 @@ export async function runRelay<Capability extends RelayCapability>(
           call.input,
           {
             attempt: routedAttempt,
+            upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options),
             response,
             remember,
             signal: clientGone,
