@@ -1459,8 +1459,27 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description A reasoning item of an earlier response, sent back as it was returned (clients that append a response's whole
+         *     `output` to the next `input`). Native family: accepted and not sent upstream (thinking text is not replayed).
+         */
+        ResponseInputReasoning: {
+            /**
+             * @description Always `reasoning`.
+             * @constant
+             */
+            type: "reasoning";
+            /** @description Item id as returned. */
+            id?: string;
+            /** @description Summary parts as returned. */
+            summary?: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One input item. */
-        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseInputFunctionCall"] | components["schemas"]["ResponseInputFunctionCallOutput"];
+        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseInputFunctionCall"] | components["schemas"]["ResponseInputFunctionCallOutput"] | components["schemas"]["ResponseInputReasoning"];
         /** @description Reasoning options for reasoning models. */
         ResponseReasoningOptions: ({
             /**
@@ -1559,6 +1578,29 @@ export interface components {
             /** @description Name of the function. */
             name: string;
         };
+        /** @description Output text options. Native family → `responseMimeType` plus `responseSchema` for `json_schema` and `json_object`. */
+        ResponseTextOptions: ({
+            /** @description The output format; `text` (default), `json_object`, or `json_schema` with `name` and `schema`. */
+            format?: {
+                /**
+                 * @description The format kind.
+                 * @enum {string}
+                 */
+                type: "text" | "json_object" | "json_schema";
+                /** @description Name of the schema (`json_schema` only). */
+                name?: string;
+                /** @description JSON Schema the output must follow (`json_schema` only). */
+                schema?: {
+                    [key: string]: unknown;
+                };
+                /** @description Ask for exact schema adherence where the upstream supports it. */
+                strict?: boolean | null;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | null;
         /**
          * @description Body of `POST /v1/responses`. Fields the gateway does not know (for example `store`, `text`, `include`) are
          *     accepted and forwarded to upstreams that speak the Responses protocol.
@@ -1616,6 +1658,7 @@ export interface components {
             } | null;
             /** @description End-user identifier for abuse monitoring. */
             user?: string;
+            text?: components["schemas"]["ResponseTextOptions"];
         } & {
             [key: string]: unknown;
         };
