@@ -1478,7 +1478,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description One input item. */
+        /** @description One input item (a message, a function call and its output, or a reasoning item sent back). */
         ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseInputFunctionCall"] | components["schemas"]["ResponseInputFunctionCallOutput"] | components["schemas"]["ResponseInputReasoning"];
         /** @description Reasoning options for reasoning models. */
         ResponseReasoningOptions: ({
