@@ -7,6 +7,7 @@ import type { ChatToNativeResult } from "../../providers/native/convert-chat-req
 import { createNativeMediaFetcher } from "../../providers/native/create-native-media-fetcher.js";
 import { relayNativeChat } from "../../providers/native/relay-native-chat.js";
 import { relayNativeEmbeddings } from "../../providers/native/relay-native-embeddings.js";
+import { relayNativeResponses } from "../../providers/native/relay-native-responses.js";
 import { splitRoutingModel } from "../../providers/native/split-routing-model.js";
 import { relayOpenaiChat } from "../../providers/openai/relay-openai-chat.js";
 import { relayOpenaiEmbeddings } from "../../providers/openai/relay-openai-embeddings.js";
@@ -68,13 +69,32 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
     },
     async createResponse(request, response) {
       const body = request.body as JsonRequestBody<operations["createResponse"]>;
+      const routing = splitRoutingModel(body.model);
+      const translations = new Map<string, Promise<ChatToNativeResult>>();
       await runRelay(context, request, response, {
         model: body.model,
+        ...(routing ? { routingModel: routing.routingModel } : {}),
         isStream: body.stream === true,
         promptTokenEstimate: estimatePromptTokens(body),
         maxOutputTokens: body.max_output_tokens ?? undefined,
-        channelTypes: ["openai"],
-        execute: (input) => relayOpenaiResponses(body, response, input),
+        channelTypes: ["openai", "native"],
+        execute: (input) => {
+          const attemptInput = routing
+            ? withUpstreamModel(input, `${input.attempt.upstreamModel}${routing.suffix}`)
+            : input;
+          switch (input.attempt.channel.type) {
+            case "native":
+              return relayNativeResponses(body, response, attemptInput, {
+                safetySettings: context.config.nativeSafetySettings,
+                fetchMedia,
+                logger: context.logger,
+                now: () => context.now(),
+                translations,
+              });
+            case "openai":
+              return relayOpenaiResponses(body, response, attemptInput);
+          }
+        },
       });
     },
     async createEmbedding(request, response) {

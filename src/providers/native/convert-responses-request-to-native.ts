@@ -35,7 +35,8 @@ const ignoredFields = [
  * mean and handed to convertChatRequestToNative, so both doors share one set of rules (media, tools, schema
  * cleaning, thinking priority: extra_body.native.thinking_config, then reasoning.effort, then the model suffix).
  * On top: `reasoning.summary` auto/detailed asks for the thoughts (a `reasoning` output item), unless thinking is
- * off or the client decided include_thoughts itself. `previous_response_id` is refused: the gateway keeps no
+ * off or the client decided include_thoughts itself. The chat door's automatic adaptation (thoughts for streams) is
+ * not applied, `stream` is left out of the restated request: in Responses the summary alone decides. `previous_response_id` is refused: the gateway keeps no
  * conversation store for native channels, so the client must send the whole conversation.
  */
 export async function convertResponsesRequestToNative(input: ResponsesToNativeInput): Promise<ChatToNativeResult> {
@@ -57,7 +58,6 @@ export async function convertResponsesRequestToNative(input: ResponsesToNativeIn
     model: request.model,
     messages: convertResponsesInputToMessages(request, warnings),
   };
-  if (request.stream === true) chatRequest.stream = true;
   if (typeof request.temperature === "number") chatRequest.temperature = request.temperature;
   if (typeof request.top_p === "number") chatRequest.top_p = request.top_p;
   if (typeof request.max_output_tokens === "number") chatRequest.max_completion_tokens = request.max_output_tokens;
