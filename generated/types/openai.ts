@@ -147,6 +147,16 @@ export interface paths {
          *     `function_call_output` items with the same `call_id` (with `previous_response_id`, or with the whole
          *     conversation including the `function_call` items).
          *
+         *     ### Native family (`gmx-` models)
+         *     Served by native channels through `generateContent` / `streamGenerateContent?alt=sse`: `input` → `contents`,
+         *     `instructions` → `systemInstruction`, `max_output_tokens`, `temperature`, `top_p` → `generationConfig`,
+         *     `reasoning.effort` → thinking (chat's priority rules), `reasoning.summary` auto/detailed → thoughts returned as a
+         *     `reasoning` item, function tools and `tool_choice` → `tools` / `toolConfig`, `web_search_preview` → the native
+         *     search tool, `text.format` → `responseMimeType` + `responseSchema`. `previous_response_id` is refused with 400
+         *     (no conversation store: send the whole conversation); `file_search` and `file_id` parts are refused; fields
+         *     without a native equivalent are ignored. A generation-3 function call's thought signature rides in its
+         *     `call_id` (`call_…__thought__<signature>`): send the id back unchanged.
+         *
          *     ### Streaming
          *     With `stream: true` the answer is a Server-Sent Events stream; each event is two lines, `event: <type>` and
          *     `data: <json>` (the JSON repeats `type`), followed by a blank line. The stream ends after
@@ -729,7 +739,10 @@ export interface components {
         };
         /** @description One function call requested by the model. */
         ChatCompletionMessageToolCall: {
-            /** @description Call id; a tool message answering this call repeats it as `tool_call_id`. */
+            /**
+             * @description Call id; a tool message answering this call repeats it as `tool_call_id`. Native family: a generation-3
+             *     call's thought signature rides in it (`call_…__thought__<signature>`); send it back unchanged.
+             */
             id: string;
             /**
              * @description Always `function`.
@@ -1644,7 +1657,7 @@ export interface components {
             parallel_tool_calls?: boolean | null;
             /** @description Maximum number of built-in tool calls in this response. */
             max_tool_calls?: number | null;
-            /** @description Id of an earlier response to continue that conversation without resending it. */
+            /** @description Id of an earlier response to continue that conversation without resending it. Refused (400) for the native family, whose channels keep no conversation store. */
             previous_response_id?: string | null;
             /**
              * @description `auto` drops the oldest input items when the context window is exceeded; `disabled` (default) fails the request instead.
