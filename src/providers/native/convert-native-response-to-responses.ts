@@ -48,7 +48,7 @@ export function convertNativeResponseToResponses(
       createToolCallId: (callIndex) => createToolCallId(ids.responseId, 0, callIndex),
       firstCallIndex: callCount,
     });
-    if (converted.reasoning_content !== null) {
+    if (converted.reasoning_content) {
       if (reasoning === undefined) {
         reasoning = {
           id: ids.itemId("rs", output.length),
@@ -59,7 +59,8 @@ export function convertNativeResponseToResponses(
       }
       reasoning.summary[0]!.text += converted.reasoning_content;
     }
-    if (converted.content !== null) {
+    // Generation-3 answers may end with an empty text part that only carries a signature: no item for it.
+    if (converted.content) {
       if (message === undefined) {
         message = {
           id: ids.itemId("msg", output.length),
