@@ -1,4 +1,3 @@
-import type { Response } from "express";
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
@@ -24,7 +23,6 @@ type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentRespo
  */
 export async function relayNativeResponses(
   request: ResponsesRequest,
-  response: Response,
   input: RelayAttemptInput,
   dependencies: NativeChatDependencies,
 ): Promise<void> {
@@ -69,7 +67,12 @@ export async function relayNativeResponses(
     },
     onText: (text) => recordStreamedText(input.observed, text),
   });
-  await pipeUpstreamEvents({ upstreamBody: upstream.body, writer: createSseWriter(response), errorFrame, transformer });
+  await pipeUpstreamEvents({
+    upstreamBody: upstream.body,
+    writer: createSseWriter(input.response),
+    errorFrame,
+    transformer,
+  });
 }
 
 function translate(
