@@ -1,7 +1,6 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { recordStreamedText } from "../../relay/observed-usage.js";
 import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
@@ -39,7 +38,7 @@ export async function relayNativeResponses(
     path: request.stream
       ? `/v1beta/models/${modelPath}:streamGenerateContent?alt=sse`
       : `/v1beta/models/${modelPath}:generateContent`,
-    headers: buildUpstreamHeaders(input.attempt, { stream: request.stream === true }),
+    headers: input.upstreamHeaders({ stream: request.stream === true }),
     body: JSON.stringify(translation.body),
     signal: input.signal,
   } as const;
