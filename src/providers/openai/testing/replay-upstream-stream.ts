@@ -1,0 +1,40 @@
+import { Readable } from "node:stream";
+import type { SseWriter } from "../../../http/sse-writer.js";
+import { pipeUpstreamEvents } from "../../../relay/pipe-upstream-events.js";
+import type { StreamEventTransformer } from "../../../relay/stream-event-transformer.js";
+
+/**
+ * Feeds recorded upstream bytes, in the given pieces (byte offsets where a new read starts), through the relay's
+ * own stream path (pipeUpstreamEvents with the given transformer, as the openai relays do) and returns the frames a
+ * client would receive, one per SSE event.
+ */
+export async function replayUpstreamStream(
+  bytes: Uint8Array,
+  pieceStarts: readonly number[],
+  transformer: StreamEventTransformer,
+  errorFrame: (message: string) => string,
+): Promise<string[]> {
+  const boundaries = [
+    ...new Set([0, ...pieceStarts.filter((start) => start > 0 && start < bytes.length), bytes.length]),
+  ].sort((a, b) => a - b);
+  const pieces = boundaries.slice(0, -1).map((start, index) => Buffer.from(bytes.slice(start, boundaries[index + 1])));
+  const written: string[] = [];
+  let closed = false;
+  const writer: SseWriter = {
+    send: () => Promise.reject(new Error("the pipe writes framed events only")),
+    async sendRaw(chunk) {
+      if (!closed) written.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+    },
+    close: () => {
+      closed = true;
+    },
+    get closed() {
+      return closed;
+    },
+  };
+  await pipeUpstreamEvents({ upstreamBody: Readable.from(pieces), writer, errorFrame, transformer });
+  return written
+    .join("")
+    .split(/(?<=\n\n)/)
+    .filter((frame) => frame !== "");
+}
