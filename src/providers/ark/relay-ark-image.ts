@@ -1,0 +1,48 @@
+import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import type { ImageFamilyName } from "../image-families/image-family-rules.js";
+import { readImageReferences } from "../image-families/read-image-references.js";
+import { toImageFailure } from "../image-families/to-image-failure.js";
+import type { ArkImageAnswer } from "./ark-image-wire.js";
+import { convertArkImageResponse } from "./convert-ark-image-response.js";
+import { convertImageRequestToArk } from "./convert-image-request-to-ark.js";
+import { readArkError } from "./read-ark-error.js";
+
+export interface ArkImageCall {
+  family: Extract<ImageFamilyName, "img-b" | "img-b-pro">;
+  /** The model the client asked for. */
+  model: string;
+  /** The client's own fields (validator defaults removed). */
+  body: Record<string, unknown>;
+  /** Unix seconds. */
+  now(): number;
+}
+
+/**
+ * One `img-b-` attempt against an ARK channel: `POST /api/v3/images/generations` with the channel's model, the
+ * answer converted to the image document's result and billed per image returned; errors by the image table.
+ */
+export async function relayArkImage(call: ArkImageCall, input: RelayAttemptInput): Promise<void> {
+  const request = convertImageRequestToArk(call.family, call.body, input.attempt.upstreamModel);
+  try {
+    const answer = await sendUpstreamJsonRequest<ArkImageAnswer>(input.attempt, {
+      method: "POST",
+      path: "/api/v3/images/generations",
+      headers: buildUpstreamHeaders(input.attempt),
+      body: JSON.stringify(request),
+      signal: input.signal,
+    });
+    const { result, usage } = convertArkImageResponse(answer, {
+      model: call.model,
+      now: call.now(),
+      outputFormat: request.output_format ?? "jpeg",
+      inputImages: readImageReferences(call.body).length,
+      singleImage: call.family === "img-b-pro",
+    });
+    input.observed.usage = usage;
+    input.deliver(result);
+  } catch (error) {
+    throw toImageFailure(error, { readError: readArkError, secrets: input.attempt.channel.keys });
+  }
+}
