@@ -1,5 +1,4 @@
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import type { ImageCall } from "./image-call.js";
 import type { ImageFamilyRules } from "./image-family-rules.js";
 import { findImgBModel, type ImgBModel } from "./img-b-models.js";
 import { invalidImageParameter } from "./invalid-image-parameter.js";
