@@ -19,7 +19,7 @@ type TextOperationId = "listModels" | "createChatCompletion" | "createResponse" 
 /** OpenAI-style text operations: typed body → relay call (routing, reservation, attempts, settlement). */
 export function createTextHandlers(context: GatewayContext): Record<TextOperationId, OperationHandler> {
   // One downloader for the gateway's life: it owns the connection pool media URLs are fetched through.
-  const fetchMedia = createNativeMediaFetcher();
+  const fetchMedia = createNativeMediaFetcher(context.config.fetchAllowPrivate);
   return {
     listModels(_request, response) {
       const token = getAuthenticatedToken(response);
