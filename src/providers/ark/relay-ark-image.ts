@@ -1,7 +1,7 @@
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import type { ImageFamilyName } from "../image-families/image-family-rules.js";
+import type { ImageRelayCall } from "../image-families/image-relay-call.js";
 import { readImageReferences } from "../image-families/read-image-references.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import type { ArkImageAnswer } from "./ark-image-wire.js";
@@ -9,22 +9,13 @@ import { convertArkImageResponse } from "./convert-ark-image-response.js";
 import { convertImageRequestToArk } from "./convert-image-request-to-ark.js";
 import { readArkError } from "./read-ark-error.js";
 
-export interface ArkImageCall {
-  family: Extract<ImageFamilyName, "img-b" | "img-b-pro">;
-  /** The model the client asked for. */
-  model: string;
-  /** The client's own fields (validator defaults removed). */
-  body: Record<string, unknown>;
-  /** Unix seconds. */
-  now(): number;
-}
-
 /**
  * One `img-b-` attempt against an ARK channel: `POST /api/v3/images/generations` with the channel's model, the
  * answer converted to the image document's result and billed per image returned; errors by the image table.
  */
-export async function relayArkImage(call: ArkImageCall, input: RelayAttemptInput): Promise<void> {
-  const request = convertImageRequestToArk(call.family, call.body, input.attempt.upstreamModel);
+export async function relayArkImage(call: ImageRelayCall, input: RelayAttemptInput): Promise<void> {
+  const family = call.family.name === "img-b-pro" ? "img-b-pro" : "img-b";
+  const request = convertImageRequestToArk(family, call.body, input.attempt.upstreamModel);
   try {
     const answer = await sendUpstreamJsonRequest<ArkImageAnswer>(input.attempt, {
       method: "POST",
@@ -38,7 +29,7 @@ export async function relayArkImage(call: ArkImageCall, input: RelayAttemptInput
       now: call.now(),
       outputFormat: request.output_format ?? "jpeg",
       inputImages: readImageReferences(call.body).length,
-      singleImage: call.family === "img-b-pro",
+      singleImage: family === "img-b-pro",
     });
     input.observed.usage = usage;
     input.deliver(result);

@@ -1,8 +1,8 @@
-import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { downloadResultImages } from "../image-families/download-result-images.js";
+import type { ImageRelayCall } from "../image-families/image-relay-call.js";
 import { readImgDMessages } from "../image-families/read-img-d-messages.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { convertDashscopeImageResponse } from "./convert-dashscope-image-response.js";
@@ -10,23 +10,12 @@ import { convertImageRequestToDashscope } from "./convert-image-request-to-dashs
 import type { DashscopeImageAnswer } from "./dashscope-image-wire.js";
 import { readDashscopeError } from "./read-dashscope-error.js";
 
-export interface DashscopeImageCall {
-  /** The model the client asked for. */
-  model: string;
-  /** The client's own fields (validator defaults removed). */
-  body: Record<string, unknown>;
-  /** The SSRF-safe downloader that turns result URLs into b64_json. */
-  fetchImage: FetchMedia;
-  /** Unix seconds. */
-  now(): number;
-}
-
 /**
  * One `img-d-` attempt against a DashScope channel: the synchronous multimodal generation call with the channel's
  * model, the answer converted to the image document's result (URLs downloaded and encoded for b64_json) and billed
  * per image returned; errors by the image table.
  */
-export async function relayDashscopeImage(call: DashscopeImageCall, input: RelayAttemptInput): Promise<void> {
+export async function relayDashscopeImage(call: ImageRelayCall, input: RelayAttemptInput): Promise<void> {
   const request = convertImageRequestToDashscope(call.body, call.model, input.attempt.upstreamModel);
   try {
     const answer = await sendUpstreamJsonRequest<DashscopeImageAnswer>(input.attempt, {

@@ -1,39 +1,46 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
+import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import type { ImageRelayCall } from "../image-families/image-relay-call.js";
+import { toImageFailure } from "../image-families/to-image-failure.js";
+import { readOpenaiImageError } from "../openai/read-openai-image-error.js";
+import { convertImageRequestToNative } from "./convert-image-request-to-native.js";
 import { convertNativeToImageResult } from "./convert-native-to-image-result.js";
 
 type GenerateContentRequest = NativeComponents["schemas"]["GenerateContentRequest"];
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
 type ImageRequest = OpenaiComponents["schemas"]["ImageGenerationRequest"];
 
-export interface NativeImageCall {
-  request: ImageRequest;
-  /**
-   * The translated body (convertImageRequestToNative). A promise made once per request: a failover to another
-   * channel must not download the reference images again.
-   */
-  translation: Promise<GenerateContentRequest>;
-  /** Unix seconds, for `created`. */
-  now(): number;
-}
-
 /**
- * One image attempt against a native channel: `:generateContent` on the mapped model, the answer converted to the
- * OpenAI-style image result and billed by the images it actually holds (per_image) plus its tokens.
+ * One `gmx-` image attempt against a native channel: `:generateContent` on the mapped model, the answer converted
+ * to the native family's OpenAI-style image result and billed by the images it actually holds (per_image) plus
+ * its tokens; errors by the image table. The translation (reference downloads included) is made once per request.
  */
-export async function relayNativeImage(call: NativeImageCall, input: RelayAttemptInput): Promise<void> {
-  const body = await call.translation;
-  const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, {
-    method: "POST",
-    path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:generateContent`,
-    headers: buildUpstreamHeaders(input.attempt),
-    body: JSON.stringify(body),
-    signal: input.signal,
-  });
-  const { result, usage } = convertNativeToImageResult(answer, { created: call.now() });
-  input.observed.usage = usage;
-  input.deliver(result);
+export async function relayNativeImage(call: ImageRelayCall, input: RelayAttemptInput): Promise<void> {
+  let translation = call.cache.get("native-image-request") as Promise<GenerateContentRequest> | undefined;
+  if (!translation) {
+    translation = convertImageRequestToNative({
+      request: { ...call.body, model: call.model } as ImageRequest,
+      fetchMedia: call.fetchImage,
+      safetySettings: call.nativeSafetySettings,
+    });
+    call.cache.set("native-image-request", translation);
+  }
+  const body = await translation;
+  try {
+    const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, {
+      method: "POST",
+      path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:generateContent`,
+      headers: buildUpstreamHeaders(input.attempt),
+      body: JSON.stringify(body),
+      signal: input.signal,
+    });
+    const { result, usage } = convertNativeToImageResult(answer, { created: call.now() });
+    input.observed.usage = usage;
+    input.deliver(result);
+  } catch (error) {
+    throw toImageFailure(error, { readError: readOpenaiImageError, secrets: input.attempt.channel.keys });
+  }
 }

@@ -1,0 +1,85 @@
+import type { FetchMedia } from "../../net/create-safe-fetcher.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
+import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { readImagePrompt } from "../image-families/read-image-prompt.js";
+import { toImageFailure } from "../image-families/to-image-failure.js";
+import { buildImgCUpstreamRequest } from "./build-img-c-upstream-request.js";
+import { convertOpenaiImageResponse, type OpenaiImageAnswer } from "./convert-openai-image-response.js";
+import type { ImgCInputImage } from "./img-c-input-image.js";
+import { readImgCInputImages } from "./read-img-c-input-images.js";
+import { readOpenaiImageError } from "./read-openai-image-error.js";
+import type { UploadedImageFile } from "../image-families/image-relay-call.js";
+
+export interface OpenaiImgCCall {
+  model: string;
+  kind: "json" | "multipart";
+  /** The client's own fields (JSON, or the form's text fields). */
+  body: Record<string, unknown>;
+  /** A multipart edit's file parts. */
+  files: readonly UploadedImageFile[];
+  fetchImage: FetchMedia;
+  now(): number;
+  /** Per-request work kept across failovers: the input images are read (downloaded) once. */
+  cache: Map<string, Promise<unknown>>;
+}
+
+function readInputImages(call: OpenaiImgCCall): Promise<{ images: ImgCInputImage[]; mask?: ImgCInputImage }> {
+  let images = call.cache.get("img-c-input-images");
+  if (!images) {
+    images =
+      call.kind === "json"
+        ? readImgCInputImages(call.body, call.fetchImage).then((read) => ({ images: read }))
+        : Promise.resolve(fromUploadedFiles(call.files));
+    call.cache.set("img-c-input-images", images);
+  }
+  return images as Promise<{ images: ImgCInputImage[]; mask?: ImgCInputImage }>;
+}
+
+function fromUploadedFiles(files: readonly UploadedImageFile[]): { images: ImgCInputImage[]; mask?: ImgCInputImage } {
+  const toImage = (file: UploadedImageFile): ImgCInputImage => ({
+    bytes: file.buffer,
+    mimeType: file.mimetype,
+    filename: file.originalname,
+  });
+  const mask = files.find((file) => file.fieldname === "mask");
+  return {
+    images: files.filter((file) => file.fieldname !== "mask").map(toImage),
+    ...(mask ? { mask: toImage(mask) } : {}),
+  };
+}
+
+/**
+ * One `img-c-2` attempt against an OpenAI-compatible channel through the OpenAI images API: generations as JSON,
+ * or, with input images (JSON references downloaded, or the client's uploaded files), a multipart edit with
+ * `image[]` parts. The answer becomes the image document's result, billed per image and token; errors by the
+ * image table.
+ */
+export async function relayOpenaiImgC(call: OpenaiImgCCall, input: RelayAttemptInput): Promise<void> {
+  const { images, mask } = await readInputImages(call);
+  const upstream = buildImgCUpstreamRequest(
+    call.body,
+    input.attempt.upstreamModel,
+    images,
+    readImagePrompt(call.body),
+    mask,
+  );
+  try {
+    const answer = await sendUpstreamJsonRequest<OpenaiImageAnswer>(input.attempt, {
+      method: "POST",
+      path: upstream.path,
+      headers: buildUpstreamHeaders(input.attempt, { jsonBody: "json" in upstream }),
+      body: "json" in upstream ? JSON.stringify(upstream.json) : upstream.form,
+      signal: input.signal,
+    });
+    const { result, usage } = convertOpenaiImageResponse(answer, {
+      model: call.model,
+      now: call.now(),
+      inputImages: images.length,
+    });
+    input.observed.usage = usage;
+    input.deliver(result);
+  } catch (error) {
+    throw toImageFailure(error, { readError: readOpenaiImageError, secrets: input.attempt.channel.keys });
+  }
+}
