@@ -1,7 +1,9 @@
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import type { ImageRelayCall } from "../image-families/image-relay-call.js";
+import type { ImageCall } from "../image-call.js";
+import { assertFamilyServed } from "../image-families/assert-family-served.js";
+import type { ProviderServices } from "../provider-services.js";
 import { readImageReferences } from "../image-families/read-image-references.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import type { ArkImageAnswer } from "./ark-image-wire.js";
@@ -13,7 +15,12 @@ import { readArkError } from "./read-ark-error.js";
  * One `img-b-` attempt against an ARK channel: `POST /api/v3/images/generations` with the channel's model, the
  * answer converted to the image document's result and billed per image returned; errors by the image table.
  */
-export async function relayArkImage(call: ImageRelayCall, input: RelayAttemptInput): Promise<void> {
+export async function relayArkImage(
+  call: ImageCall,
+  input: RelayAttemptInput,
+  services: ProviderServices,
+): Promise<void> {
+  assertFamilyServed(call.family.name, ["img-b", "img-b-pro"], "ark");
   const family = call.family.name === "img-b-pro" ? "img-b-pro" : "img-b";
   const request = convertImageRequestToArk(family, call.body, input.attempt.upstreamModel);
   try {
@@ -26,7 +33,7 @@ export async function relayArkImage(call: ImageRelayCall, input: RelayAttemptInp
     });
     const { result, usage } = convertArkImageResponse(answer, {
       model: call.model,
-      now: call.now(),
+      now: services.now(),
       outputFormat: request.output_format ?? "jpeg",
       inputImages: readImageReferences(call.body).length,
       singleImage: family === "img-b-pro",

@@ -2,7 +2,9 @@ import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { downloadResultImages } from "../image-families/download-result-images.js";
-import type { ImageRelayCall } from "../image-families/image-relay-call.js";
+import type { ImageCall } from "../image-call.js";
+import { assertFamilyServed } from "../image-families/assert-family-served.js";
+import type { ProviderServices } from "../provider-services.js";
 import { readImgDMessages } from "../image-families/read-img-d-messages.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { convertDashscopeImageResponse } from "./convert-dashscope-image-response.js";
@@ -15,7 +17,12 @@ import { readDashscopeError } from "./read-dashscope-error.js";
  * model, the answer converted to the image document's result (URLs downloaded and encoded for b64_json) and billed
  * per image returned; errors by the image table.
  */
-export async function relayDashscopeImage(call: ImageRelayCall, input: RelayAttemptInput): Promise<void> {
+export async function relayDashscopeImage(
+  call: ImageCall,
+  input: RelayAttemptInput,
+  services: ProviderServices,
+): Promise<void> {
+  assertFamilyServed(call.family.name, ["img-d"], "dashscope");
   const request = convertImageRequestToDashscope(call.body, call.model, input.attempt.upstreamModel);
   try {
     const answer = await sendUpstreamJsonRequest<DashscopeImageAnswer>(input.attempt, {
@@ -27,12 +34,12 @@ export async function relayDashscopeImage(call: ImageRelayCall, input: RelayAtte
     });
     const converted = convertDashscopeImageResponse(answer, {
       model: call.model,
-      now: call.now(),
+      now: services.now(),
       inputImages: readImgDMessages(call.body, call.model).images.length,
     });
     const result =
       call.body.response_format === "b64_json"
-        ? await downloadResultImages(converted.result, call.fetchImage)
+        ? await downloadResultImages(converted.result, services.fetchImage)
         : converted.result;
     input.observed.usage = converted.usage;
     input.deliver(result);

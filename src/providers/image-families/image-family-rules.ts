@@ -1,4 +1,4 @@
-import type { ImageCall } from "./image-call.js";
+import type { ImageRequestFields } from "./image-request-fields.js";
 
 /** The image families of the second seed document, plus models only known as priced per_image. */
 export type ImageFamilyName = "gmx" | "img-b" | "img-b-pro" | "img-c" | "img-d" | "per-image";
@@ -7,7 +7,7 @@ export type ImageFamilyName = "gmx" | "img-b" | "img-b-pro" | "img-c" | "img-d" 
 export interface ImageFamilyRules {
   name: ImageFamilyName;
   /** Throws InvalidRequestError (`invalid_parameter` or `invalid_request`) for a request the model refuses. */
-  assertRequest(model: string, call: ImageCall): void;
+  assertRequest(model: string, call: ImageRequestFields): void;
   /** The most images the request can return: what the reservation holds at per_image. */
-  maximumImages(model: string, call: ImageCall): number;
+  maximumImages(model: string, call: ImageRequestFields): number;
 }

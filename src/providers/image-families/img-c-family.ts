@@ -1,5 +1,5 @@
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import type { ImageCall } from "./image-call.js";
+import type { ImageRequestFields } from "./image-request-fields.js";
 import type { ImageFamilyRules } from "./image-family-rules.js";
 import { invalidImageParameter } from "./invalid-image-parameter.js";
 import { listAllowed } from "./list-allowed.js";
@@ -13,7 +13,7 @@ const qualities = ["low", "medium", "high"];
 const fidelities = ["low", "medium", "high", "auto"];
 
 /** How many input images the call carries: multipart file parts, or JSON references. */
-export function countImgCInputImages(call: ImageCall): number {
+export function countImgCInputImages(call: ImageRequestFields): number {
   if (call.kind === "multipart") return call.files.filter((file) => file.fieldname !== "mask").length;
   return readImageReferences(call.body).length;
 }

@@ -1,17 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import type { ImageCall } from "./image-call.js";
+import type { ImageRequestFields } from "./image-request-fields.js";
 import { resolveImageFamily } from "./resolve-image-family.js";
 
 const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-const json = (body: Record<string, unknown>, task: ImageCall["task"] = "generations"): ImageCall => ({
+const json = (body: Record<string, unknown>, task: ImageRequestFields["task"] = "generations"): ImageRequestFields => ({
   task,
   kind: "json",
   body,
   files: [],
 });
 
-function refusal(model: string, call: ImageCall): { code: string; param: string | undefined; message: string } {
+function refusal(
+  model: string,
+  call: ImageRequestFields,
+): { code: string; param: string | undefined; message: string } {
   try {
     resolveImageFamily(model, call, undefined);
   } catch (error) {
@@ -197,7 +200,7 @@ describe("resolveImageFamily", () => {
     it("takes input_fidelity with an image (JSON or multipart) and reserves n images", () => {
       const call = json({ prompt: "p", image: "https://a.example/1.png", input_fidelity: "high", n: 7 });
       expect(resolveImageFamily("img-c-2", call, undefined).maximumImages("img-c-2", call)).toBe(7);
-      const form: ImageCall = {
+      const form: ImageRequestFields = {
         task: "edits",
         kind: "multipart",
         body: { prompt: "p", n: "3", input_fidelity: "low" },

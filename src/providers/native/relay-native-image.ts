@@ -3,7 +3,9 @@ import type { components as OpenaiComponents } from "../../../generated/types/op
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import type { ImageRelayCall } from "../image-families/image-relay-call.js";
+import type { ImageCall } from "../image-call.js";
+import { assertFamilyServed } from "../image-families/assert-family-served.js";
+import type { ProviderServices } from "../provider-services.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { readOpenaiImageError } from "../openai/read-openai-image-error.js";
 import { convertImageRequestToNative } from "./convert-image-request-to-native.js";
@@ -18,17 +20,19 @@ type ImageRequest = OpenaiComponents["schemas"]["ImageGenerationRequest"];
  * to the native family's OpenAI-style image result and billed by the images it actually holds (per_image) plus
  * its tokens; errors by the image table. The translation (reference downloads included) is made once per request.
  */
-export async function relayNativeImage(call: ImageRelayCall, input: RelayAttemptInput): Promise<void> {
-  let translation = call.cache.get("native-image-request") as Promise<GenerateContentRequest> | undefined;
-  if (!translation) {
-    translation = convertImageRequestToNative({
+export async function relayNativeImage(
+  call: ImageCall,
+  input: RelayAttemptInput,
+  services: ProviderServices,
+): Promise<void> {
+  assertFamilyServed(call.family.name, ["gmx"], "native");
+  const body = await input.remember<Promise<GenerateContentRequest>>("native-image-translation", () =>
+    convertImageRequestToNative({
       request: { ...call.body, model: call.model } as ImageRequest,
-      fetchMedia: call.fetchImage,
-      safetySettings: call.nativeSafetySettings,
-    });
-    call.cache.set("native-image-request", translation);
-  }
-  const body = await translation;
+      fetchMedia: services.fetchImage,
+      safetySettings: services.safetySettings,
+    }),
+  );
   try {
     const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, {
       method: "POST",
@@ -37,7 +41,7 @@ export async function relayNativeImage(call: ImageRelayCall, input: RelayAttempt
       body: JSON.stringify(body),
       signal: input.signal,
     });
-    const { result, usage } = convertNativeToImageResult(answer, { created: call.now() });
+    const { result, usage } = convertNativeToImageResult(answer, { created: services.now() });
     input.observed.usage = usage;
     input.deliver(result);
   } catch (error) {

@@ -5,14 +5,13 @@ import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
-import type { ImageRelayCall, UploadedImageFile } from "../image-families/image-relay-call.js";
+import type { ImageCall, UploadedImageFile } from "../image-call.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { readOpenaiImageError } from "./read-openai-image-error.js";
+import type { ProviderServices } from "../provider-services.js";
 import { relayOpenaiImgC } from "./relay-openai-img-c.js";
 
 type ImageResponse = components["schemas"]["ImageResponse"];
-
-export type { UploadedImageFile } from "../image-families/image-relay-call.js";
 
 /**
  * Image generation or editing on an OpenAI-compatible channel. `img-c-2` speaks the OpenAI images API proper
@@ -21,20 +20,12 @@ export type { UploadedImageFile } from "../image-families/image-relay-call.js";
  * files), the answer back as it is, billed by the images returned (per_image) plus the tokens reported. An answer
  * without an image is 502 `empty_response`; errors follow the image table.
  */
-export async function relayOpenaiImage(call: ImageRelayCall, input: RelayAttemptInput): Promise<void> {
-  if (call.family.name === "img-c")
-    return relayOpenaiImgC(
-      {
-        model: call.model,
-        kind: call.kind,
-        body: call.body,
-        files: call.files,
-        fetchImage: call.fetchImage,
-        now: call.now,
-        cache: call.cache,
-      },
-      input,
-    );
+export async function relayOpenaiImage(
+  call: ImageCall,
+  input: RelayAttemptInput,
+  services: ProviderServices,
+): Promise<void> {
+  if (call.family.name === "img-c") return relayOpenaiImgC(call, input, services);
   const path = `/v1/images/${call.kind === "multipart" ? "edits" : call.task}`;
   try {
     const result =

@@ -1,4 +1,3 @@
-import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
@@ -9,31 +8,18 @@ import { convertOpenaiImageResponse, type OpenaiImageAnswer } from "./convert-op
 import type { ImgCInputImage } from "./img-c-input-image.js";
 import { readImgCInputImages } from "./read-img-c-input-images.js";
 import { readOpenaiImageError } from "./read-openai-image-error.js";
-import type { UploadedImageFile } from "../image-families/image-relay-call.js";
+import type { ImageCall, UploadedImageFile } from "../image-call.js";
+import type { ProviderServices } from "../provider-services.js";
 
-export interface OpenaiImgCCall {
-  model: string;
-  kind: "json" | "multipart";
-  /** The client's own fields (JSON, or the form's text fields). */
-  body: Record<string, unknown>;
-  /** A multipart edit's file parts. */
-  files: readonly UploadedImageFile[];
-  fetchImage: FetchMedia;
-  now(): number;
-  /** Per-request work kept across failovers: the input images are read (downloaded) once. */
-  cache: Map<string, Promise<unknown>>;
-}
+type InputImages = { images: ImgCInputImage[]; mask?: ImgCInputImage };
 
-function readInputImages(call: OpenaiImgCCall): Promise<{ images: ImgCInputImage[]; mask?: ImgCInputImage }> {
-  let images = call.cache.get("img-c-input-images");
-  if (!images) {
-    images =
-      call.kind === "json"
-        ? readImgCInputImages(call.body, call.fetchImage).then((read) => ({ images: read }))
-        : Promise.resolve(fromUploadedFiles(call.files));
-    call.cache.set("img-c-input-images", images);
-  }
-  return images as Promise<{ images: ImgCInputImage[]; mask?: ImgCInputImage }>;
+/** The input images, read (downloaded) once per request: a failover to another channel reuses them. */
+function readInputImages(call: ImageCall, input: RelayAttemptInput, services: ProviderServices): Promise<InputImages> {
+  return input.remember<Promise<InputImages>>("img-c-input-images", () =>
+    call.kind === "json"
+      ? readImgCInputImages(call.body, services.fetchImage).then((images) => ({ images }))
+      : Promise.resolve(fromUploadedFiles(call.files)),
+  );
 }
 
 function fromUploadedFiles(files: readonly UploadedImageFile[]): { images: ImgCInputImage[]; mask?: ImgCInputImage } {
@@ -55,8 +41,12 @@ function fromUploadedFiles(files: readonly UploadedImageFile[]): { images: ImgCI
  * `image[]` parts. The answer becomes the image document's result, billed per image and token; errors by the
  * image table.
  */
-export async function relayOpenaiImgC(call: OpenaiImgCCall, input: RelayAttemptInput): Promise<void> {
-  const { images, mask } = await readInputImages(call);
+export async function relayOpenaiImgC(
+  call: ImageCall,
+  input: RelayAttemptInput,
+  services: ProviderServices,
+): Promise<void> {
+  const { images, mask } = await readInputImages(call, input, services);
   const upstream = buildImgCUpstreamRequest(
     call.body,
     input.attempt.upstreamModel,
@@ -74,7 +64,7 @@ export async function relayOpenaiImgC(call: OpenaiImgCCall, input: RelayAttemptI
     });
     const { result, usage } = convertOpenaiImageResponse(answer, {
       model: call.model,
-      now: call.now(),
+      now: services.now(),
       inputImages: images.length,
     });
     input.observed.usage = usage;

@@ -3,7 +3,7 @@
  * (validator defaults removed, so a rule never mistakes a default for a choice), and the file parts of a
  * multipart edit.
  */
-export interface ImageCall {
+export interface ImageRequestFields {
   task: "generations" | "edits";
   kind: "json" | "multipart";
   /** The JSON body, or the multipart form's text fields (strings), as the client sent them. */
