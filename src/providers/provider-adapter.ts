@@ -43,6 +43,8 @@ export type RelayCapabilityMethod<Call> = (
 export interface UnbilledAttemptInput {
   attempt: ChannelAttempt;
   signal: ClientGoneSignal;
+  /** As RelayAttemptInput.upstreamHeaders. */
+  upstreamHeaders: RelayAttemptInput["upstreamHeaders"];
 }
 
 /** The smallest real request that proves a channel's key and base URL; credentials come from `credentialHeaders`. */

@@ -1,5 +1,4 @@
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import type { ImageCall } from "../image-call.js";
 import { assertFamilyServed } from "../image-families/assert-family-served.js";
@@ -27,7 +26,7 @@ export async function relayArkImage(
     const answer = await sendUpstreamJsonRequest<ArkImageAnswer>(input.attempt, {
       method: "POST",
       path: "/api/v3/images/generations",
-      headers: buildUpstreamHeaders(input.attempt),
+      headers: input.upstreamHeaders(),
       body: JSON.stringify(request),
       signal: input.signal,
     });

@@ -1,5 +1,4 @@
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { downloadResultImages } from "../image-families/download-result-images.js";
 import type { ImageCall } from "../image-call.js";
@@ -28,7 +27,7 @@ export async function relayDashscopeImage(
     const answer = await sendUpstreamJsonRequest<DashscopeImageAnswer>(input.attempt, {
       method: "POST",
       path: "/api/v1/services/aigc/multimodal-generation/generation",
-      headers: buildUpstreamHeaders(input.attempt),
+      headers: input.upstreamHeaders(),
       body: JSON.stringify(request),
       signal: input.signal,
     });

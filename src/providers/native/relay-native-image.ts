@@ -1,6 +1,5 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import type { ImageCall } from "../image-call.js";
@@ -37,7 +36,7 @@ export async function relayNativeImage(
     const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, {
       method: "POST",
       path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:generateContent`,
-      headers: buildUpstreamHeaders(input.attempt),
+      headers: input.upstreamHeaders(),
       body: JSON.stringify(body),
       signal: input.signal,
     });

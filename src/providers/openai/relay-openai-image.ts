@@ -1,7 +1,6 @@
 import { FormData } from "undici";
 import type { components } from "../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
@@ -33,14 +32,14 @@ export async function relayOpenaiImage(
         ? await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
             method: "POST",
             path,
-            headers: buildUpstreamHeaders(input.attempt),
+            headers: input.upstreamHeaders(),
             body: JSON.stringify({ ...call.body, model: input.attempt.upstreamModel }),
             signal: input.signal,
           })
         : await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
             method: "POST",
             path,
-            headers: buildUpstreamHeaders(input.attempt, { jsonBody: false }),
+            headers: input.upstreamHeaders({ jsonBody: false }),
             body: buildEditForm(call.body, call.files, input.attempt.upstreamModel),
             signal: input.signal,
           });

@@ -1,4 +1,3 @@
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { readImagePrompt } from "../image-families/read-image-prompt.js";
@@ -58,7 +57,7 @@ export async function relayOpenaiImgC(
     const answer = await sendUpstreamJsonRequest<OpenaiImageAnswer>(input.attempt, {
       method: "POST",
       path: upstream.path,
-      headers: buildUpstreamHeaders(input.attempt, { jsonBody: "json" in upstream }),
+      headers: input.upstreamHeaders({ jsonBody: "json" in upstream }),
       body: "json" in upstream ? JSON.stringify(upstream.json) : upstream.form,
       signal: input.signal,
     });
