@@ -24,6 +24,7 @@ type Params = OpenAI.Images.ImageGenerateParamsNonStreaming & Record<string, unk
 type APIError = InstanceType<typeof OpenAI.APIError>;
 const referencePng = createTinyPng(1, 1, [10, 20, 30]);
 const referenceDataUri = `data:image/png;base64,${referencePng.toString("base64")}`;
+const publicImageUrl = "https://cdn.example.com/ref.png";
 const imgDMessages = (...content: Array<Record<string, string>>) => ({ messages: [{ role: "user", content }] });
 
 /**
@@ -424,10 +425,10 @@ describe.each(testDatabases)("image families on $name", ({ database }) => {
         {
           model: "img-d-edit-plus",
           input: imgDMessages(
-            { image: referenceUrl },
-            { image: referenceUrl },
-            { image: referenceUrl },
-            { image: referenceUrl },
+            { image: publicImageUrl },
+            { image: publicImageUrl },
+            { image: publicImageUrl },
+            { image: publicImageUrl },
             { text: "p" },
           ),
         },
@@ -436,7 +437,11 @@ describe.each(testDatabases)("image families on $name", ({ database }) => {
       ],
       [
         "img-d-edit-plus n 7",
-        { model: "img-d-edit-plus", input: imgDMessages({ image: referenceUrl }, { text: "p" }), parameters: { n: 7 } },
+        {
+          model: "img-d-edit-plus",
+          input: imgDMessages({ image: publicImageUrl }, { text: "p" }),
+          parameters: { n: 7 },
+        },
         "invalid_parameter",
         "parameters.n",
       ],
@@ -450,7 +455,7 @@ describe.each(testDatabases)("image families on $name", ({ database }) => {
       const cost = await spent(async () => {
         const error = await failure(generate(body));
         expect(error.status).toBe(400);
-        expect(error.code).toBe(code);
+        expect(error.code, error.message).toBe(code);
         expect(error.param).toBe(param);
         expect(error.message).toMatch(param.split(".")[0]!.replace("[", ""));
       });
@@ -585,7 +590,7 @@ describe.each(testDatabases)("image families on $name", ({ database }) => {
       });
       const error = await failure(generate({ model: "img-b-4-5-251128", prompt: "p" }));
       expect([error.status, error.code, error.param]).toEqual([400, "invalid_parameter", "image"]);
-      expect(error.message).toBe("image too small for key ***");
+      expect(error.message).toBe("400 image too small for key ***");
     });
 
     it("a DashScope InvalidParameter is 400 invalid_parameter with the provider's message", async () => {
@@ -595,7 +600,10 @@ describe.each(testDatabases)("image families on $name", ({ database }) => {
         times: 1,
       });
       const upstreamError = await failure(generate({ model: "img-d-plus", input: imgDMessages({ text: "p" }) }));
-      expect([upstreamError.code, upstreamError.message]).toEqual(["invalid_parameter", "The size is not allowed."]);
+      expect([upstreamError.code, upstreamError.message]).toEqual([
+        "invalid_parameter",
+        "400 The size is not allowed.",
+      ]);
     });
 
     it("an upstream that does not answer in time is 504 request_timeout", async () => {
