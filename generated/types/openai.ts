@@ -147,6 +147,16 @@ export interface paths {
          *     `function_call_output` items with the same `call_id` (with `previous_response_id`, or with the whole
          *     conversation including the `function_call` items).
          *
+         *     ### Native family (`gmx-` models)
+         *     Served by native channels through `generateContent` / `streamGenerateContent?alt=sse`: `input` → `contents`,
+         *     `instructions` → `systemInstruction`, `max_output_tokens`, `temperature`, `top_p` → `generationConfig`,
+         *     `reasoning.effort` → thinking (chat's priority rules), `reasoning.summary` auto/detailed → thoughts returned as a
+         *     `reasoning` item, function tools and `tool_choice` → `tools` / `toolConfig`, `web_search_preview` → the native
+         *     search tool, `text.format` → `responseMimeType` + `responseSchema`. `previous_response_id` is refused with 400
+         *     (no conversation store: send the whole conversation); `file_search` and `file_id` parts are refused; fields
+         *     without a native equivalent are ignored. A generation-3 function call's thought signature rides in its
+         *     `call_id` (`call_…__thought__<signature>`): send the id back unchanged.
+         *
          *     ### Streaming
          *     With `stream: true` the answer is a Server-Sent Events stream; each event is two lines, `event: <type>` and
          *     `data: <json>` (the JSON repeats `type`), followed by a blank line. The stream ends after
@@ -729,7 +739,10 @@ export interface components {
         };
         /** @description One function call requested by the model. */
         ChatCompletionMessageToolCall: {
-            /** @description Call id; a tool message answering this call repeats it as `tool_call_id`. */
+            /**
+             * @description Call id; a tool message answering this call repeats it as `tool_call_id`. Native family: a generation-3
+             *     call's thought signature rides in it (`call_…__thought__<signature>`); send it back unchanged.
+             */
             id: string;
             /**
              * @description Always `function`.
@@ -1459,8 +1472,27 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description One input item. */
-        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseInputFunctionCall"] | components["schemas"]["ResponseInputFunctionCallOutput"];
+        /**
+         * @description A reasoning item of an earlier response, sent back as it was returned (clients that append a response's whole
+         *     `output` to the next `input`). Native family: accepted and not sent upstream (thinking text is not replayed).
+         */
+        ResponseInputReasoning: {
+            /**
+             * @description Always `reasoning`.
+             * @constant
+             */
+            type: "reasoning";
+            /** @description Item id as returned. */
+            id?: string;
+            /** @description Summary parts as returned. */
+            summary?: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One input item (a message, a function call and its output, or a reasoning item sent back). */
+        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseInputFunctionCall"] | components["schemas"]["ResponseInputFunctionCallOutput"] | components["schemas"]["ResponseInputReasoning"];
         /** @description Reasoning options for reasoning models. */
         ResponseReasoningOptions: ({
             /**
@@ -1559,6 +1591,29 @@ export interface components {
             /** @description Name of the function. */
             name: string;
         };
+        /** @description Output text options. Native family → `responseMimeType` plus `responseSchema` for `json_schema` and `json_object`. */
+        ResponseTextOptions: ({
+            /** @description The output format; `text` (default), `json_object`, or `json_schema` with `name` and `schema`. */
+            format?: {
+                /**
+                 * @description The format kind.
+                 * @enum {string}
+                 */
+                type: "text" | "json_object" | "json_schema";
+                /** @description Name of the schema (`json_schema` only). */
+                name?: string;
+                /** @description JSON Schema the output must follow (`json_schema` only). */
+                schema?: {
+                    [key: string]: unknown;
+                };
+                /** @description Ask for exact schema adherence where the upstream supports it. */
+                strict?: boolean | null;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        }) | null;
         /**
          * @description Body of `POST /v1/responses`. Fields the gateway does not know (for example `store`, `text`, `include`) are
          *     accepted and forwarded to upstreams that speak the Responses protocol.
@@ -1602,7 +1657,7 @@ export interface components {
             parallel_tool_calls?: boolean | null;
             /** @description Maximum number of built-in tool calls in this response. */
             max_tool_calls?: number | null;
-            /** @description Id of an earlier response to continue that conversation without resending it. */
+            /** @description Id of an earlier response to continue that conversation without resending it. Refused (400) for the native family, whose channels keep no conversation store. */
             previous_response_id?: string | null;
             /**
              * @description `auto` drops the oldest input items when the context window is exceeded; `disabled` (default) fails the request instead.
@@ -1616,6 +1671,7 @@ export interface components {
             } | null;
             /** @description End-user identifier for abuse monitoring. */
             user?: string;
+            text?: components["schemas"]["ResponseTextOptions"];
         } & {
             [key: string]: unknown;
         };

@@ -40,6 +40,10 @@ export interface GatewayConfig {
   host: string;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** Prefix of the Redis keys the gateway writes for per-key rate limits (REDIS_KEY_PREFIX, default `gateway`). */
+  redisKeyPrefix: string;
+  /** Bearer token that GET /metrics requires (METRICS_TOKEN); open when unset. */
+  metricsToken: string | undefined;
   secret: string;
   adminToken: string | undefined;
   trustedProxies: string | undefined;

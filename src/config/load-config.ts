@@ -166,6 +166,8 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     host: environment.HOST || "0.0.0.0",
     databaseUrl,
     redisUrl: environment.REDIS_URL || undefined,
+    redisKeyPrefix: environment.REDIS_KEY_PREFIX || "gateway",
+    metricsToken: environment.METRICS_TOKEN || undefined,
     secret: resolveSecret(environment, databaseUrl),
     adminToken: environment.GATEWAY_ADMIN_TOKEN || undefined,
     trustedProxies: environment.TRUSTED_PROXIES || undefined,

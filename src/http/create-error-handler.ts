@@ -4,6 +4,7 @@ import type { Logger } from "../logging/logger.js";
 import type { ApiGeneration } from "./api-generation.js";
 import { isImageParameterError } from "./is-image-parameter-error.js";
 import { normalizeError } from "./normalize-error.js";
+import { readRequestIds } from "./read-request-ids.js";
 import { renderErrorBody } from "./render-error-body.js";
 
 /** One error middleware per generation: every failure leaves in that generation's envelope. */
@@ -24,13 +25,18 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
       isImageParameterError(request.originalUrl.split("?")[0] ?? "", rawError)
     )
       error = new GatewayError(error.message, { ...error.options, code: "invalid_parameter" });
+    const { requestId } = readRequestIds(request);
     if (response.headersSent) {
       // A stream already started: the stream writer reports the failure in-band; here we can only end it.
-      logger.warn({ err: error, path: request.path }, "error after response started");
+      logger.warn({ err: error, path: request.path, requestId }, "error after response started");
       response.end();
       return;
     }
-    if (error.status >= 500) logger.error({ err: error.options.cause ?? error, path: request.path }, error.message);
+    if (error.status >= 500) {
+      logger.error({ err: error.options.cause ?? error, path: request.path, requestId }, error.message);
+      // What a user quotes in a support request to find this line.
+      error = new GatewayError(`${error.message} (request id ${requestId})`, error.options);
+    }
     const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
     if (retryAfterSeconds !== undefined) response.setHeader("Retry-After", String(Math.ceil(retryAfterSeconds)));
     const allow = (rawError as { headers?: Record<string, string> } | undefined)?.headers?.Allow;

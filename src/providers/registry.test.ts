@@ -47,7 +47,7 @@ describe("the provider registry", () => {
     );
     expect(served).toEqual({
       openai: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
-      native: ["chat", "embeddings", "images", "nativeGeneration", "nativeEmbedding"],
+      native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding"],
       ark: ["images"],
       dashscope: ["images"],
     });

@@ -1,3 +1,4 @@
+import { buildLogprobsResult } from "./build-logprobs-result.js";
 import { buildSafetyRatings } from "./build-safety-ratings.js";
 import { buildUsageMetadata } from "./build-usage-metadata.js";
 import type { GenerationPlan } from "./plan-generation.js";
@@ -9,12 +10,12 @@ export interface ResponseIdentity {
   createTime: string;
 }
 
-/** The non-streaming GenerateContentResponse for a plan. */
+/** The non-streaming GenerateContentResponse for a plan (one candidate, more when candidateCount asked for them). */
 export function buildGenerateContentResponse(
   plan: GenerationPlan,
   identity: ResponseIdentity,
 ): Record<string, unknown> {
-  const usageMetadata = buildUsageMetadata(plan.prompt, plan.parts);
+  const usageMetadata = buildUsageMetadata(plan.prompt, [...plan.parts, ...(plan.alternates ?? []).flat()]);
   if (plan.blockReason) {
     return {
       promptFeedback: { blockReason: plan.blockReason, safetyRatings: buildSafetyRatings(true) },
@@ -22,16 +23,17 @@ export function buildGenerateContentResponse(
       ...identity,
     };
   }
-  const visibleParts = plan.parts.filter((planned) => planned.visible).map((planned) => planned.part);
+  const candidateParts = [plan.parts, ...(plan.alternates ?? [])].map((parts) =>
+    parts.filter((planned) => planned.visible).map((planned) => planned.part),
+  );
   return {
-    candidates: [
-      {
-        ...(visibleParts.length > 0 ? { content: { parts: visibleParts, role: "model" } } : {}),
-        finishReason: plan.finishReason,
-        index: 0,
-        ...plan.candidateExtras,
-      },
-    ],
+    candidates: candidateParts.map((visibleParts, index) => ({
+      ...(visibleParts.length > 0 ? { content: { parts: visibleParts, role: "model" } } : {}),
+      finishReason: plan.finishReason,
+      index,
+      ...plan.candidateExtras,
+      ...(plan.logprobs ? { logprobsResult: buildLogprobsResult(visibleParts, plan.logprobs.top) } : {}),
+    })),
     usageMetadata,
     ...identity,
   };

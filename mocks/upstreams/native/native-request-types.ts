@@ -43,6 +43,8 @@ export interface NativeGenerationConfig {
   topP?: unknown;
   topK?: unknown;
   candidateCount?: unknown;
+  responseLogprobs?: unknown;
+  logprobs?: unknown;
   maxOutputTokens?: unknown;
   stopSequences?: unknown;
   responseMimeType?: unknown;

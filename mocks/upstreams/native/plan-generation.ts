@@ -16,6 +16,9 @@ import type {
   NativePart,
   NativeTool,
 } from "./native-request-types.js";
+import { readLastUserText } from "./read-last-user-text.js";
+import { requiresThoughtSignatures } from "./requires-thought-signatures.js";
+import { signFunctionCall } from "./sign-function-call.js";
 import { readResponseModalities } from "./validate-generate-content-request.js";
 
 export interface PlannedPart {
@@ -34,6 +37,10 @@ export interface GenerationPlan {
   parts: PlannedPart[];
   finishReason?: string;
   candidateExtras: Record<string, unknown>;
+  /** Candidates 1.. when generationConfig.candidateCount asked for more than one: their visible parts. */
+  alternates?: PlannedPart[][];
+  /** generationConfig.responseLogprobs: each candidate carries logprobsResult, with this many top alternatives per step. */
+  logprobs?: { top: number };
 }
 
 /** Tokens per generated image, whatever its size (the real API reports 1290 for a 1K image). */
@@ -58,11 +65,7 @@ export function planGeneration(model: string, request: GenerateContentRequest): 
   const contents = request.contents as NativeContent[];
   const lastContent = contents[contents.length - 1]!;
   const lastUserParts = findLastUserParts(contents);
-  const lastUserText = lastUserParts
-    .filter((part) => typeof part.text === "string" && part.thought !== true)
-    .map((part) => String(part.text))
-    .join(" ")
-    .trim();
+  const lastUserText = readLastUserText(contents);
   const config = request.generationConfig ?? {};
   const tools = (Array.isArray(request.tools) ? request.tools : []) as NativeTool[];
 
@@ -117,7 +120,13 @@ export function planGeneration(model: string, request: GenerateContentRequest): 
     return { prompt, parts, finishReason: "STOP", candidateExtras: { safetyRatings: buildSafetyRatings() } };
   }
 
-  const functionCall = planFunctionCall(request, tools, lastContent, lastUserText, thinkingOn);
+  const functionCall = planFunctionCall(
+    request,
+    tools,
+    lastContent,
+    lastUserText,
+    thinkingOn || requiresThoughtSignatures(model),
+  );
   if (functionCall) {
     parts.push(functionCall);
     return { prompt, parts, finishReason: "STOP", candidateExtras: { safetyRatings: buildSafetyRatings() } };
@@ -178,11 +187,24 @@ export function planGeneration(model: string, request: GenerateContentRequest): 
   if (modalities.includes("IMAGE")) parts.push(planImagePart(request, lastUserText));
 
   const candidateExtras: Record<string, unknown> = { safetyRatings: buildSafetyRatings() };
+  const plan: GenerationPlan = { prompt, parts, finishReason, candidateExtras };
+  // Each further candidate says the same answer numbered, so the choices differ and their usage adds up.
+  const candidateCount = typeof config.candidateCount === "number" ? config.candidateCount : 1;
+  if (candidateCount > 1 && answer !== "") {
+    plan.alternates = Array.from({ length: candidateCount - 1 }, (_, offset) => {
+      const text = `(${offset + 2}) ${answer}`;
+      return [
+        { part: { text }, tokenCount: countWords(text), modality: "TEXT" as const, thought: false, visible: true },
+      ];
+    });
+  }
+  if (config.responseLogprobs === true)
+    plan.logprobs = { top: typeof config.logprobs === "number" ? config.logprobs : 0 };
   const searchRequested =
     lastUserText.includes("[search]") ||
     tools.some((tool) => tool && (tool.nativeSearch !== undefined || tool.googleSearch !== undefined));
   if (searchRequested) candidateExtras.groundingMetadata = buildGroundingMetadata(lastUserText, answer);
-  return { prompt, parts, finishReason, candidateExtras };
+  return plan;
 }
 
 const VOICE_NAMES = new Set(
@@ -208,7 +230,7 @@ function planFunctionCall(
   tools: NativeTool[],
   lastContent: NativeContent,
   lastUserText: string,
-  thinkingOn: boolean,
+  signs: boolean,
 ): PlannedPart | undefined {
   const declarations = tools.flatMap((tool) =>
     tool && Array.isArray(tool.functionDeclarations) ? tool.functionDeclarations : [],
@@ -230,8 +252,7 @@ function planFunctionCall(
   );
   const part: Record<string, unknown> = { functionCall: { name, args } };
   // Thinking models sign their function calls; clients must send the signature back with the call.
-  if (thinkingOn)
-    part.thoughtSignature = createHash("sha256").update(`signature:${name}:${lastUserText}`).digest("base64");
+  if (signs) part.thoughtSignature = signFunctionCall(name, lastUserText);
   return { part, tokenCount: 1 + countValueTokens(args), modality: "TEXT", thought: false, visible: true };
 }
 

@@ -1,5 +1,6 @@
 import { NativeUpstreamError } from "./native-upstream-error.js";
 import type { GenerateContentRequest, NativeContent } from "./native-request-types.js";
+import { validateThoughtSignatures } from "./validate-thought-signatures.js";
 
 const VALID_MODALITIES = new Set(["TEXT", "IMAGE", "AUDIO"]);
 const VALID_CALLING_MODES = new Set(["AUTO", "ANY", "NONE", "VALIDATED"]);
@@ -28,6 +29,7 @@ export function validateGenerateContentRequest(model: string, body: unknown): Ge
     }
   }
   validateGenerationConfig(request);
+  validateThoughtSignatures(model, request.contents as NativeContent[]);
   const mode = request.toolConfig?.functionCallingConfig?.mode;
   if (mode !== undefined && (typeof mode !== "string" || !VALID_CALLING_MODES.has(mode))) {
     throw invalid(`Invalid value at 'tool_config.function_calling_config.mode', "${String(mode)}"`);
@@ -87,6 +89,19 @@ function validateGenerationConfig(request: GenerateContentRequest): void {
         throw invalid(`Invalid value at 'generation_config.response_modalities', "${String(modality)}"`);
       }
     }
+  }
+  const { candidateCount, logprobs } = config;
+  if (
+    candidateCount !== undefined &&
+    (!Number.isInteger(candidateCount) || (candidateCount as number) < 1 || (candidateCount as number) > 8)
+  ) {
+    throw invalid("generationConfig.candidateCount must be an integer between 1 and 8");
+  }
+  if (
+    logprobs !== undefined &&
+    (!Number.isInteger(logprobs) || (logprobs as number) < 0 || (logprobs as number) > 20)
+  ) {
+    throw invalid("generationConfig.logprobs must be an integer between 0 and 20");
   }
   const budget = thinkingConfig?.thinkingBudget;
   if (budget !== undefined && (!Number.isInteger(budget) || (budget as number) < -1)) {

@@ -40,10 +40,13 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
     },
     async createResponse(request, response) {
       const body = request.body as JsonRequestBody<operations["createResponse"]>;
+      // As for chat: a gmx- thinking suffix routes by the base model and rides on to the native channel.
+      const routing = splitRoutingModel(body.model);
       await runRelay(context, request, response, {
         capability: "responses",
         input: body,
         model: body.model,
+        ...(routing ? { routingModel: routing.routingModel, upstreamModelSuffix: routing.suffix } : {}),
         isStream: body.stream === true,
         promptTokenEstimate: estimatePromptTokens(body),
         maxOutputTokens: body.max_output_tokens ?? undefined,

@@ -5,11 +5,12 @@ import { relayNativeEmbed } from "./relay-native-embed.js";
 import { relayNativeEmbeddings } from "./relay-native-embeddings.js";
 import { relayNativeGenerate } from "./relay-native-generate.js";
 import { relayNativeImage } from "./relay-native-image.js";
+import { relayNativeResponses } from "./relay-native-responses.js";
 import { relayNativeVoices } from "./relay-native-voices.js";
 
 /**
  * The native multimodal family (`generateContent`, `x-goog-api-key`): native generation and embeddings pass
- * through; OpenAI-style chat, embeddings and images are translated to and from it. Translations that download
+ * through; OpenAI-style chat, Responses, embeddings and images are translated to and from it. Translations that download
  * media are made once per request (input.remember), so a failover does not download them again.
  */
 export const nativeAdapter = {
@@ -28,6 +29,17 @@ export const nativeAdapter = {
       logger: services.logger,
       now: services.now,
       translations: input.remember("native-chat-translations", () => new Map<string, Promise<ChatToNativeResult>>()),
+    }),
+  responses: (request, input, services) =>
+    relayNativeResponses(request, input, {
+      safetySettings: services.safetySettings,
+      fetchMedia: services.fetchMedia,
+      logger: services.logger,
+      now: services.now,
+      translations: input.remember(
+        "native-responses-translations",
+        () => new Map<string, Promise<ChatToNativeResult>>(),
+      ),
     }),
   embeddings: (request, input) => relayNativeEmbeddings(request, input),
   images: (call, input, services) => relayNativeImage(call, input, services),

@@ -4,6 +4,7 @@ import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import { convertChatContentPart } from "./convert-chat-content-part.js";
 import { extractMarkdownDataImages } from "./extract-markdown-data-images.js";
+import { splitToolCallId } from "./split-tool-call-id.js";
 
 type ChatMessage = OpenaiComponents["schemas"]["ChatCompletionRequestMessage"];
 type Content = NativeComponents["schemas"]["Content"];
@@ -74,13 +75,17 @@ export async function convertChatMessagesToContents(
         if (typeof message.refusal === "string" && message.refusal !== "") parts.push({ text: message.refusal });
         for (const [callIndex, call] of (message.tool_calls ?? []).entries()) {
           functionNamesByCallId.set(call.id, call.function.name);
-          parts.push({
+          // A thought signature the id carried goes back on the same functionCall part, as the upstream requires.
+          const { id, thoughtSignature } = splitToolCallId(call.id);
+          const part: Part = {
             functionCall: {
-              id: call.id,
+              id,
               name: call.function.name,
               args: parseArguments(call.function.arguments, `${path}.tool_calls[${callIndex}]`, warnings),
             },
-          });
+          };
+          if (thoughtSignature !== undefined) part.thoughtSignature = thoughtSignature;
+          parts.push(part);
         }
         if (message.function_call) {
           parts.push({
@@ -111,7 +116,11 @@ export async function convertChatMessagesToContents(
         }
         const text =
           typeof message.content === "string" ? message.content : message.content.map((part) => part.text).join("");
-        appendFunctionResponse(contents, { id: message.tool_call_id, name, response: toResponseObject(text) });
+        appendFunctionResponse(contents, {
+          id: splitToolCallId(message.tool_call_id).id,
+          name,
+          response: toResponseObject(text),
+        });
         break;
       }
       case "function":

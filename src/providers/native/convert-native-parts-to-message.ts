@@ -1,5 +1,6 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
+import { attachThoughtSignature } from "./attach-thought-signature.js";
 
 type Part = NativeComponents["schemas"]["Part"];
 type ChatCompletionMessageToolCall = OpenaiComponents["schemas"]["ChatCompletionMessageToolCall"];
@@ -46,8 +47,9 @@ export function convertNativePartsToMessage(
       append(part.text);
     } else if (part.functionCall) {
       const callIndex = (options.firstCallIndex ?? 0) + toolCalls.length;
+      // The signature rides in the id, which the client echoes in its next turn (see thoughtSignatureSeparator).
       toolCalls.push({
-        id: part.functionCall.id || options.createToolCallId(callIndex),
+        id: attachThoughtSignature(part.functionCall.id || options.createToolCallId(callIndex), part.thoughtSignature),
         type: "function",
         function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
       });

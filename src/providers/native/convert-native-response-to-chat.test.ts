@@ -93,6 +93,12 @@ const cases = [
     model: "gmx-3.5-flash",
     includeThoughts: false,
   },
+  {
+    fixture: "generate-logprobs.json",
+    expected: "generate-logprobs.chat.json",
+    model: "gmx-2.5-flash",
+    includeThoughts: false,
+  },
 ];
 
 describe("convertNativeResponseToChat", () => {

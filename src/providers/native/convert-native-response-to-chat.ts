@@ -3,6 +3,7 @@ import type { components as NativeComponents } from "../../../generated/types/na
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import { collectProducedMedia, type ProducedMedia } from "./collect-produced-media.js";
 import { convertNativePartsToMessage } from "./convert-native-parts-to-message.js";
+import { convertNativeLogprobs } from "./convert-native-logprobs.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
 import { createChatCompletionId } from "./create-chat-completion-id.js";
 import { createToolCallId } from "./create-tool-call-id.js";
@@ -47,7 +48,10 @@ export function convertNativeResponseToChat(
     const hasToolCalls = converted.tool_calls.length > 0;
     // A candidate without finishReason in a complete answer is unusual; it still ended, so it maps like STOP.
     const finishReason = mapNativeFinishReason(candidate.finishReason ?? "STOP", { hasToolCalls });
-    return { index, message, finish_reason: finishReason };
+    const choice: ChatCompletionChoice = { index, message, finish_reason: finishReason };
+    const logprobs = convertNativeLogprobs(candidate.logprobsResult);
+    if (logprobs !== undefined) choice.logprobs = logprobs;
+    return choice;
   });
   choices.sort((left, right) => left.index - right.index);
 

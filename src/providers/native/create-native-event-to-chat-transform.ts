@@ -3,6 +3,7 @@ import type { components as NativeComponents } from "../../../generated/types/na
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import { collectProducedMedia, type ProducedMedia } from "./collect-produced-media.js";
 import { convertNativePartsToMessage } from "./convert-native-parts-to-message.js";
+import { convertNativeLogprobs } from "./convert-native-logprobs.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
 import { createChatCompletionId } from "./create-chat-completion-id.js";
 import { createToolCallId } from "./create-tool-call-id.js";
@@ -164,7 +165,11 @@ export function createNativeEventToChatTransform(options: NativeToChatStreamOpti
         if (Object.keys(delta).length === 0) continue;
         if (converted.reasoning_content) options.onText?.(converted.reasoning_content);
         if (converted.content) options.onText?.(converted.content);
-        controller.enqueue(chunk([{ index, delta: withRole(state, delta), finish_reason: null }]));
+        const chunkChoice: ChatCompletionChunkChoice = { index, delta: withRole(state, delta), finish_reason: null };
+        // Each fragment's logprobsResult covers the tokens of that fragment, so it rides on the same chunk.
+        const logprobs = convertNativeLogprobs(candidate.logprobsResult);
+        if (logprobs !== undefined) chunkChoice.logprobs = logprobs;
+        controller.enqueue(chunk([chunkChoice]));
       }
     },
 
