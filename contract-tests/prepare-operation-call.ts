@@ -74,6 +74,10 @@ function modelEnum(operation: SpecOperation): string[] | undefined {
   return Array.isArray(modelSchema?.enum) ? (modelSchema.enum as string[]) : undefined;
 }
 
+function isImageOperation(operation: SpecOperation): boolean {
+  return operation.pathTemplate.startsWith("/v1/images/");
+}
+
 function isVideoTaskOperation(operation: SpecOperation): boolean {
   return operation.pathTemplate.includes("/video");
 }
@@ -370,14 +374,26 @@ export async function prepareOperationCall(
           ...render(operation, shape),
           // undici checks timeouts over a second long on a coarse clock (ticks of ~0.5 s, later on a busy machine), so the
           // header timeout may fire up to a second or more after it is due: the fake waits well past that.
-          upstreamFault: variant === "502" ? { status: 500 } : { latencyMs: context.upstreamHeaderTimeoutMs + 3_000 },
+          // The image endpoints' 502 is `empty_response` (an upstream 5xx is their 503 `bad_response`): an upstream
+          // 200 without an image provokes it.
+          upstreamFault:
+            variant === "504"
+              ? { latencyMs: context.upstreamHeaderTimeoutMs + 3_000 }
+              : isImageOperation(operation)
+                ? { status: 200, body: {} }
+                : { status: 500 },
         },
       };
     case "503": {
       if (!bodyModel(operation)) return { skip: "the operation does not call an upstream" };
       // A body whose `model` is an enum only lets through the names it lists: use one no channel serves.
       const allowed = modelEnum(operation);
-      const model = allowed ? allowed.find((name) => !context.servedModels.has(name)) : unservedModel;
+      // An image model must stay in its family (an unknown model is a 400 there): the example's, renamed.
+      const model = allowed
+        ? allowed.find((name) => !context.servedModels.has(name))
+        : isImageOperation(operation)
+          ? `${bodyModel(operation)}-unserved`
+          : unservedModel;
       if (model === undefined) return { skip: "every model the schema allows is served" };
       if ("model" in shape.pathValues) shape.pathValues.model = model;
       else shape.body = { ...(shape.body as JsonObject), model };

@@ -2285,9 +2285,10 @@ export interface components {
              */
             prompt?: string;
             /**
-             * @description Number of images. `img-c-2`: 1 to 10, each image uses quota. `gmx-`: ignored, one image per call.
-             *     `img-b-5-0-pro-260628`: use 1 (always one output). `img-d-edit-plus` uses `parameters.n` (1 to 6).
-             * @default 1
+             * @description Number of images; its range depends on the model, so it is checked per family (400 `invalid_parameter`).
+             *     `img-c-2`: 1 to 10 (default 1), each image uses quota. `gmx-`: ignored (any value), one image per call.
+             *     `img-b-5-0-pro-260628`: ignored, always one output. `img-b-` models: not used (the sequential mode decides).
+             *     `img-d-` use `parameters.n` (edit model 1 to 6) and refuse a top-level `n`.
              */
             n?: number | null;
             /**
@@ -2312,8 +2313,8 @@ export interface components {
              */
             quality?: string | null;
             /**
-             * @description `url` (default for the multi-family models) or `b64_json`. `gmx-` and `img-c-2` always return `b64_json`
-             *     whatever is sent. `img-b-` models usually return a URL and may ignore it. `img-d-` produce `b64_json` by
+             * @description `url` (default for the multi-family models) or `b64_json`. `gmx-` always returns `b64_json` whatever is
+             *     sent; `img-c-2` returns only `b64_json` and refuses `url` (400 `invalid_parameter`). `img-b-` models usually return a URL and may ignore it. `img-d-` produce `b64_json` by
              *     downloading the result URL and encoding it. URLs are temporary: store results at once.
              * @default url
              * @enum {string|null}
@@ -2489,7 +2490,7 @@ export interface components {
              */
             n?: number | string;
             /**
-             * @description `img-c-2` supports only `b64_json`; `url` is answered with `b64_json` data.
+             * @description `img-c-2` supports only `b64_json` (the default); `url` is refused with 400 `invalid_parameter`.
              * @enum {string}
              */
             response_format?: "url" | "b64_json";

@@ -46,6 +46,8 @@ export function createApiKeyAuthenticator(context: GatewayContext, generation: A
         await updateTokenStatus(context.database.db, token.id, tokenStatus.expired, { onlyFromStatus: token.status });
         context.tokenCache.invalidateToken(token.id);
       }
+      // The image document: an invalid or expired key is 401 `invalid_authentication` on the image endpoints.
+      if (request.originalUrl.startsWith("/v1/images/")) throw new AuthenticationError(apiKeyMessages.expired);
       throw new PermissionError(apiKeyMessages.expired, { code: "token_expired" });
     }
     if (token.status === tokenStatus.exhausted || (!token.unlimitedQuota && token.remainQuota <= 0)) {

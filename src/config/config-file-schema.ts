@@ -90,6 +90,13 @@ export const configFileSchema = {
         },
       },
     },
+    fetch: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        allow_private: { type: "array", items: { type: "string", minLength: 1 } },
+      },
+    },
     key_reveal_rate_limit: {
       type: "object",
       additionalProperties: false,

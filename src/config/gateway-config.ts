@@ -1,3 +1,4 @@
+import type { AllowList } from "../auth/ip/allow-list.js";
 import type { ChannelType } from "../providers/channel-type.js";
 
 /** Operator configuration: environment variables plus the optional GATEWAY_CONFIG file, validated at start. */
@@ -61,6 +62,11 @@ export interface GatewayConfig {
   defaultTimeouts: ChannelTimeouts;
   relay: { maxAttempts: number; cooldownAfterFailures: number; cooldownSeconds: number };
   nativeSafetySettings: Array<{ category: string; threshold: string }> | undefined;
+  /**
+   * Private ranges the SSRF-safe fetcher may reach (GATEWAY_CONFIG `fetch.allow_private`; empty by default):
+   * internal object storage an operator trusts. Link-local and metadata addresses stay refused.
+   */
+  fetchAllowPrivate: AllowList;
   keyRevealRateLimit: { points: number; durationSeconds: number };
   /** Reservations older than this were left by a stopped process and are refunded (longer than any request). */
   reservationRecoveryAfterSeconds: number;

@@ -3,6 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { Ajv } from "ajv";
 import YAML from "yaml";
+import type { AllowList } from "../auth/ip/allow-list.js";
+import { parseAllowList } from "../auth/ip/parse-allow-list.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { findProjectRoot } from "../http/find-project-root.js";
 import { configFileSchema } from "./config-file-schema.js";
@@ -40,6 +42,7 @@ interface RawConfigFile {
   relay?: { max_attempts?: number; cooldown_after_failures?: number; cooldown_seconds?: number };
   native?: { safety_settings?: Array<{ category: string; threshold: string }> };
   key_reveal_rate_limit?: { points?: number; duration_seconds?: number };
+  fetch?: { allow_private?: string[] };
 }
 
 const validateConfigFile = new Ajv({ allErrors: true }).compile(configFileSchema);
@@ -121,6 +124,15 @@ function resolveSecret(environment: Environment, databaseUrl: string): string {
   return secret;
 }
 
+/** `fetch.allow_private`: CIDR ranges (or single addresses) the SSRF-safe fetcher may reach besides public ones. */
+function readFetchAllowPrivate(entries: readonly string[] | undefined): AllowList {
+  try {
+    return parseAllowList((entries ?? []).join(","));
+  } catch (error) {
+    throw new ConfigurationError(`GATEWAY_CONFIG: fetch.allow_private: ${(error as Error).message}`);
+  }
+}
+
 export function loadConfig(environment: Environment = process.env): GatewayConfig {
   const databaseUrl = environment.DATABASE_URL || "sqlite:./data/gateway.db";
   const file = environment.GATEWAY_CONFIG ? readConfigFile(environment.GATEWAY_CONFIG) : {};
@@ -180,6 +192,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
       cooldownSeconds: file.relay?.cooldown_seconds ?? 30,
     },
     nativeSafetySettings: file.native?.safety_settings,
+    fetchAllowPrivate: readFetchAllowPrivate(file.fetch?.allow_private),
     reservationRecoveryAfterSeconds: readInteger(environment, "RESERVATION_RECOVERY_AFTER_SECONDS", 3600),
     tokenCacheTtlMs: readInteger(environment, "TOKEN_CACHE_TTL_MS", 2000),
     sqliteCommitIntervalMs: readInteger(environment, "SQLITE_COMMIT_INTERVAL_MS", 10),

@@ -10,8 +10,16 @@ export const noteClientBodyFields: RequestHandler = (request, response, next) =>
   // The fast lane notes them first and may hand the request to the Express stack, defaults possibly written.
   if (response.locals.clientBodyFields !== undefined) return next();
   const body: unknown = request.body;
-  if (body !== null && typeof body === "object" && !Array.isArray(body))
+  if (body !== null && typeof body === "object" && !Array.isArray(body)) {
     response.locals.clientBodyFields = new Set(Object.keys(body));
+    // One level down too (`optimize_prompt_options.mode`, `sequential_image_generation_options.max_images`):
+    // translators that must send exactly what a family needs drop nested defaults as well.
+    const nested = new Map<string, Set<string>>();
+    for (const [field, value] of Object.entries(body))
+      if (value !== null && typeof value === "object" && !Array.isArray(value))
+        nested.set(field, new Set(Object.keys(value)));
+    response.locals.clientNestedBodyFields = nested;
+  }
   next();
 };
 

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler } from "express";
 import { GatewayError } from "../errors/gateway-error.js";
 import type { Logger } from "../logging/logger.js";
 import type { ApiGeneration } from "./api-generation.js";
+import { isImageParameterError } from "./is-image-parameter-error.js";
 import { normalizeError } from "./normalize-error.js";
 import { readRequestIds } from "./read-request-ids.js";
 import { renderErrorBody } from "./render-error-body.js";
@@ -18,6 +19,12 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
     ) {
       error = new GatewayError(`Parameter error: ${error.message}`, error.options);
     }
+    if (
+      error.status === 400 &&
+      error.code === "invalid_request" &&
+      isImageParameterError(request.originalUrl.split("?")[0] ?? "", rawError)
+    )
+      error = new GatewayError(error.message, { ...error.options, code: "invalid_parameter" });
     const { requestId } = readRequestIds(request);
     if (response.headersSent) {
       // A stream already started: the stream writer reports the failure in-band; here we can only end it.

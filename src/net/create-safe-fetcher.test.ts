@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { parseAllowList } from "../auth/ip/parse-allow-list.js";
 import { createSafeFetcher } from "./create-safe-fetcher.js";
 import { rejectionOf } from "../../test/support/rejection-of.js";
 
@@ -163,5 +164,32 @@ describe("createSafeFetcher with allowPrivateAddresses", () => {
       mimeType: "image/png",
       data: png,
     });
+  });
+});
+
+describe("createSafeFetcher with the operator's fetch.allow_private ranges", () => {
+  it("reaches a listed private range and still refuses what is not listed", async () => {
+    const fetchMedia = createSafeFetcher({ ...base, allowPrivate: parseAllowList("127.0.0.1/32, 10.1.2.0/24") });
+    await expect(fetchMedia(`${origin}/image.png`)).resolves.toEqual({ mimeType: "image/png", data: png });
+    const error = await rejection(fetchMedia("http://192.168.1.1/a.png"));
+    expect(error.message).toMatch(/not a public address/);
+  });
+
+  it("never opens link-local or metadata addresses, even when a listed range covers them", async () => {
+    const fetchMedia = createSafeFetcher({
+      ...base,
+      allowPrivate: parseAllowList("0.0.0.0/0, ::/0, 127.0.0.1/32"),
+    });
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data/",
+      "http://100.100.100.200/latest/meta-data/",
+      "http://[fe80::1]/a.png",
+      "http://[fd00:ec2::254]/latest/meta-data/",
+    ]) {
+      const error = await rejection(fetchMedia(url));
+      expect(error.message).toMatch(/not a public address/);
+    }
+    const redirected = await rejection(fetchMedia(`${origin}/redirect-to-metadata`));
+    expect(redirected.message).toMatch(/169\.254\.169\.254.*not a public address/);
   });
 });

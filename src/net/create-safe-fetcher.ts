@@ -2,7 +2,10 @@ import dns from "node:dns";
 import net from "node:net";
 import type { LookupFunction, Socket } from "node:net";
 import { Agent, buildConnector, request } from "undici";
+import type { AllowList } from "../auth/ip/allow-list.js";
+import { isIpInAllowList } from "../auth/ip/is-ip-in-allow-list.js";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { isAlwaysRefusedAddress } from "./is-always-refused-address.js";
 import { isPublicIpAddress } from "./is-public-ip-address.js";
 
 export interface SafeFetcherOptions {
@@ -19,6 +22,11 @@ export interface SafeFetcherOptions {
    * Narrower than allowPrivateAddresses, so a test can allow 127.0.0.1 and still see the metadata address refused.
    */
   allowAddress?: (address: string) => boolean;
+  /**
+   * The operator's trusted private ranges (GATEWAY_CONFIG `fetch.allow_private`: internal object storage, the
+   * tests' fakes on loopback). Link-local and metadata addresses stay refused whatever it lists.
+   */
+  allowPrivate?: AllowList;
   /** Redirects followed before giving up; each hop is checked again. Default 3. */
   maxRedirects?: number;
 }
@@ -48,7 +56,11 @@ export function createSafeFetcher(options: SafeFetcherOptions): FetchMedia {
   const isAllowedAddress = (address: string): boolean =>
     options.allowPrivateAddresses === true ||
     options.allowAddress?.(stripBrackets(address)) === true ||
-    isPublicIpAddress(address);
+    isPublicIpAddress(address) ||
+    (options.allowPrivate !== undefined &&
+      options.allowPrivate.entries.length > 0 &&
+      !isAlwaysRefusedAddress(address) &&
+      isIpInAllowList(options.allowPrivate, stripBrackets(address)));
 
   const checkingLookup: LookupFunction = (hostname, lookupOptions, callback) => {
     dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {

@@ -9,16 +9,17 @@ import {
 import { nativeImageMimeTypes } from "./native/native-image-mime-types.js";
 import type { ProviderServices } from "./provider-services.js";
 
-/** The adapters' shared services, once per gateway. */
+/** The adapters' shared services, once per gateway; the downloaders reach the operator's fetch.allow_private ranges. */
 export function createProviderServices(config: GatewayConfig, logger: Logger, now: () => number): ProviderServices {
   return {
     safetySettings: config.nativeSafetySettings,
-    fetchMedia: createNativeMediaFetcher(),
+    fetchMedia: createNativeMediaFetcher(config.fetchAllowPrivate),
     // Reference images are limited to the seed's image types, within the same size and time budget.
     fetchImage: createSafeFetcher({
       maxBytes: nativeMediaMaxBytes,
       allowedMimeTypes: nativeImageMimeTypes,
       timeoutMs: nativeMediaTimeoutMs,
+      allowPrivate: config.fetchAllowPrivate,
     }),
     logger,
     now,

@@ -1,6 +1,5 @@
-import type { components } from "../../generated/types/openai.js";
-
-type ImageRequest = components["schemas"]["ImageGenerationRequest"];
+import type { ImageFamilyRules } from "./image-families/image-family-rules.js";
+import type { ImageRequestFields } from "./image-families/image-request-fields.js";
 
 /** One uploaded file part of a multipart image edit, as the validator's uploader left it. */
 export interface UploadedImageFile {
@@ -11,10 +10,14 @@ export interface UploadedImageFile {
 }
 
 /**
- * The `images` capability's call: /v1/images/generations or /v1/images/edits as the client sent it, JSON or a
- * multipart edit (the form's text fields as sent and its file parts: image, image[], mask). Each adapter
- * translates it to its provider's protocol.
+ * The `images` capability's call: /v1/images/generations or /v1/images/edits, already checked by its model family's
+ * rules (resolveImageFamily). The client's own fields (JSON with the validator's defaults removed, nested ones too,
+ * or a multipart edit's text fields) and the edit's file parts. Each adapter translates it to its provider's
+ * protocol, or refuses a family its protocol does not speak (assertFamilyServed).
  */
-export type ImageCall =
-  | { task: "generations" | "edits"; kind: "json"; request: ImageRequest }
-  | { task: "edits"; kind: "multipart"; fields: Record<string, string>; files: readonly UploadedImageFile[] };
+export interface ImageCall extends ImageRequestFields {
+  /** The model the client asked for. */
+  model: string;
+  family: ImageFamilyRules;
+  files: readonly UploadedImageFile[];
+}

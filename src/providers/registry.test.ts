@@ -48,9 +48,8 @@ describe("the provider registry", () => {
     expect(served).toEqual({
       openai: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
       native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding"],
-      // Their images capability comes with the image families' work (issue 13, sections 2-4).
-      ark: [],
-      dashscope: [],
+      ark: ["images"],
+      dashscope: ["images"],
     });
     expect("nativeVoices" in providerRegistry.native).toBe(true);
   });

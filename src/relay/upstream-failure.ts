@@ -15,10 +15,22 @@ export class UpstreamFailure extends GatewayError {
       param?: string;
       cause?: unknown;
       retryAfterSeconds?: number;
+      upstreamAnswer?: UpstreamErrorAnswer;
     },
   ) {
     super(message, options);
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.upstreamAnswer = options.upstreamAnswer;
   }
   readonly retryAfterSeconds: number | undefined;
+  /**
+   * The upstream's error answer when there was one (status and the start of its body), so a capability whose
+   * error table depends on the provider's own codes (images: safety blocks, bad parameters) can map it further.
+   */
+  readonly upstreamAnswer: UpstreamErrorAnswer | undefined;
+}
+
+export interface UpstreamErrorAnswer {
+  statusCode: number;
+  bodyText: string;
 }

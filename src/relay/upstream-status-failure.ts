@@ -23,6 +23,7 @@ export function upstreamStatusFailure(
       status,
       code: status === 429 ? "rate_limit_exceeded" : status >= 500 ? "upstream_error" : "invalid_request",
       ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+      upstreamAnswer: { statusCode, bodyText },
     },
   );
 }

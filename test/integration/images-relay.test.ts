@@ -80,7 +80,7 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
     return before.remain_quota - after.remain_quota;
   };
 
-  it("passes img-c-2 generations through with the mapped model and only the client's fields, billed by images and tokens", async () => {
+  it("sends img-c-2 generations to the OpenAI images API with the document's defaults, billed by images and tokens", async () => {
     let answer: OpenAI.Images.ImagesResponse | undefined;
     const cost = await spent(async () => {
       answer = await client.images.generate({
@@ -90,14 +90,23 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
         response_format: "b64_json",
       });
     });
-    expect(answer!.data).toEqual([{ b64_json: FAKE_IMAGE_B64 }, { b64_json: FAKE_IMAGE_B64 }]);
+    expect(answer).toMatchObject({
+      model: "img-c-2",
+      data: [
+        { b64_json: FAKE_IMAGE_B64, size: "1024x1024", output_format: "png" },
+        { b64_json: FAKE_IMAGE_B64, size: "1024x1024", output_format: "png" },
+      ],
+      usage: { input_images: 0, generated_images: 2, output_tokens: 200, total_tokens: 203 },
+    });
     expect(openaiUpstream.requests[0]!.path).toBe("/v1/images/generations");
     expect(openaiUpstream.requests[0]!.headers.authorization).toBe("Bearer openai-secret");
+    // response_format never goes (GPT-image models refuse it); size and quality are sent as the document's defaults.
     expect(openaiUpstream.requests[0]!.body).toEqual({
       model: "upstream-img-c-2",
       prompt: "a red fox",
       n: 2,
-      response_format: "b64_json",
+      size: "1024x1024",
+      quality: "high",
     });
     // 2 images × 10,000 + 3 input tokens × 2 USD/1M (3 units) + 200 output tokens × 4 USD/1M (400 units)
     expect(cost).toBe(20_403);
@@ -111,10 +120,10 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
         model: "img-c-2",
         prompt: "make it blue",
         image,
-        response_format: "b64_json",
+        input_fidelity: "high",
       });
     });
-    expect(answer!.data).toEqual([{ b64_json: FAKE_IMAGE_B64 }]);
+    expect(answer!.data).toEqual([{ b64_json: FAKE_IMAGE_B64, size: "1024x1024", output_format: "png" }]);
     const sent = openaiUpstream.requests[0]!;
     expect(sent.path).toBe("/v1/images/edits");
     expect(String(sent.headers["content-type"])).toMatch(/^multipart\/form-data; boundary=/);
@@ -125,7 +134,9 @@ describe.each(testDatabases)("image endpoints on $name", ({ database }) => {
     }).formData();
     expect(form.get("model")).toBe("upstream-img-c-2");
     expect(form.get("prompt")).toBe("make it blue");
-    const file = form.get("image") as File;
+    expect(form.get("input_fidelity")).toBe("high");
+    expect(form.get("response_format")).toBeNull();
+    const file = form.getAll("image[]")[0] as File;
     expect(file.name).toBe("street.png");
     expect(Buffer.from(await file.arrayBuffer()).toString("base64")).toBe(referencePng);
     // 1 image × 10,000 + 3 words × 2 µUSD (+ 50 image input tokens × 2 µUSD) = 106 µUSD = 53 units + 100 output × 4 µUSD = 200 units

@@ -65,11 +65,69 @@ function readMessagesRequest(fields: Record<string, unknown>, messages: unknown[
   return { fields: { ...fields, prompt, n: parameters.n ?? fields.n }, inputImages };
 }
 
+/** Models the fake treats as GPT-image models (the `img-c-` family's upstream): base64 only, no response_format. */
+export function isGptImageModel(model: string): boolean {
+  return /^(gpt-image|chatgpt-image)|img-c-/i.test(model);
+}
+
+const gptImageSizes = ["1024x1024", "1536x1024", "1024x1536", "auto"];
+const gptImageQualities = ["low", "medium", "high", "auto"];
+
+/**
+ * What a GPT-image model checks beyond the common fields: `response_format` is an unknown parameter to it, size and
+ * quality come from its own lists, input_fidelity belongs to edits. `[moderation]` in the prompt plays the safety
+ * system's refusal.
+ */
+function checkGptImageRequest(fields: Record<string, unknown>, task: "generations" | "edits"): void {
+  if (fields.response_format !== undefined)
+    throw new OpenaiRequestError(
+      400,
+      "Unknown parameter: 'response_format'.",
+      "invalid_request_error",
+      "response_format",
+      "unknown_parameter",
+    );
+  if (fields.size !== undefined && !gptImageSizes.includes(String(fields.size)))
+    throw new OpenaiRequestError(
+      400,
+      `Invalid value: '${String(fields.size)}'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.`,
+      "invalid_request_error",
+      "size",
+      "invalid_value",
+    );
+  if (fields.quality !== undefined && !gptImageQualities.includes(String(fields.quality)))
+    throw new OpenaiRequestError(
+      400,
+      `Invalid value: '${String(fields.quality)}'. Supported values are: 'low', 'medium', 'high', and 'auto'.`,
+      "invalid_request_error",
+      "quality",
+      "invalid_value",
+    );
+  if (fields.input_fidelity !== undefined && task !== "edits")
+    throw new OpenaiRequestError(
+      400,
+      "Unknown parameter: 'input_fidelity'.",
+      "invalid_request_error",
+      "input_fidelity",
+      "unknown_parameter",
+    );
+  if (typeof fields.prompt === "string" && fields.prompt.includes("[moderation]"))
+    throw new OpenaiRequestError(
+      400,
+      "Your request was rejected as a result of our safety system. Your request may contain content that is not allowed by our safety system.",
+      "image_generation_user_error",
+      null,
+      "moderation_blocked",
+    );
+}
+
 /**
  * POST /v1/images/generations and /v1/images/edits (JSON, and multipart for edits). Deterministic: `n` copies of
  * one tiny PNG as `b64_json`, or `https://images.invalid/<id>.png` URLs for `response_format: url` (the default);
  * usage counts prompt words plus FAKE_IMAGE_INPUT_TOKENS per input image in, FAKE_IMAGE_OUTPUT_TOKENS per image out.
- * The `img-d-` form (input.messages + parameters) is accepted too.
+ * The `img-d-` form (input.messages + parameters) is accepted too. GPT-image models (isGptImageModel) answer as
+ * OpenAI's do: always `b64_json`, `response_format` refused, with `size`, `quality`, `output_format` and
+ * `background` beside `data`; `[empty]` in their prompt gives an empty `data`.
  */
 export async function handleImages(
   exchange: FakeExchange,
@@ -107,7 +165,9 @@ export async function handleImages(
       "invalid_value",
     );
   }
-  const responseFormat = fields.response_format ?? "url";
+  const gptImage = isGptImageModel(String(fields.model));
+  if (gptImage) checkGptImageRequest(fields, task);
+  const responseFormat = gptImage ? "b64_json" : (fields.response_format ?? "url");
   if (responseFormat !== "url" && responseFormat !== "b64_json") {
     throw new OpenaiRequestError(
       400,
@@ -119,10 +179,19 @@ export async function handleImages(
   }
   const textTokens = splitWords(prompt).length;
   const imageTokens = inputImages * FAKE_IMAGE_INPUT_TOKENS;
-  const outputTokens = n * FAKE_IMAGE_OUTPUT_TOKENS;
+  const outputTokens = (gptImage && prompt.includes("[empty]") ? 0 : n) * FAKE_IMAGE_OUTPUT_TOKENS;
+  const count = gptImage && prompt.includes("[empty]") ? 0 : n;
   await sendJson(exchange, 200, {
     created: Math.floor(exchange.now() / 1000),
-    data: Array.from({ length: n }, () =>
+    ...(gptImage
+      ? {
+          background: "opaque",
+          output_format: "png",
+          quality: fields.quality ?? "high",
+          size: fields.size === undefined || fields.size === "auto" ? "1024x1024" : fields.size,
+        }
+      : {}),
+    data: Array.from({ length: count }, () =>
       responseFormat === "b64_json"
         ? { b64_json: FAKE_IMAGE_B64 }
         : { url: `https://images.invalid/${ids.next("img_")}.png` },

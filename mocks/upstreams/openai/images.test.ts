@@ -23,7 +23,11 @@ async function post(path: string, body: unknown) {
 
 describe("POST /v1/images/generations and /v1/images/edits", () => {
   it("returns n URLs by default with usage by prompt words and images", async () => {
-    const { status, body } = await post("/v1/images/generations", { model: "img-c-2", prompt: "a red fox", n: 2 });
+    const { status, body } = await post("/v1/images/generations", {
+      model: "image-model-1",
+      prompt: "a red fox",
+      n: 2,
+    });
     expect(status).toBe(200);
     expect(body.data).toEqual([
       { url: "https://images.invalid/img_000001.png" },
@@ -49,7 +53,7 @@ describe("POST /v1/images/generations and /v1/images/edits", () => {
     form.append("model", "img-c-2");
     form.append("prompt", "make it blue");
     form.append("n", "1");
-    form.append("response_format", "b64_json");
+    form.append("input_fidelity", "high");
     form.append("image[]", new Blob([Buffer.from(FAKE_IMAGE_B64, "base64")], { type: "image/png" }), "a.png");
     form.append("image[]", new Blob([Buffer.from(FAKE_IMAGE_B64, "base64")], { type: "image/png" }), "b.png");
     const response = await fetch(`${upstream.url}/v1/images/edits`, { method: "POST", body: form });
@@ -64,6 +68,41 @@ describe("POST /v1/images/generations and /v1/images/edits", () => {
     const edit = await post("/v1/images/edits", { model: "m", prompt: "p" });
     expect(edit.status).toBe(400);
     expect(edit.body.error.param).toBe("image");
+  });
+});
+
+describe("GPT-image models (the img-c- family upstream)", () => {
+  it("always answer b64_json with size, quality and format beside the data", async () => {
+    const { status, body } = await post("/v1/images/generations", {
+      model: "img-c-2",
+      prompt: "a fox",
+      size: "1536x1024",
+      quality: "low",
+    });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      data: [{ b64_json: FAKE_IMAGE_B64 }],
+      size: "1536x1024",
+      quality: "low",
+      output_format: "png",
+    });
+  });
+
+  it("refuse response_format, a size off their list and input_fidelity on generations, as OpenAI does", async () => {
+    const format = await post("/v1/images/generations", { model: "img-c-2", prompt: "p", response_format: "url" });
+    expect(format.body.error).toMatchObject({ param: "response_format", code: "unknown_parameter" });
+    const size = await post("/v1/images/generations", { model: "gpt-image-1", prompt: "p", size: "512x512" });
+    expect(size.body.error).toMatchObject({ param: "size", code: "invalid_value" });
+    const fidelity = await post("/v1/images/generations", { model: "img-c-2", prompt: "p", input_fidelity: "high" });
+    expect(fidelity.body.error.param).toBe("input_fidelity");
+  });
+
+  it("play the safety system's refusal and an empty answer", async () => {
+    const blocked = await post("/v1/images/generations", { model: "img-c-2", prompt: "[moderation] p" });
+    expect(blocked.status).toBe(400);
+    expect(blocked.body.error).toMatchObject({ code: "moderation_blocked", type: "image_generation_user_error" });
+    const empty = await post("/v1/images/generations", { model: "img-c-2", prompt: "[empty] p" });
+    expect(empty.body.data).toEqual([]);
   });
 });
 

@@ -1,86 +1,77 @@
-import type { Request } from "express";
-import type { operations } from "../../../generated/types/openai.js";
+import type { Request, Response } from "express";
 import { estimatePromptTokens, MEDIA_PART_TOKENS } from "../../billing/estimate-prompt-tokens.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { findModelPrice } from "../../billing/find-model-price.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
-import type { JsonRequestBody } from "../../http/operation-types.js";
-import type { ImageCall, UploadedImageFile } from "../../providers/image-call.js";
-import { unsupportedNativeImageForm } from "../../providers/native/unsupported-native-image-form.js";
+import { withoutInjectedNestedDefaults } from "../../http/without-injected-nested-defaults.js";
+import type { UploadedImageFile } from "../../providers/image-call.js";
+import type { ImageRequestFields } from "../../providers/image-families/image-request-fields.js";
+import { readContentsParts } from "../../providers/image-families/read-image-prompt.js";
+import { readImageReferences } from "../../providers/image-families/read-image-references.js";
+import { resolveImageFamily } from "../../providers/image-families/resolve-image-family.js";
 import { runRelay } from "../../relay/run-relay.js";
 
-type ImageRequest = JsonRequestBody<operations["createImage"]>;
 type ImageTask = "generations" | "edits";
-
-const isNativeImageFamily = (model: string): boolean => model.toLowerCase().startsWith("gmx-");
+type ImageFields = ImageRequestFields & { files: UploadedImageFile[] };
 
 /**
- * /v1/images/generations and /v1/images/edits. OpenAI-compatible channels get the request as sent (JSON, or the
- * rebuilt multipart form of an edit); native channels get it translated to generateContent, where the two paths
- * behave the same (the presence of `image` decides image-to-image). Multipart and `mask` have no native form.
+ * /v1/images/generations and /v1/images/edits: the model's family rules first (every refusal before a channel is
+ * chosen or quota held), then one relay over the channels whose adapter serves images; each speaks the family's
+ * provider protocol. The reservation holds the most images the request can return; the bill counts those returned.
  */
-/**
- * The most images one request can return, for the reservation: native-family models return one; others `n`
- * (default 1), or `sequential_image_generation_options.max_images` for the img-b sequential mode (default 4).
- */
-function requestedImageCount(call: ImageCall, model: string): number {
-  if (isNativeImageFamily(model)) return 1;
-  const fields: Record<string, unknown> =
-    call.kind === "json" ? (call.request as Record<string, unknown>) : call.fields;
-  const n = Number(fields.n ?? (fields.parameters as { n?: unknown } | undefined)?.n ?? 1);
-  const sequential = fields.sequential_image_generation === "auto";
-  const maxImages = Number(
-    (fields.sequential_image_generation_options as { max_images?: unknown } | undefined)?.max_images ?? 4,
-  );
-  const count = sequential ? Math.max(n, maxImages) : n;
-  return Number.isInteger(count) && count > 0 ? Math.min(count, 10) : 1;
-}
-
 export function createImageHandlers(
   context: GatewayContext,
 ): Record<"createImage" | "createImageEdit", OperationHandler> {
   const relayImage = (task: ImageTask): OperationHandler =>
     async function relayImageRequest(request, response) {
-      const isMultipart = typeof request.is("multipart/form-data") === "string";
-      const call: ImageCall = isMultipart
-        ? { task: "edits", kind: "multipart", ...readEditForm(request) }
-        : { task, kind: "json", request: request.body as ImageRequest };
-      const model = call.kind === "json" ? call.request.model : (call.fields.model ?? "");
-      const hasMask =
-        call.kind === "json" ? call.request.mask !== undefined : call.files.some((file) => file.fieldname === "mask");
-      if (isNativeImageFamily(model)) {
-        if (isMultipart || hasMask) throw unsupportedNativeImageForm(model);
-        if (call.kind === "json" && (typeof call.request.prompt !== "string" || call.request.prompt.trim() === "")) {
-          throw new InvalidRequestError("prompt is required and must not be empty.", { param: "prompt" });
-        }
-      }
+      const fields = readImageFields(request, response, task);
+      const model = typeof fields.body.model === "string" ? fields.body.model : "";
+      const family = resolveImageFamily(model, fields, findModelPrice(context.config.pricing, model));
       await runRelay(context, request, response, {
         capability: "images",
-        input: call,
+        input: { ...fields, model, family },
         model,
         isStream: false,
-        promptTokenEstimate: estimateImagePromptTokens(call),
+        promptTokenEstimate: estimateImagePromptTokens(fields),
         maxOutputTokens: undefined,
-        reservedUsage: { imageCount: requestedImageCount(call, model) },
+        reservedUsage: { imageCount: family.maximumImages(model, fields) },
       });
     };
   return { createImage: relayImage("generations"), createImageEdit: relayImage("edits") };
 }
 
-/** The multipart form as the validator's uploader left it: text fields in the body, the images in `files`. */
-function readEditForm(request: Request): { fields: Record<string, string>; files: UploadedImageFile[] } {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of Object.entries((request.body ?? {}) as Record<string, unknown>)) {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-      fields[name] = String(value);
+/**
+ * The request as the family rules and the providers read it: JSON with the validator's defaults removed (nested ones
+ * too: what goes upstream is what the client chose), or a multipart edit's text fields and file parts.
+ */
+function readImageFields(request: Request, response: Response, task: ImageTask): ImageFields {
+  if (typeof request.is("multipart/form-data") === "string") {
+    const files = (request.files as UploadedImageFile[] | undefined) ?? [];
+    const fileFields = new Set(files.map((file) => file.fieldname));
+    const body: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries((request.body ?? {}) as Record<string, unknown>))
+      if (
+        !fileFields.has(name) &&
+        (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      )
+        body[name] = String(value);
+    return { task: "edits", kind: "multipart", body, files };
   }
-  return { fields, files: (request.files as UploadedImageFile[] | undefined) ?? [] };
+  return {
+    task,
+    kind: "json",
+    body: withoutInjectedNestedDefaults(request.body as Record<string, unknown>, response),
+    files: [],
+  };
 }
 
 /** Reference images are held at a media part's worth each, not at their base64 length (raw base64 is no data: URI). */
-function estimateImagePromptTokens(call: ImageCall): number {
-  if (call.kind === "multipart") return estimatePromptTokens(call.fields) + MEDIA_PART_TOKENS * call.files.length;
-  const { image, images, ...rest } = call.request as ImageRequest & { mask?: unknown };
-  const references = [image ?? [], images ?? []].flat().length;
-  return estimatePromptTokens(rest) + MEDIA_PART_TOKENS * references;
+function estimateImagePromptTokens(fields: ImageFields): number {
+  if (fields.kind === "multipart") return estimatePromptTokens(fields.body) + MEDIA_PART_TOKENS * fields.files.length;
+  const { image, images, contents, ...rest } = fields.body;
+  const references = readImageReferences({ image, images, contents }).length;
+  const contentsText = readContentsParts({ contents }).flatMap((part) =>
+    typeof part.text === "string" ? [part.text] : [],
+  );
+  return estimatePromptTokens({ ...rest, contentsText }) + MEDIA_PART_TOKENS * references;
 }

@@ -1,5 +1,4 @@
 import type { ChatToNativeResult } from "./convert-chat-request-to-native.js";
-import { convertImageRequestToNative } from "./convert-image-request-to-native.js";
 import type { ProviderAdapter } from "../provider-adapter.js";
 import { relayNativeChat } from "./relay-native-chat.js";
 import { relayNativeEmbed } from "./relay-native-embed.js";
@@ -8,7 +7,6 @@ import { relayNativeGenerate } from "./relay-native-generate.js";
 import { relayNativeImage } from "./relay-native-image.js";
 import { relayNativeResponses } from "./relay-native-responses.js";
 import { relayNativeVoices } from "./relay-native-voices.js";
-import { unsupportedNativeImageForm } from "./unsupported-native-image-form.js";
 
 /**
  * The native multimodal family (`generateContent`, `x-goog-api-key`): native generation and embeddings pass
@@ -44,18 +42,7 @@ export const nativeAdapter = {
       ),
     }),
   embeddings: (request, input) => relayNativeEmbeddings(request, input),
-  images: (call, input, services) => {
-    if (call.kind !== "json") throw unsupportedNativeImageForm(call.fields.model ?? "");
-    if (call.request.mask !== undefined) throw unsupportedNativeImageForm(call.request.model);
-    const translation = input.remember("native-image-translation", () =>
-      convertImageRequestToNative({
-        request: call.request,
-        fetchMedia: services.fetchImage,
-        safetySettings: services.safetySettings,
-      }),
-    );
-    return relayNativeImage({ request: call.request, translation, now: services.now }, input);
-  },
+  images: (call, input, services) => relayNativeImage(call, input, services),
   nativeGeneration: (call, input) => relayNativeGenerate(call, input.response, input),
   nativeEmbedding: (call, input) => relayNativeEmbed(call, input.response, input),
   nativeVoices: (query, input) => relayNativeVoices(query, input),

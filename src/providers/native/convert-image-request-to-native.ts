@@ -33,15 +33,9 @@ const base64Pattern = /^[A-Za-z0-9+/]+={0,2}$/;
  */
 export async function convertImageRequestToNative(options: ImageToNativeOptions): Promise<GenerateContentRequest> {
   const { request } = options;
-  if (typeof request.prompt !== "string" || request.prompt.trim() === "") {
-    throw new InvalidRequestError("prompt is required and must not be empty.", { param: "prompt" });
-  }
-  const references = request.image === undefined ? [] : Array.isArray(request.image) ? request.image : [request.image];
-  const imageParts = await Promise.all(
-    references.map((reference, index) =>
-      readReferenceImage(reference, Array.isArray(request.image) ? `image[${index}]` : "image", options.fetchMedia),
-    ),
-  );
+  const parts = Array.isArray(request.contents)
+    ? await readContentsParts(request, options.fetchMedia)
+    : await readPromptAndImages(request, options.fetchMedia);
 
   const imageConfig: ImageConfig = {};
   const aspectRatio = mapImageSizeToAspectRatio(request.size);
@@ -64,11 +58,45 @@ export async function convertImageRequestToNative(options: ImageToNativeOptions)
   if (typeof request.top_p === "number") generationConfig.topP = request.top_p;
 
   const body: GenerateContentRequest = {
-    contents: [{ role: "user", parts: [{ text: request.prompt }, ...imageParts] }],
+    contents: [{ role: "user", parts }],
     generationConfig,
   };
   if (options.safetySettings && options.safetySettings.length > 0) body.safetySettings = [...options.safetySettings];
   return body;
+}
+
+/** The prompt first, then the reference images inline. */
+async function readPromptAndImages(request: ImageRequest, fetchMedia: FetchMedia): Promise<Part[]> {
+  if (typeof request.prompt !== "string" || request.prompt.trim() === "") {
+    throw new InvalidRequestError("prompt is required and must not be empty.", { param: "prompt" });
+  }
+  const references = request.image === undefined ? [] : Array.isArray(request.image) ? request.image : [request.image];
+  const imageParts = await Promise.all(
+    references.map((reference, index) =>
+      readReferenceImage(reference, Array.isArray(request.image) ? `image[${index}]` : "image", fetchMedia),
+    ),
+  );
+  return [{ text: request.prompt }, ...imageParts];
+}
+
+/**
+ * The multi-family `contents` form: its text and image parts in their order (turns flattened into the one user
+ * turn an image generation is), with `prompt`, when also given, first.
+ */
+async function readContentsParts(request: ImageRequest, fetchMedia: FetchMedia): Promise<Part[]> {
+  const sources = (request.contents ?? []).flatMap((turn) => turn.parts);
+  const parts = await Promise.all(
+    sources.map((part, index): Promise<Part> | Part =>
+      "image" in part && typeof part.image === "string"
+        ? readReferenceImage(part.image, `contents.parts[${index}].image`, fetchMedia)
+        : { text: (part as { text: string }).text },
+    ),
+  );
+  const withPrompt =
+    typeof request.prompt === "string" && request.prompt.trim() !== "" ? [{ text: request.prompt }, ...parts] : parts;
+  if (!withPrompt.some((part) => typeof part.text === "string" && part.text.trim() !== ""))
+    throw new InvalidRequestError("prompt is required and must not be empty.", { param: "prompt" });
+  return withPrompt;
 }
 
 async function readReferenceImage(reference: string, param: string, fetchMedia: FetchMedia): Promise<Part> {

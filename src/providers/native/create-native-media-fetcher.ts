@@ -1,3 +1,4 @@
+import type { AllowList } from "../../auth/ip/allow-list.js";
 import { createSafeFetcher, type FetchMedia } from "../../net/create-safe-fetcher.js";
 import { nativeMediaMimeTypes } from "./native-media-mime-types.js";
 
@@ -10,8 +11,9 @@ export const nativeMediaTimeoutMs = 30_000;
  * The SSRF-safe downloader for media URLs in requests to the native family (image_url, file URLs): the seed's MIME
  * allow-list, 20 MB, 30 s. Built once per gateway, because it owns a connection pool.
  */
-export function createNativeMediaFetcher(): FetchMedia {
+export function createNativeMediaFetcher(allowPrivate?: AllowList): FetchMedia {
   return createSafeFetcher({
+    ...(allowPrivate ? { allowPrivate } : {}),
     maxBytes: nativeMediaMaxBytes,
     allowedMimeTypes: nativeMediaMimeTypes,
     timeoutMs: nativeMediaTimeoutMs,

@@ -2,37 +2,48 @@ import type { components as NativeComponents } from "../../../generated/types/na
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import type { ImageCall } from "../image-call.js";
+import { assertFamilyServed } from "../image-families/assert-family-served.js";
+import type { ProviderServices } from "../provider-services.js";
+import { toImageFailure } from "../image-families/to-image-failure.js";
+import { readOpenaiImageError } from "../openai/read-openai-image-error.js";
+import { convertImageRequestToNative } from "./convert-image-request-to-native.js";
 import { convertNativeToImageResult } from "./convert-native-to-image-result.js";
 
 type GenerateContentRequest = NativeComponents["schemas"]["GenerateContentRequest"];
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
 type ImageRequest = OpenaiComponents["schemas"]["ImageGenerationRequest"];
 
-export interface NativeImageCall {
-  request: ImageRequest;
-  /**
-   * The translated body (convertImageRequestToNative). A promise made once per request: a failover to another
-   * channel must not download the reference images again.
-   */
-  translation: Promise<GenerateContentRequest>;
-  /** Unix seconds, for `created`. */
-  now(): number;
-}
-
 /**
- * One image attempt against a native channel: `:generateContent` on the mapped model, the answer converted to the
- * OpenAI-style image result and billed by the images it actually holds (per_image) plus its tokens.
+ * One `gmx-` image attempt against a native channel: `:generateContent` on the mapped model, the answer converted
+ * to the native family's OpenAI-style image result and billed by the images it actually holds (per_image) plus
+ * its tokens; errors by the image table. The translation (reference downloads included) is made once per request.
  */
-export async function relayNativeImage(call: NativeImageCall, input: RelayAttemptInput): Promise<void> {
-  const body = await call.translation;
-  const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, {
-    method: "POST",
-    path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:generateContent`,
-    headers: input.upstreamHeaders(),
-    body: JSON.stringify(body),
-    signal: input.signal,
-  });
-  const { result, usage } = convertNativeToImageResult(answer, { created: call.now() });
-  input.observed.usage = usage;
-  input.deliver(result);
+export async function relayNativeImage(
+  call: ImageCall,
+  input: RelayAttemptInput,
+  services: ProviderServices,
+): Promise<void> {
+  assertFamilyServed(call.family.name, ["gmx"], "native");
+  const body = await input.remember<Promise<GenerateContentRequest>>("native-image-translation", () =>
+    convertImageRequestToNative({
+      request: { ...call.body, model: call.model } as ImageRequest,
+      fetchMedia: services.fetchImage,
+      safetySettings: services.safetySettings,
+    }),
+  );
+  try {
+    const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, {
+      method: "POST",
+      path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:generateContent`,
+      headers: input.upstreamHeaders(),
+      body: JSON.stringify(body),
+      signal: input.signal,
+    });
+    const { result, usage } = convertNativeToImageResult(answer, { created: services.now() });
+    input.observed.usage = usage;
+    input.deliver(result);
+  } catch (error) {
+    throw toImageFailure(error, { readError: readOpenaiImageError, secrets: input.attempt.channel.keys });
+  }
 }

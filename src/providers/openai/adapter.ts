@@ -23,7 +23,7 @@ export const openaiAdapter = {
   chat: (request, input) => relayOpenaiChat(request, input.response, input),
   responses: (request, input) => relayOpenaiResponses(request, input.response, input),
   embeddings: (request, input) => relayOpenaiEmbeddings(request, input.response, input),
-  images: (call, input) => relayOpenaiImage(call, input.response, input),
+  images: (call, input, services) => relayOpenaiImage(call, input, services),
   speech: (request, input) => relayOpenaiSpeech(request, input.response, input),
   transcription: (call, input) => relayOpenaiTranscription(call, input),
 } as const satisfies ProviderAdapter;

@@ -1,46 +1,62 @@
-import type { Response } from "express";
 import { FormData } from "undici";
 import type { components } from "../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import type { ImageCall, UploadedImageFile } from "../image-call.js";
+import { toImageFailure } from "../image-families/to-image-failure.js";
+import { readOpenaiImageError } from "./read-openai-image-error.js";
+import type { ProviderServices } from "../provider-services.js";
+import { relayOpenaiImgC } from "./relay-openai-img-c.js";
 
 type ImageResponse = components["schemas"]["ImageResponse"];
 
 /**
- * Image generation or editing on an OpenAI-compatible channel: the client's JSON passes through with the mapped
- * model (a multipart edit is rebuilt as a form with its files), and the upstream's answer goes back as it is. Billed
- * by the images returned (`data.length`, priced per_image) plus the tokens the upstream reports, if it does.
+ * Image generation or editing on an OpenAI-compatible channel. `img-c-2` speaks the OpenAI images API proper
+ * (relayOpenaiImgC). Every other family is passed through as the multi-family request it is (an upstream gateway
+ * speaking the same API): the client's own fields with the mapped model (a multipart edit rebuilt as a form with its
+ * files), the answer back as it is, billed by the images returned (per_image) plus the tokens reported. An answer
+ * without an image is 502 `empty_response`; errors follow the image table.
  */
-export async function relayOpenaiImage(call: ImageCall, response: Response, input: RelayAttemptInput): Promise<void> {
-  const path = `/v1/images/${call.task}`;
-  const result =
-    call.kind === "json"
-      ? await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
-          method: "POST",
-          path,
-          headers: input.upstreamHeaders(),
-          body: JSON.stringify({
-            ...withoutInjectedDefaults(call.request, response),
-            model: input.attempt.upstreamModel,
-          }),
-          signal: input.signal,
-        })
-      : await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
-          method: "POST",
-          path,
-          headers: input.upstreamHeaders({ jsonBody: false }),
-          body: buildEditForm(call.fields, call.files, input.attempt.upstreamModel),
-          signal: input.signal,
-        });
-  input.observed.usage = readImageUsage(result);
-  input.deliver(result);
+export async function relayOpenaiImage(
+  call: ImageCall,
+  input: RelayAttemptInput,
+  services: ProviderServices,
+): Promise<void> {
+  if (call.family.name === "img-c") return relayOpenaiImgC(call, input, services);
+  const path = `/v1/images/${call.kind === "multipart" ? "edits" : call.task}`;
+  try {
+    const result =
+      call.kind === "json"
+        ? await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
+            method: "POST",
+            path,
+            headers: input.upstreamHeaders(),
+            body: JSON.stringify({ ...call.body, model: input.attempt.upstreamModel }),
+            signal: input.signal,
+          })
+        : await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
+            method: "POST",
+            path,
+            headers: input.upstreamHeaders({ jsonBody: false }),
+            body: buildEditForm(call.body, call.files, input.attempt.upstreamModel),
+            signal: input.signal,
+          });
+    if (!Array.isArray(result.data) || result.data.length === 0)
+      throw new UpstreamFailure("The upstream provider returned no image.", false, {
+        status: 502,
+        code: "empty_response",
+      });
+    input.observed.usage = readImageUsage(result);
+    input.deliver(result);
+  } catch (error) {
+    throw toImageFailure(error, { readError: readOpenaiImageError, secrets: input.attempt.channel.keys });
+  }
 }
 
 function buildEditForm(
-  fields: Record<string, string>,
+  fields: Record<string, unknown>,
   files: readonly UploadedImageFile[],
   upstreamModel: string,
 ): FormData {
@@ -49,7 +65,8 @@ function buildEditForm(
   form.append("model", upstreamModel);
   for (const [name, value] of Object.entries(fields)) {
     // The validator leaves a placeholder under each file part's name to validate the upload; the file goes below.
-    if (name !== "model" && !fileFields.has(name)) form.append(name, value);
+    if (name !== "model" && !fileFields.has(name) && value !== undefined && value !== null)
+      form.append(name, String(value));
   }
   for (const file of files)
     form.append(file.fieldname, new Blob([file.buffer], { type: file.mimetype }), file.originalname);
@@ -63,7 +80,7 @@ function readImageUsage(result: ImageResponse): MeteredUsage {
     completionTokens: usage?.output_tokens ?? 0,
     cachedTokens: 0,
     reasoningTokens: 0,
-    imageCount: Array.isArray(result.data) ? result.data.length : 0,
+    imageCount: result.data.length,
   };
   const imageOutputTokens = usage?.output_tokens_details?.image_tokens;
   if (typeof imageOutputTokens === "number" && imageOutputTokens > 0) metered.imageOutputTokens = imageOutputTokens;
