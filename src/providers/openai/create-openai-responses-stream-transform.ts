@@ -16,18 +16,19 @@ const finalResponseEvents = new Set(["response.completed", "response.incomplete"
  * Responses-API events pass through in order with their `event:` names; the response object's model is put back
  * to the client's name, usage is read from the final response event (`response.incomplete` is billed too: the
  * tokens up to max_output_tokens were produced), text deltas are counted for cut-short streams. A stream that is
- * malformed, or stops before a final event, ends with an `error` event numbered after the last one relayed.
+ * malformed, stops before a final event, or breaks (the pipe's `errorFrame`) ends with an `error` event numbered
+ * after the last one relayed.
  */
 export function createOpenaiResponsesStreamTransform(options: {
   clientModel: string;
   onUsage(usage: MeteredUsage): void;
   onText(text: string): void;
-}): StreamEventTransformer {
+}): { transformer: StreamEventTransformer; errorFrame(message: string): string } {
   let nextSequenceNumber = 0;
   let ended = false;
   const errorEvent = (message: string, code: string) =>
-    `event: error\ndata: ${JSON.stringify({ type: "error", sequence_number: nextSequenceNumber, message, code })}\n\n`;
-  return {
+    `event: error\ndata: ${JSON.stringify({ type: "error", sequence_number: nextSequenceNumber++, message, code })}\n\n`;
+  const transformer: StreamEventTransformer = {
     transform(event, controller) {
       if (ended) return;
       let payload: ResponsesEvent;
@@ -52,4 +53,5 @@ export function createOpenaiResponsesStreamTransform(options: {
         controller.enqueue(errorEvent("The upstream stream ended before the answer was finished.", "upstream_error"));
     },
   };
+  return { transformer, errorFrame: (message) => errorEvent(message, "bad_response") };
 }

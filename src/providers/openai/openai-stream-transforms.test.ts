@@ -10,8 +10,6 @@ import { replayUpstreamStream } from "./testing/replay-upstream-stream.js";
 const validate = createOpenaiSchemaValidator();
 const readFixture = (name: string) => new Uint8Array(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url)));
 const everyByte = (bytes: Uint8Array) => Array.from({ length: bytes.length }, (_, index) => index);
-const responsesErrorFrame = (message: string) =>
-  `event: error\ndata: ${JSON.stringify({ type: "error", message, code: "bad_response" })}\n\n`;
 
 interface ChatOptions {
   clientWantsUsage?: boolean;
@@ -195,19 +193,15 @@ describe("the openai chat stream transform through the relay's pipe", () => {
   });
 });
 
-async function replayResponses(fixture: string, pieceStarts: readonly number[] = []) {
+async function replayResponses(fixture: string, pieceStarts: readonly number[] = [], breakWith?: Error) {
   const usageReports: MeteredUsage[] = [];
   const texts: string[] = [];
-  const frames = await replayUpstreamStream(
-    readFixture(fixture),
-    pieceStarts,
-    createOpenaiResponsesStreamTransform({
-      clientModel: "my-responses-model",
-      onUsage: (usage) => usageReports.push(usage),
-      onText: (text) => texts.push(text),
-    }),
-    responsesErrorFrame,
-  );
+  const { transformer, errorFrame } = createOpenaiResponsesStreamTransform({
+    clientModel: "my-responses-model",
+    onUsage: (usage) => usageReports.push(usage),
+    onText: (text) => texts.push(text),
+  });
+  const frames = await replayUpstreamStream(readFixture(fixture), pieceStarts, transformer, errorFrame, breakWith);
   return { frames, usageReports, texts };
 }
 
@@ -307,5 +301,12 @@ describe("the openai Responses stream transform through the relay's pipe", () =>
       code: "upstream_error",
     });
     expect(run.texts.join("")).toBe("This answer stops");
+  });
+
+  it("ends a stream whose upstream connection breaks with an error event that continues the numbering", async () => {
+    const run = await replayResponses("responses-truncated.chunks.txt", [], new Error("socket hang up"));
+    const events = parseResponsesFrames(run.frames);
+    expect(events.at(-1)).toMatchObject({ type: "error", sequence_number: 6, code: "bad_response" });
+    expect(events.filter((event) => event.type === "error")).toHaveLength(1);
   });
 });

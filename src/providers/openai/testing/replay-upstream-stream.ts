@@ -6,13 +6,15 @@ import type { StreamEventTransformer } from "../../../relay/stream-event-transfo
 /**
  * Feeds recorded upstream bytes, in the given pieces (byte offsets where a new read starts), through the relay's
  * own stream path (pipeUpstreamEvents with the given transformer, as the openai relays do) and returns the frames a
- * client would receive, one per SSE event.
+ * client would receive, one per SSE event. With `breakWith`, the upstream fails with that error after the last piece
+ * (a connection lost mid-stream); the failure the pipe hands back to the relay is swallowed, the frames kept.
  */
 export async function replayUpstreamStream(
   bytes: Uint8Array,
   pieceStarts: readonly number[],
   transformer: StreamEventTransformer,
   errorFrame: (message: string) => string,
+  breakWith?: Error,
 ): Promise<string[]> {
   const boundaries = [
     ...new Set([0, ...pieceStarts.filter((start) => start > 0 && start < bytes.length), bytes.length]),
@@ -32,7 +34,15 @@ export async function replayUpstreamStream(
       return closed;
     },
   };
-  await pipeUpstreamEvents({ upstreamBody: Readable.from(pieces), writer, errorFrame, transformer });
+  async function* upstream() {
+    yield* pieces;
+    if (breakWith) throw breakWith;
+  }
+  try {
+    await pipeUpstreamEvents({ upstreamBody: Readable.from(upstream()), writer, errorFrame, transformer });
+  } catch (error) {
+    if (error !== breakWith && !breakWith) throw error;
+  }
   return written
     .join("")
     .split(/(?<=\n\n)/)
