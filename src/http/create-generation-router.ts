@@ -7,6 +7,7 @@ import { GatewayError } from "../errors/gateway-error.js";
 import type { Logger } from "../logging/logger.js";
 import type { ApiGeneration } from "./api-generation.js";
 import { noteClientBodyFields } from "./client-body-fields.js";
+import { assertJsonNestingDepth } from "./assert-json-nesting-depth.js";
 import { createErrorHandler } from "./create-error-handler.js";
 import { loadBundledSpec } from "./load-bundled-spec.js";
 import { memoizeValidatorRouteMatching } from "./memoize-validator-route-matching.js";
@@ -41,7 +42,11 @@ interface OpenApiRequestMetadata {
 export function createGenerationRouter(options: GenerationRouterOptions): GenerationRouting {
   memoizeValidatorRouteMatching();
   const router = express.Router();
-  const parseJson = express.json({ limit: options.jsonBodyLimit });
+  // The nesting bound runs on the raw bytes before parsing (body-parser keeps the thrown error's 400).
+  const parseJson = express.json({
+    limit: options.jsonBodyLimit,
+    verify: (_request, _response, body) => assertJsonNestingDepth(body),
+  });
   router.use(parseJson);
   router.use(noteClientBodyFields);
 
