@@ -985,7 +985,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+         * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
          * @example 1
          */
         PageNumber: number;
@@ -1015,7 +1015,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
@@ -1184,7 +1184,7 @@ export interface operations {
                  */
                 token?: string;
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
@@ -1717,7 +1717,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
@@ -2186,7 +2186,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
