@@ -1,5 +1,8 @@
 import type { ErrorRequestHandler } from "express";
 import { GatewayError } from "../errors/gateway-error.js";
+import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import { NotFoundError } from "../errors/not-found-error.js";
+import { shortenClientValue } from "../errors/shorten-client-value.js";
 import type { Logger } from "../logging/logger.js";
 import type { ApiGeneration } from "./api-generation.js";
 import { normalizeError } from "./normalize-error.js";
@@ -17,13 +20,25 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
     ) {
       error = new GatewayError(`Parameter error: ${error.message}`, error.options);
     }
+    // An unknown model is the client's mistake; the native table answers it 404 NOT_FOUND.
+    if (generation === "native" && error instanceof NoAvailableChannelError) {
+      error = new NotFoundError(error.message, { code: "model_not_found", cause: error });
+    }
+    if (error.message.length > maximumMessageLength)
+      error = new GatewayError(shortenMessage(error.message), error.options);
+    const path = shortenClientValue(request.path);
     if (response.headersSent) {
       // A stream already started: the stream writer reports the failure in-band; here we can only end it.
-      logger.warn({ err: error, path: request.path }, "error after response started");
+      logger.warn({ err: error, path }, "error after response started");
       response.end();
       return;
     }
-    if (error.status >= 500) logger.error({ err: error.options.cause ?? error, path: request.path }, error.message);
+    // Server faults get the stack; client mistakes (and a model no channel serves) one short line at info.
+    if (error.status >= 500 && !(error instanceof NoAvailableChannelError)) {
+      logger.error({ err: error.options.cause ?? error, path }, error.message);
+    } else {
+      logger.info({ status: error.status, code: error.code, path }, error.message);
+    }
     const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
     if (retryAfterSeconds !== undefined) response.setHeader("Retry-After", String(Math.ceil(retryAfterSeconds)));
     const allow = (rawError as { headers?: Record<string, string> } | undefined)?.headers?.Allow;
@@ -35,4 +50,11 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
       .send(JSON.stringify(renderErrorBody(generation, error)));
     void next;
   };
+}
+
+const maximumMessageLength = 1000;
+
+/** A last guard for messages that quote client input at length (validator messages, upstream texts). */
+function shortenMessage(message: string): string {
+  return `${message.slice(0, maximumMessageLength)}…`;
 }

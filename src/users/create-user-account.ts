@@ -1,3 +1,4 @@
+import { shortenClientValue } from "../errors/shorten-client-value.js";
 import type { components } from "../../generated/types/management.js";
 import { isUniqueViolation } from "../channels/is-unique-violation.js";
 import { ConflictError } from "../errors/conflict-error.js";
@@ -24,7 +25,8 @@ export async function createUserAccount(
     if (actor.role === "user") throw new PermissionError("This operation requires an administrator.");
     if (role === "admin" && actor.role !== "root") throw new PermissionError("Only root can create administrators.");
   }
-  const taken = () => new ConflictError(`Username ${request.username} is already taken.`, { param: "username" });
+  const taken = () =>
+    new ConflictError(`Username ${shortenClientValue(request.username)} is already taken.`, { param: "username" });
   if (await findUserByUsername(context.database.db, request.username)) throw taken();
   try {
     return await insertUser(context.database.db, {

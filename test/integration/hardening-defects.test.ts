@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTinyPng } from "../../mocks/upstreams/native/create-tiny-png.js";
 import type { FakeNativeUpstream } from "../../mocks/upstreams/native/fake-native-types.js";
@@ -8,6 +10,7 @@ import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { createApiKey } from "../support/create-api-key.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
+import { testLogFolder } from "../support/test-log-folder.js";
 
 // Issue 17's defects, each reproduced as an attacker or an unlucky operator would meet it: no input makes a 500,
 // no upstream secret is passed on, and client mistakes stay short and quiet in the log.
@@ -55,6 +58,24 @@ function sendRaw(
 function errorMessage(answer: RawAnswer): string {
   const error = answer.json?.error as { message?: string } | undefined;
   return String(error?.message ?? answer.json?.message ?? "");
+}
+
+/** Lines of the log file written after `start` that contain `text`, once `count` of them are there (pino writes async). */
+async function waitForLogLines(file: string, start: number, text: string, count: number): Promise<string[]> {
+  let lines: string[] = [];
+  for (let attempt = 0; attempt < 50; attempt++) {
+    if (fs.existsSync(file)) {
+      lines = fs
+        .readFileSync(file)
+        .subarray(start)
+        .toString("utf8")
+        .split("\n")
+        .filter((line) => line.includes(text));
+      if (lines.length >= count) break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return lines;
 }
 
 function nestedObject(depth: number): string {
@@ -273,14 +294,19 @@ describe.each(testDatabases)("issue 17 defects on $name", ({ database }) => {
 
   it("defect 6: an unknown model is a short, quiet client mistake; native generation answers 404 NOT_FOUND", async () => {
     const hugeModel = `m${"x".repeat(1024 * 1024)}`;
+    const logFile = path.join(testLogFolder, `gateway-${process.pid}.log`);
+    const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
     const chat = await sendRaw(gateway.url, {
       path: "/v1/chat/completions",
       headers: json(),
       body: JSON.stringify({ model: hugeModel, messages: [{ role: "user", content: "hi" }] }),
     });
-    expect(chat.status).toBeLessThan(500);
+    // The OpenAI-style answer stays new-api's 503 no_available_channel, but short.
+    expect(chat.status).toBe(503);
+    expect(chat.json?.error).toMatchObject({ code: "no_available_channel" });
     expect(chat.body.length).toBeLessThan(1000);
     expect(errorMessage(chat)).toContain("mxxxx");
+    expect(errorMessage(chat)).toContain("1048577 characters");
 
     const native = await sendRaw(gateway.url, {
       path: `/v1beta/models/no-such-model:generateContent`,
@@ -296,6 +322,15 @@ describe.each(testDatabases)("issue 17 defects on $name", ({ database }) => {
     });
     expect(nativeHuge.status).toBe(404);
     expect(nativeHuge.body.length).toBeLessThan(1000);
+
+    // In the log: one short info line each, no stack.
+    const mentions = await waitForLogLines(logFile, logStart, "no available channel for model", 3);
+    expect(mentions.length).toBeGreaterThanOrEqual(3);
+    for (const line of mentions) {
+      expect(line.length).toBeLessThan(2000);
+      expect(JSON.parse(line)).toMatchObject({ level: 30 });
+      expect(line).not.toContain('"stack"');
+    }
   });
 
   it("defect 7: an upstream that echoes its key shows neither the key nor anything key-shaped", async () => {

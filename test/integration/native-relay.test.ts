@@ -274,13 +274,13 @@ describe.each(testDatabases)("native relay (/v1beta) on native channels on $name
     expect(await remainQuota()).toBe(before);
   });
 
-  it("answers an unknown model with 503 UNAVAILABLE, no available channel", async () => {
+  it("answers an unknown model with 404 NOT_FOUND, no available channel (the seed's native error table)", async () => {
     const response = await post("/v1beta/models/gmx-unknown:generateContent", {
       contents: [{ parts: [{ text: "x" }] }],
     });
-    expect(response.status).toBe(503);
+    expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
-      error: { code: 503, message: "no available channel for model gmx-unknown", status: "UNAVAILABLE" },
+      error: { code: 404, message: "no available channel for model gmx-unknown", status: "NOT_FOUND" },
     });
   });
 
