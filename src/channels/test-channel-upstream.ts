@@ -3,8 +3,8 @@ import { request } from "undici";
 import type { components } from "../../generated/types/management.js";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
-import { maskKey } from "../keys/mask-key.js";
 import { getUpstreamDispatcher } from "../relay/get-upstream-dispatcher.js";
+import { maskUpstreamSecrets } from "../relay/mask-upstream-secrets.js";
 import { readUpstreamErrorMessage } from "../relay/read-upstream-error-message.js";
 import { findChannelById } from "../store/channels/find-channel-by-id.js";
 import type { Channel } from "./channel.js";
@@ -38,11 +38,6 @@ function buildTestRequest(channel: Channel, upstreamModel: string, key: string):
   }
 }
 
-/** Upstreams sometimes echo the key they refused; none of the channel's keys may leave in a message. */
-function removeKeys(text: string, keys: string[]): string {
-  return keys.filter((key) => key.length > 0).reduce((scrubbed, key) => scrubbed.replaceAll(key, maskKey(key)), text);
-}
-
 /**
  * Sends one tiny request through the channel's pool with its first key (disabled channels too: an administrator
  * tests before enabling) and reports the outcome. Upstream failures are results, not errors; nothing is billed.
@@ -68,7 +63,8 @@ export async function testChannelUpstream(
     success,
     latency_ms: Math.max(0, Math.round(performance.now() - started)),
     model,
-    message: removeKeys(message, channel.keys),
+    // Upstreams sometimes echo the key they refused; none of the channel's keys may leave in a message.
+    message: maskUpstreamSecrets(message, channel.keys),
   });
   try {
     const response = await request(`${channel.baseUrl}${testRequest.path}`, {

@@ -334,6 +334,8 @@ describe.each(testDatabases)("issue 17 defects on $name", ({ database }) => {
   });
 
   it("defect 7: an upstream that echoes its key shows neither the key nor anything key-shaped", async () => {
+    const logFile = path.join(testLogFolder, `gateway-${process.pid}.log`);
+    const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
     const answer = await sendRaw(gateway.url, {
       path: "/v1/chat/completions",
       headers: json(),
@@ -343,6 +345,9 @@ describe.each(testDatabases)("issue 17 defects on $name", ({ database }) => {
     expect(answer.body).not.toContain(echoedChannelKey);
     expect(answer.body).not.toContain(echoedChannelKey.slice(3));
     expect(answer.body).not.toMatch(/[A-Za-z0-9]{40}/);
+    const lines = await waitForLogLines(logFile, logStart, "Incorrect API key provided", 1);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).not.toContain(echoedChannelKey.slice(8, 40));
   });
 
   it("defect 10: a 20 KB query string is answered in the generation's envelope", async () => {
