@@ -3,6 +3,7 @@ import net from "node:net";
 import type { LookupFunction, Socket } from "node:net";
 import { Agent, buildConnector, request } from "undici";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { assertMediaBytesMatchType } from "./assert-media-bytes-match-type.js";
 import { isPublicIpAddress } from "./is-public-ip-address.js";
 
 export interface SafeFetcherOptions {
@@ -135,7 +136,13 @@ export function createSafeFetcher(options: SafeFetcherOptions): FetchMedia {
         if (error instanceof InvalidRequestError) throw error;
         throw fetchFailure(current, describeFailure(error), error);
       }
-      return { mimeType, data: Buffer.concat(chunks) };
+      const data = Buffer.concat(chunks);
+      try {
+        assertMediaBytesMatchType(mimeType, data);
+      } catch (error) {
+        throw fetchFailure(current, `sent bytes that are not ${mimeType}, the content type it declared`, error);
+      }
+      return { mimeType, data };
     }
   };
 }
@@ -155,6 +162,12 @@ function parseMediaUrl(text: string): URL {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new InvalidRequestError(`Media URL scheme ${url.protocol} is not allowed; use http or https.`, {
+      code: "invalid_media_url",
+    });
+  }
+  // Credentials in a URL are a smuggling vector (`http://public@private/`) and have no business in a media link.
+  if (url.username !== "" || url.password !== "") {
+    throw new InvalidRequestError(`Media URL on host ${url.host} carries credentials, which are not allowed.`, {
       code: "invalid_media_url",
     });
   }
