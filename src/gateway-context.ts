@@ -7,6 +7,7 @@ import type { ChannelRouter } from "./channels/channel-router.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
 import type { Logger } from "./logging/logger.js";
+import type { OpenRelayRegistry } from "./relay/create-open-relay-registry.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
 import type { AccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
 
@@ -25,6 +26,8 @@ export interface GatewayContext {
   channelRouter: ChannelRouter;
   /** Announces admin channel changes to the other instances (a no-op without REDIS_URL). */
   channelChanges: ChannelChangeBus;
+  /** Upstream calls in flight, for a graceful stop (src/main.ts); absent in contexts built for unit tests. */
+  openRelays?: OpenRelayRegistry;
   /** Unix seconds; injectable so tests can move time. */
   now(): number;
 }

@@ -92,6 +92,7 @@ export async function runRelay(
     if (!response.writableFinished) clientGone.abort(new Error("client disconnected"));
   };
   response.on("close", onClientGone);
+  const leaveOpenRelays = context.openRelays?.add(clientGone);
 
   const observed = createObservedUsage();
   let delivery: { body: unknown } | { contentType: string; bytes: Buffer } | undefined;
@@ -152,6 +153,7 @@ export async function runRelay(
     }
   } finally {
     response.off("close", onClientGone);
+    leaveOpenRelays?.();
     // A whole JSON or binary answer goes out first when settling cannot be observed late (settlesSynchronously):
     // the settlement then runs right after the write, in the same turn of the event loop.
     answerFirst = context.billing.settlesSynchronously && delivery !== undefined && !failure;
