@@ -22,6 +22,8 @@ export interface SafeFetcherOptions {
   allowAddress?: (address: string) => boolean;
   /** Redirects followed before giving up; each hop is checked again. Default 3. */
   maxRedirects?: number;
+  /** Tests only: resolves host names instead of the system resolver (names that resolve to private addresses). */
+  resolve?: (hostname: string) => Promise<dns.LookupAddress[]>;
 }
 
 export interface FetchedMedia {
@@ -52,7 +54,14 @@ export function createSafeFetcher(options: SafeFetcherOptions): FetchMedia {
     isPublicIpAddress(address);
 
   const checkingLookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+    const resolved = (done: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) =>
+      options.resolve
+        ? options.resolve(hostname).then(
+            (addresses) => done(null, addresses),
+            (error: NodeJS.ErrnoException) => done(error, []),
+          )
+        : dns.lookup(hostname, { ...lookupOptions, all: true }, done);
+    resolved((error, addresses) => {
       if (error) return callback(error, "", 4);
       const refused = addresses.find((entry) => !isAllowedAddress(entry.address));
       // One bad answer refuses the name: picking the good answers would let a rebinding resolver win the race.
