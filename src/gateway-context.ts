@@ -6,6 +6,7 @@ import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import type { ChannelRouter } from "./channels/channel-router.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
+import type { ProviderServices } from "./providers/provider-services.js";
 import type { Logger } from "./logging/logger.js";
 import type { OpenRelayRegistry } from "./relay/create-open-relay-registry.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
@@ -26,6 +27,8 @@ export interface GatewayContext {
   channelRouter: ChannelRouter;
   /** Announces admin channel changes to the other instances (a no-op without REDIS_URL). */
   channelChanges: ChannelChangeBus;
+  /** What provider adapters share (downloaders, safety settings, logger, clock), built once. */
+  providers: ProviderServices;
   /** Upstream calls in flight, for a graceful stop (src/main.ts); absent in contexts built for unit tests. */
   openRelays?: OpenRelayRegistry;
   /** Unix seconds; injectable so tests can move time. */

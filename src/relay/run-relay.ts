@@ -11,9 +11,18 @@ import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 import { createRequestId } from "./create-request-id.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
+import { findProviderAdapter } from "../providers/find-provider-adapter.js";
+import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
 
 export interface RelayAttemptInput {
   attempt: ChannelAttempt;
+  /** The client's response: streams are written to it as they go (JSON and binary answers go through deliver). */
+  response: Response;
+  /**
+   * A value made once per request and shared by its attempts (a translation that downloaded media: a failover
+   * reuses it instead of downloading again). `key` names the value within the request.
+   */
+  remember<Value>(key: string, create: () => Value): Value;
   signal: ClientGoneSignal;
   observed: ObservedUsage;
   requestId: string;
@@ -27,11 +36,17 @@ export interface RelayAttemptInput {
   deliverBytes(contentType: string, bytes: Buffer): void;
 }
 
-export interface RelayCall {
+export interface RelayCall<Capability extends RelayCapability> {
+  /** What the client asked for: only channels whose adapter serves this capability are planned. */
+  capability: Capability;
+  /** The capability's typed call, handed to the adapter of each attempt's channel. */
+  input: RelayCapabilityCalls[Capability];
   /** The model the client asked for (suffixes included: pricing and routing use it as given). */
   model: string;
   /** Model name used to find channels, when it differs from `model` (e.g. a thinking suffix the router ignores). */
   routingModel?: string;
+  /** Appended to the channel's mapped model name (a thinking suffix that rides on past routing to the adapter). */
+  upstreamModelSuffix?: string;
   isStream: boolean;
   promptTokenEstimate: number;
   /**
@@ -40,13 +55,6 @@ export interface RelayCall {
    */
   reservedUsage?: Pick<MeteredUsage, "imageCount">;
   maxOutputTokens: number | undefined;
-  /** Channel types whose adapters can serve this call. */
-  channelTypes: ReadonlyArray<"openai" | "native">;
-  /**
-   * One attempt against one channel. It writes the client response itself (JSON or stream) and fills
-   * `observed.usage`. It must throw UpstreamFailure for failures before anything was written to the client.
-   */
-  execute(input: RelayAttemptInput): Promise<void>;
 }
 
 const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
@@ -56,11 +64,11 @@ const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTo
  * (retrying retryable failures only while nothing reached the client), then settle what was used, exactly once,
  * whatever happened, and queue the usage log row.
  */
-export async function runRelay(
+export async function runRelay<Capability extends RelayCapability>(
   context: GatewayContext,
   request: Request,
   response: Response,
-  call: RelayCall,
+  call: RelayCall<Capability>,
 ): Promise<void> {
   const token: TokenRecord = getAuthenticatedToken(response);
   assertModelAllowed(token, call.model);
@@ -72,7 +80,7 @@ export async function runRelay(
       userGroup,
       context.config.relay.maxAttempts,
     )
-    .filter((attempt) => call.channelTypes.includes(attempt.channel.type));
+    .filter((attempt) => findProviderAdapter(attempt.channel.type)[call.capability] !== undefined);
   if (plan.length === 0) throw new NoAvailableChannelError(call.model);
 
   const requestId = createRequestId();
@@ -95,6 +103,11 @@ export async function runRelay(
   const leaveOpenRelays = context.openRelays?.add(clientGone);
 
   const observed = createObservedUsage();
+  const remembered = new Map<string, unknown>();
+  const remember = <Value>(key: string, create: () => Value): Value => {
+    if (!remembered.has(key)) remembered.set(key, create());
+    return remembered.get(key) as Value;
+  };
   let delivery: { body: unknown } | { contentType: string; bytes: Buffer } | undefined;
   const deliver = (body: unknown) => {
     delivery = { body };
@@ -135,7 +148,26 @@ export async function runRelay(
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
       try {
-        await call.execute({ attempt, signal: clientGone, observed, requestId, deliver, deliverBytes });
+        const method = findProviderAdapter(attempt.channel.type)[call.capability] as RelayCapabilityMethod<
+          RelayCapabilityCalls[Capability]
+        >;
+        const routedAttempt = call.upstreamModelSuffix
+          ? { ...attempt, upstreamModel: `${attempt.upstreamModel}${call.upstreamModelSuffix}` }
+          : attempt;
+        await method(
+          call.input,
+          {
+            attempt: routedAttempt,
+            response,
+            remember,
+            signal: clientGone,
+            observed,
+            requestId,
+            deliver,
+            deliverBytes,
+          },
+          context.providers,
+        );
         context.channelRouter.reportSuccess(attempt.channel.id);
         failure = undefined;
         break;

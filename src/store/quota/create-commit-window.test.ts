@@ -207,7 +207,9 @@ describe("createCommitWindow", () => {
     const { writer, reader } = openFileConnections();
     let commits = 0;
     const window = createCommitWindow(writer, { intervalMs: 60_000, onCommitError: (error) => console.error(error) });
-    window.beforeCommit(() => void (commits += 1));
+    window.beforeCommit(() => {
+      commits += 1;
+    });
     const insert = writer.prepare("insert into t (id, n) values (?, ?)");
     const durable = ["a", "b", "c"].map((id, n) =>
       window.deferDurably(() => void insert.run(id, n)).then(() => countCommitted(reader)),
