@@ -398,7 +398,7 @@ describe.each(testDatabases)("native relay (/v1beta) on native channels on $name
     const unknown = await fetch(`${gateway.url}/v1beta/voices?model=gmx-nope`, {
       headers: { "x-goog-api-key": apiKey },
     });
-    expect(unknown.status).toBe(503);
+    expect(unknown.status).toBe(404);
   });
 
   it("lists the key's models in the native shape, paged by us, honouring model limits", async () => {
