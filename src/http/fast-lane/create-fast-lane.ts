@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from "express";
 import type { OperationHandler } from "../operation-handler.js";
+import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import { assertJsonNestingDepth } from "../assert-json-nesting-depth.js";
 import { adoptExpressObjects } from "./adopt-express-objects.js";
 import type { FastLaneRoute } from "./compile-json-body-validators.js";
@@ -51,7 +52,9 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       assertJsonNestingDepth(rawBody);
       const body = parseJsonObject(rawBody);
       if (body === undefined) {
-        fail(await options.explainUnparsableBody(rawBody, request.headers));
+        // Should the parser ever accept what JSON.parse refused, the answer is still a 400, never a 500 for nothing.
+        const explanation = await options.explainUnparsableBody(rawBody, request.headers);
+        fail(explanation ?? new InvalidRequestError("Request body is not valid JSON.", { code: "invalid_json" }));
         return;
       }
       (request as { _body?: boolean })._body = true;
