@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,11 +11,18 @@ import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { createApiKey } from "../support/create-api-key.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { testLogFolder } from "../support/test-log-folder.js";
+import { scanLogsForKeys } from "../support/scan-logs-for-keys.js";
 
 // Issue 17's defects, each reproduced as an attacker or an unlucky operator would meet it: no input makes a 500,
 // no upstream secret is passed on, and client mistakes stay short and quiet in the log.
 const testDatabases = await openTestDatabases();
+// Its own log folder: the tests read their log lines back, and the shared one is emptied by every run's setup.
+const logFolder = fs.mkdtempSync(path.join(os.tmpdir(), "hardening-defects-logs-"));
+afterAll(() => {
+  // The suite's secrets scan does not see this folder: the same scan runs here.
+  expect(scanLogsForKeys(logFolder)).toEqual([]);
+  fs.rmSync(logFolder, { recursive: true, force: true });
+});
 
 interface RawAnswer {
   status: number;
@@ -121,6 +129,7 @@ describe.each(testDatabases)("issue 17 defects on $name", ({ database }) => {
     echoingUpstream = await startKeyEchoingUpstream();
     gateway = await startTestGateway({
       database,
+      logFile: path.join(logFolder, `gateway-${database.dialect}.log`),
       configFile: {
         channels: [
           {
@@ -294,7 +303,7 @@ describe.each(testDatabases)("issue 17 defects on $name", ({ database }) => {
 
   it("defect 6: an unknown model is a short, quiet client mistake; native generation answers 404 NOT_FOUND", async () => {
     const hugeModel = `m${"x".repeat(1024 * 1024)}`;
-    const logFile = path.join(testLogFolder, `gateway-${process.pid}.log`);
+    const logFile = path.join(logFolder, `gateway-${database.dialect}.log`);
     const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
     const chat = await sendRaw(gateway.url, {
       path: "/v1/chat/completions",
@@ -334,7 +343,7 @@ describe.each(testDatabases)("issue 17 defects on $name", ({ database }) => {
   });
 
   it("defect 7: an upstream that echoes its key shows neither the key nor anything key-shaped", async () => {
-    const logFile = path.join(testLogFolder, `gateway-${process.pid}.log`);
+    const logFile = path.join(logFolder, `gateway-${database.dialect}.log`);
     const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
     const answer = await sendRaw(gateway.url, {
       path: "/v1/chat/completions",

@@ -28,6 +28,8 @@ export interface StartTestGatewayOptions {
   configFile?: Record<string, unknown>;
   environment?: Record<string, string>;
   now?: () => number;
+  /** Log here instead of the shared scanned folder (a test that reads its own log lines). */
+  logFile?: string;
 }
 
 /** A real gateway on 127.0.0.1 and a random port, with response validation on, logging to the scanned folder. */
@@ -48,7 +50,10 @@ export async function startTestGateway(options: StartTestGatewayOptions): Promis
   fs.writeFileSync(file, YAML.stringify(configFile));
   environment.GATEWAY_CONFIG ??= file;
   const config = loadConfig(environment);
-  const logger = createLogger({ level: config.logLevel, file: path.join(testLogFolder, `gateway-${process.pid}.log`) });
+  const logger = createLogger({
+    level: config.logLevel,
+    file: options.logFile ?? path.join(testLogFolder, `gateway-${process.pid}.log`),
+  });
   const gateway = await createGateway(config, logger, {
     database: options.database,
     ...(options.now ? { now: options.now } : {}),
