@@ -326,6 +326,8 @@ export async function prepareOperationCall(
       if (operation.generation === "management") {
         if (!operation.requiresAuthentication) return { skip: "the operation needs no credentials" };
         shape.headers = { authorization: `Bearer ${context.seeded.user.accessToken}` };
+        // A user's own statistics are allowed; every user's are for administrators.
+        if (operation.operationId === "getLogStatistics") shape.queryValues.scope = "all";
         break;
       }
       if (!bodyModel(operation)) return { skip: "no model to forbid" };

@@ -1,9 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Express, type Request, type Response } from "express";
 import { selectApiGeneration, type ApiGeneration } from "./http/api-generation.js";
+import { createConsoleHandler } from "./http/create-console-handler.js";
 import { createGenerationRouter, type GenerationRouterOptions } from "./http/create-generation-router.js";
 import type { FastLane } from "./http/fast-lane/create-fast-lane.js";
 import type { Logger } from "./logging/logger.js";
+import { assignRequestId } from "./http/assign-request-id.js";
+import { createOperatorRouter, type OperatorRouterOptions } from "./http/create-operator-router.js";
+import type { GatewayMetrics } from "./metrics/gateway-metrics.js";
+import { createRequestObserver } from "./metrics/create-request-observer.js";
 
 export type GenerationWiring = Pick<
   GenerationRouterOptions,
@@ -12,9 +17,14 @@ export type GenerationWiring = Pick<
 
 export interface AppOptions {
   logger: Logger;
+  /** /healthz, /readyz and /metrics. */
+  operator: OperatorRouterOptions;
+  metrics: Pick<GatewayMetrics, "requests" | "requestDuration">;
   validateResponses: boolean;
   uploadFileSizeLimit: number;
   generations: Record<ApiGeneration, GenerationWiring>;
+  /** The built web console, served at `/` for every path outside the APIs. */
+  consoleFolder?: string;
 }
 
 /** Builds the Express app from its dependencies; tests build it without listening. */
@@ -39,11 +49,13 @@ export function createApp(options: AppOptions): Express {
     express.Router
   >;
 
+  const operatorRouter = createOperatorRouter(options.operator);
   app.use((request, response, next) => {
     const generation = selectApiGeneration(request.path);
     if (generation) routers[generation](request, response, next);
-    else next();
+    else operatorRouter(request, response, next);
   });
+  if (options.consoleFolder) app.use(createConsoleHandler(options.consoleFolder));
   app.use((request, response) => {
     response.status(404).json({
       error: {
@@ -63,11 +75,14 @@ export function createApp(options: AppOptions): Express {
     ({ routing }) =>
       routing.createFastLane?.(app, routeThroughExpress as (request: Request, response: Response) => void) ?? [],
   );
-  if (fastLanes.length > 0) {
-    expressApp.handle = (request, response, callback) => {
-      for (const fastLane of fastLanes) if (fastLane(request, response)) return;
-      routeThroughExpress(request, response, callback);
-    };
-  }
+  // Every answer carries X-Request-Id, and API answers are counted and timed, whichever lane serves them.
+  const observeRequest = createRequestObserver(options.metrics);
+  expressApp.handle = (request, response, callback) => {
+    assignRequestId(request, response);
+    const generation = selectApiGeneration(request.url ?? "/");
+    if (generation !== undefined) observeRequest(request, response, generation);
+    for (const fastLane of fastLanes) if (fastLane(request, response)) return;
+    routeThroughExpress(request, response, callback);
+  };
   return app;
 }

@@ -6,6 +6,10 @@ import { createApp } from "./app.js";
 import { createBillingService } from "./billing/create-billing-service.js";
 import { startReservationRecovery } from "./billing/start-reservation-recovery.js";
 import { openRedis } from "./cache/open-redis.js";
+import { createGatewayMetrics } from "./metrics/create-gateway-metrics.js";
+import { createTokenRateLimiter } from "./rate-limits/create-token-rate-limiter.js";
+import { countTasksByStatus } from "./store/tasks/count-tasks-by-status.js";
+import { checkDatabase } from "./store/check-database.js";
 import { createTokenCache } from "./auth/create-token-cache.js";
 import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.js";
 import { createChannelChangeBus } from "./channels/create-channel-change-bus.js";
@@ -61,6 +65,11 @@ export async function createGateway(
     }));
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const billing = createBillingService({ config, database, logger, now });
+  let channelRouter: GatewayContext["channelRouter"] | undefined;
+  const metrics = createGatewayMetrics({
+    countChannelsInCooldown: () => channelRouter?.countChannelsInCooldown() ?? 0,
+    countTasksByStatus: () => countTasksByStatus(database.db),
+  });
   const baseContext: Omit<GatewayContext, "channelRouter" | "channelChanges"> = {
     config,
     billing,
@@ -74,11 +83,18 @@ export async function createGateway(
     }),
     tokenCache: createTokenCache({ ttlMs: config.tokenCacheTtlMs, maximumEntries: 100_000 }),
     trustedProxies: config.trustedProxies ? parseAllowList(config.trustedProxies) : undefined,
+    rateLimiter: createTokenRateLimiter({
+      redis: redis?.client,
+      keyPrefix: `${config.redisKeyPrefix}:rate`,
+      logger,
+      onRefused: (limit) => metrics.rateLimited.inc({ limit }),
+    }),
+    metrics,
     providers: createProviderServices(config, logger, now),
     now,
   };
   await syncConfigChannels(baseContext);
-  const channelRouter = await createChannelRouter(baseContext);
+  channelRouter = await createChannelRouter(baseContext);
   const channelChanges = await createChannelChangeBus({
     redis: redis && config.redisUrl ? { url: config.redisUrl, publisher: redis.client } : undefined,
     logger,
@@ -94,8 +110,18 @@ export async function createGateway(
 
   const app = createApp({
     logger,
+    metrics,
+    operator: {
+      registry: metrics.registry,
+      metricsToken: config.metricsToken,
+      readinessChecks: [
+        { name: "database", check: () => checkDatabase(database) },
+        ...(redis ? [{ name: "redis", check: () => redis.client.ping().then(() => undefined) }] : []),
+      ],
+    },
     validateResponses: config.validateResponses,
     uploadFileSizeLimit: config.uploadFileSizeLimit,
+    consoleFolder: config.consoleFolder,
     generations: {
       management: {
         handlers: createManagementHandlers(context),

@@ -10,6 +10,8 @@ import type { ProviderServices } from "./providers/provider-services.js";
 import type { Logger } from "./logging/logger.js";
 import type { OpenRelayRegistry } from "./relay/create-open-relay-registry.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
+import type { GatewayMetrics } from "./metrics/gateway-metrics.js";
+import type { TokenRateLimiter } from "./rate-limits/create-token-rate-limiter.js";
 import type { AccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
 
 /** What handlers and services share for the life of the process; built once by createGateway. */
@@ -27,6 +29,9 @@ export interface GatewayContext {
   channelRouter: ChannelRouter;
   /** Announces admin channel changes to the other instances (a no-op without REDIS_URL). */
   channelChanges: ChannelChangeBus;
+  /** Per-key requests and tokens per minute (rpm_limit, tpm_limit), shared through Redis when configured. */
+  rateLimiter: TokenRateLimiter;
+  metrics: GatewayMetrics;
   /** What provider adapters share (downloaders, safety settings, logger, clock), built once. */
   providers: ProviderServices;
   /** Upstream calls in flight, for a graceful stop (src/main.ts); absent in contexts built for unit tests. */

@@ -18,6 +18,8 @@ function tokenWith(fields: Pick<TokenRecord, "modelLimitsEnabled" | "modelLimits
     allowIps: "",
     group: "",
     crossGroupRetry: false,
+    rpmLimit: 0,
+    tpmLimit: 0,
     expiredTime: -1,
     createdTime: 0,
     accessedTime: 0,

@@ -37,4 +37,6 @@ export interface ChannelRouter {
   /** Re-reads channels from the store (after an admin change). */
   reload(): Promise<void>;
   findChannel(channelId: number): Channel | undefined;
+  /** Channels cooling down now (for /metrics). */
+  countChannelsInCooldown(): number;
 }

@@ -144,6 +144,11 @@ export async function createChannelRouter(
     findChannel(channelId) {
       return index.byId.get(channelId);
     },
+    countChannelsInCooldown() {
+      let count = 0;
+      for (const channelId of index.byId.keys()) if (cooldowns.isCoolingDown(channelId)) count += 1;
+      return count;
+    },
   };
   await router.reload();
   return router;

@@ -39,6 +39,10 @@ export interface GatewayConfig {
   host: string;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** Prefix of the Redis keys the gateway writes for per-key rate limits (REDIS_KEY_PREFIX, default `gateway`). */
+  redisKeyPrefix: string;
+  /** Bearer token that GET /metrics requires (METRICS_TOKEN); open when unset. */
+  metricsToken: string | undefined;
   secret: string;
   adminToken: string | undefined;
   trustedProxies: string | undefined;
@@ -66,4 +70,6 @@ export interface GatewayConfig {
   sqliteCommitIntervalMs: number;
   /** The hot JSON operations skip the Express router when the request allows (src/http/fast-lane/); on by default. */
   fastLane: boolean;
+  /** The built web console served at `/` (console/dist, written by `npm run build`). */
+  consoleFolder: string;
 }

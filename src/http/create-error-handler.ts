@@ -6,6 +6,7 @@ import { shortenClientValue } from "../errors/shorten-client-value.js";
 import type { Logger } from "../logging/logger.js";
 import type { ApiGeneration } from "./api-generation.js";
 import { normalizeError } from "./normalize-error.js";
+import { readRequestIds } from "./read-request-ids.js";
 import { renderErrorBody } from "./render-error-body.js";
 
 /** One error middleware per generation: every failure leaves in that generation's envelope. */
@@ -27,17 +28,22 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
     if (error.message.length > maximumMessageLength)
       error = new GatewayError(shortenMessage(error.message), error.options);
     const path = shortenClientValue(request.path);
+    const { requestId } = readRequestIds(request);
     if (response.headersSent) {
       // A stream already started: the stream writer reports the failure in-band; here we can only end it.
-      logger.warn({ err: error, path }, "error after response started");
+      logger.warn({ err: error, path, requestId }, "error after response started");
       response.end();
       return;
     }
     // Server faults get the stack; client mistakes (and a model no channel serves) one short line at info.
     if (error.status >= 500 && !(error instanceof NoAvailableChannelError)) {
-      logger.error({ err: error.options.cause ?? error, path }, error.message);
+      logger.error({ err: error.options.cause ?? error, path, requestId }, error.message);
     } else {
-      logger.info({ status: error.status, code: error.code, path }, error.message);
+      logger.info({ status: error.status, code: error.code, path, requestId }, error.message);
+    }
+    if (error.status >= 500) {
+      // What a user quotes in a support request to find this line.
+      error = new GatewayError(`${error.message} (request id ${requestId})`, error.options);
     }
     const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
     if (retryAfterSeconds !== undefined) response.setHeader("Retry-After", String(Math.ceil(retryAfterSeconds)));

@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import { ClientGoneSignal } from "./client-gone-signal.js";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
+import type { Reservation } from "../billing/billing-service.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
@@ -9,13 +10,17 @@ import type { TokenRecord } from "../store/tokens/token-record.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
 import { UpstreamFailure } from "./upstream-failure.js";
-import { createRequestId } from "./create-request-id.js";
+import { readRequestIds } from "../http/read-request-ids.js";
+import type { RequestIds } from "../http/request-ids.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
+import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
 
 export interface RelayAttemptInput {
   attempt: ChannelAttempt;
+  /** The headers of an upstream call on this attempt: its channel key as the adapter carries it, body and accept. */
+  upstreamHeaders(options?: Parameters<typeof buildUpstreamHeaders>[1]): Record<string, string>;
   /** The client's response: streams are written to it as they go (JSON and binary answers go through deliver). */
   response: Response;
   /**
@@ -83,7 +88,18 @@ export async function runRelay<Capability extends RelayCapability>(
     .filter((attempt) => findProviderAdapter(attempt.channel.type)[call.capability] !== undefined);
   if (plan.length === 0) throw new NoAvailableChannelError(call.model);
 
-  const requestId = createRequestId();
+  const { requestId, ledgerRequestId } = readRequestIds(request);
+  // A model some channel serves (suffixes such as a thinking budget left out): a bounded metrics label.
+  const metricsModel = call.routingModel ?? call.model;
+  (request as RequestIds).metricsModel = metricsModel;
+  // Per-key limits come before anything is reserved: a refused request holds and bills nothing.
+  const countedTokens =
+    token.rpmLimit > 0 || token.tpmLimit > 0
+      ? await context.rateLimiter.admit(
+          token,
+          call.promptTokenEstimate + (call.maxOutputTokens ?? context.billing.defaultMaxOutputTokens(call.model)),
+        )
+      : 0;
   const worstCase = Math.max(
     ...plan.map(
       (attempt) =>
@@ -93,7 +109,13 @@ export async function runRelay<Capability extends RelayCapability>(
           : 0),
     ),
   );
-  const reservation = await context.billing.reserve(token, requestId, worstCase);
+  let reservation: Reservation;
+  try {
+    reservation = await context.billing.reserve(token, ledgerRequestId, worstCase);
+  } catch (error) {
+    context.rateLimiter.correct(token, countedTokens, 0);
+    throw error;
+  }
 
   const clientGone = new ClientGoneSignal();
   const onClientGone = () => {
@@ -129,6 +151,10 @@ export async function runRelay<Capability extends RelayCapability>(
     const billedGroup = usedAttempt?.group ?? plan[0]!.group;
     const cost = usage ? context.billing.priceUsage(call.model, billedGroup, usage) : 0;
     await context.billing.settle(reservation, cost);
+    if (countedTokens > 0) {
+      context.rateLimiter.correct(token, countedTokens, usage ? usage.promptTokens + usage.completionTokens : 0);
+    }
+    if (cost > 0) context.metrics.spendQuota(metricsModel, cost);
     context.billing.recordUsage({
       userId: token.userId,
       tokenId: token.id,
@@ -144,13 +170,16 @@ export async function runRelay<Capability extends RelayCapability>(
       ...(failure ? { errorMessage: (failure as Error).message?.slice(0, 500) } : {}),
     });
   };
+  const { metrics } = context;
+  if (call.isStream) metrics.openStreams.inc();
   try {
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
+      const attemptStartedAt = performance.now();
       try {
-        const method = findProviderAdapter(attempt.channel.type)[call.capability] as RelayCapabilityMethod<
-          RelayCapabilityCalls[Capability]
-        >;
+        const adapter = findProviderAdapter(attempt.channel.type);
+        const method = adapter[call.capability] as RelayCapabilityMethod<RelayCapabilityCalls[Capability]>;
+        const credentials = adapter.credentialHeaders(attempt.upstreamKey);
         const routedAttempt = call.upstreamModelSuffix
           ? { ...attempt, upstreamModel: `${attempt.upstreamModel}${call.upstreamModelSuffix}` }
           : attempt;
@@ -158,6 +187,7 @@ export async function runRelay<Capability extends RelayCapability>(
           call.input,
           {
             attempt: routedAttempt,
+            upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options),
             response,
             remember,
             signal: clientGone,
@@ -174,16 +204,21 @@ export async function runRelay<Capability extends RelayCapability>(
       } catch (error) {
         failure = error;
         const retryable = error instanceof UpstreamFailure && error.retryable;
+        metrics.upstreamErrors.inc({ channel: attempt.channel.name, retryable: retryable ? "true" : "false" });
         if (retryable) context.channelRouter.reportFailure(attempt.channel.id);
         const canRetry = retryable && !response.headersSent && !clientGone.aborted && index < plan.length - 1;
         if (!canRetry) break;
+        metrics.upstreamRetries.inc({ channel: attempt.channel.name });
         context.logger.warn(
           { requestId, channel: attempt.channel.name, err: (error as Error).message },
           "upstream attempt failed, trying the next channel",
         );
+      } finally {
+        metrics.observeUpstream(attempt.channel.name, (performance.now() - attemptStartedAt) / 1000);
       }
     }
   } finally {
+    if (call.isStream) metrics.openStreams.dec();
     response.off("close", onClientGone);
     leaveOpenRelays?.();
     // A whole JSON or binary answer goes out first when settling cannot be observed late (settlesSynchronously):

@@ -5,6 +5,7 @@ import type { GatewayContext } from "../gateway-context.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import type { ProviderAdapter } from "../providers/provider-adapter.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
+import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import { ClientGoneSignal } from "./client-gone-signal.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
@@ -14,7 +15,7 @@ type UnbilledMethod<Capability extends UnbilledCapability> = NonNullable<Provide
 
 /**
  * An unbilled read through the channels whose adapter serves it: no reservation and no usage log, but the same
- * model check, channel plan and failover (the next channel only after a retryable failure) as runRelay. Returns
+ * model check, per-key rate limits, channel plan and failover (the next channel only after a retryable failure) as runRelay. Returns
  * the first answer; the handler sends it.
  */
 export async function runUnbilledRelay<Capability extends UnbilledCapability>(
@@ -33,15 +34,26 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
     )
     .filter((attempt) => findProviderAdapter(attempt.channel.type)[call.capability] !== undefined);
   if (attempts.length === 0) throw new NoAvailableChannelError(call.model);
+  // Per-key limits as in runRelay: an unbilled read counts as a request, and as no tokens once admitted.
+  if (token.rpmLimit > 0 || token.tpmLimit > 0) {
+    const countedTokens = await context.rateLimiter.admit(token, 0);
+    if (countedTokens > 0) context.rateLimiter.correct(token, countedTokens, 0);
+  }
   const clientGone = new ClientGoneSignal();
   const onClientGone = () => clientGone.abort(new Error("client disconnected"));
   response.once("close", onClientGone);
   try {
     let lastFailure: unknown;
     for (const attempt of attempts) {
-      const method = findProviderAdapter(attempt.channel.type)[call.capability] as UnbilledMethod<Capability>;
+      const adapter = findProviderAdapter(attempt.channel.type);
+      const method = adapter[call.capability] as UnbilledMethod<Capability>;
+      const credentials = adapter.credentialHeaders(attempt.upstreamKey);
       try {
-        const answer = await method(call.input, { attempt, signal: clientGone });
+        const answer = await method(call.input, {
+          attempt,
+          signal: clientGone,
+          upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options),
+        });
         context.channelRouter.reportSuccess(attempt.channel.id);
         return answer as Awaited<ReturnType<UnbilledMethod<Capability>>>;
       } catch (error) {

@@ -35,6 +35,10 @@ export interface TokensTable {
   allow_ips: WithDefault<string>;
   group_name: WithDefault<string>;
   cross_group_retry: StoredBoolean;
+  /** requests per minute on /v1 and /v1beta; 0 means no limit */
+  rpm_limit: WithDefault<number>;
+  /** tokens per minute on /v1 and /v1beta; 0 means no limit */
+  tpm_limit: WithDefault<number>;
   /** Unix seconds; -1 never expires */
   expired_time: WithDefault<number>;
   created_time: number;

@@ -111,6 +111,8 @@ function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Gatewa
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.postgresPoolSize ?? 10,
+    // An unreachable server fails a request (and /readyz) instead of leaving it waiting for a connection forever.
+    connectionTimeoutMillis: 10_000,
     ...(options.postgresSchema === undefined ? {} : { options: `-c search_path=${options.postgresSchema}` }),
     // Quota, ids and times are bigint columns; their values stay far below 2^53, so numbers are
     // exact. Set per pool, not on the global pg.types, so other pg users are unaffected.
@@ -123,6 +125,9 @@ function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Gatewa
       }) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle pooled connection that the server (or the network) drops emits "error" on the pool; unhandled, that
+  // would end the process. The pool discards the connection, and the next query reports any lasting outage.
+  pool.on("error", () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: "postgres", close: createOnceCloser(() => db.destroy()) };
 }

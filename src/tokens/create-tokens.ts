@@ -39,6 +39,8 @@ export async function createTokens(
       allowIps: fields.allowIps ?? "",
       group: fields.group ?? user.group,
       crossGroupRetry: fields.crossGroupRetry ?? false,
+      rpmLimit: fields.rpmLimit ?? 0,
+      tpmLimit: fields.tpmLimit ?? 0,
       expiredTime: fields.expiredTime ?? -1,
       createdTime: now,
       accessedTime: now,

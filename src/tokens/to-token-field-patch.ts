@@ -28,5 +28,7 @@ export function toTokenFieldPatch(fields: TokenFields): TokenPatch {
   // Empty stays empty: it means the owner's group (resolved when routing), not the group named "default".
   if (fields.group !== undefined) patch.group = fields.group.trim();
   if (fields.cross_group_retry !== undefined) patch.crossGroupRetry = fields.cross_group_retry;
+  if (fields.rpm_limit !== undefined) patch.rpmLimit = fields.rpm_limit;
+  if (fields.tpm_limit !== undefined) patch.tpmLimit = fields.tpm_limit;
   return patch;
 }

@@ -19,6 +19,8 @@ export function toTokenView(token: TokenRecord, keyCipher: KeyCipher): Token {
     allow_ips: token.allowIps,
     group: token.group,
     cross_group_retry: token.crossGroupRetry,
+    rpm_limit: token.rpmLimit,
+    tpm_limit: token.tpmLimit,
     expired_time: token.expiredTime,
     created_time: token.createdTime,
     accessed_time: token.accessedTime,

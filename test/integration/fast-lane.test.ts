@@ -29,8 +29,11 @@ async function send(
 
 /** The parts of an answer that do not change from call to call (ids and timestamps of successful answers do). */
 function stableParts(answer: RawAnswer): unknown {
-  if (answer.status !== 200)
-    return { status: answer.status, contentType: answer.contentType, body: JSON.parse(answer.body) };
+  // 5xx messages end with the request's own id.
+  if (answer.status !== 200) {
+    const body = answer.body.replace(/ \(request id [^)]+\)/, "");
+    return { status: answer.status, contentType: answer.contentType, body: JSON.parse(body) };
+  }
   if (answer.contentType?.startsWith("text/event-stream")) {
     const events = answer.body.split("\n\n").filter((event) => event.length > 0);
     return { status: 200, contentType: answer.contentType, events: events.length, last: events.at(-1) };

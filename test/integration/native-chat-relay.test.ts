@@ -396,8 +396,10 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
+    // A 5xx message quotes the request id, which the SDK reads from X-Request-Id.
+    const { requestID } = error as InstanceType<typeof OpenAI.APIError>;
     expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
-      message: "no available channel for model gmx-9-unknown",
+      message: `no available channel for model gmx-9-unknown (request id ${requestID})`,
       code: "no_available_channel",
     });
     expect(upstream.requests).toHaveLength(0);

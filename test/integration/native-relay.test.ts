@@ -168,8 +168,13 @@ describe.each(testDatabases)("native relay (/v1beta) on native channels on $name
     });
     expect(response.status).toBe(502);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    const requestId = response.headers.get("x-request-id");
     expect(await response.json()).toEqual({
-      error: { code: 502, message: "The upstream stream broke off before its first event.", status: "UNAVAILABLE" },
+      error: {
+        code: 502,
+        message: `The upstream stream broke off before its first event. (request id ${requestId})`,
+        status: "UNAVAILABLE",
+      },
     });
     expect(await remainQuota()).toBe(before);
   });

@@ -304,8 +304,10 @@ describe.each(testDatabases)("OpenAI-style relay through the official SDK on $na
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
+    // A 5xx message quotes the request id, which the SDK reads from X-Request-Id.
+    const { requestID } = error as InstanceType<typeof OpenAI.APIError>;
     expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
-      message: "no available channel for model nope",
+      message: `no available channel for model nope (request id ${requestID})`,
       code: "no_available_channel",
     });
   });

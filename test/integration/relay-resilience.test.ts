@@ -47,8 +47,14 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     const failed = await post(key, body);
     expect(failed.status).toBe(502);
     expect(failed.headers.get("content-type")).toMatch(/^application\/json/);
+    const requestId = failed.headers.get("x-request-id");
     expect(await failed.json()).toEqual({
-      error: { message, type: "upstream_error", code: "bad_response", param: null },
+      error: {
+        message: `${message} (request id ${requestId})`,
+        type: "upstream_error",
+        code: "bad_response",
+        param: null,
+      },
     });
   };
 
@@ -236,7 +242,7 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     const missing = await post(plain.key, chatBody("model-v"));
     expect(missing.status).toBe(503);
     expect(((await missing.json()) as { error: { message: string } }).error.message).toBe(
-      "no available channel for model model-v",
+      `no available channel for model model-v (request id ${missing.headers.get("x-request-id")})`,
     );
 
     const auto = await createApiKey(gateway, { remainQuota: 1000, group: "auto" });

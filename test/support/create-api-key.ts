@@ -9,6 +9,8 @@ export interface CreateApiKeyOptions {
   group?: string;
   crossGroupRetry?: boolean;
   modelLimits?: string[];
+  rpmLimit?: number;
+  tpmLimit?: number;
 }
 
 /** Creates a token as root through the management API and returns its id and full `sk-` key. */
@@ -23,6 +25,8 @@ export async function createApiKey(
     ...(options.group ? { group: options.group } : {}),
     ...(options.crossGroupRetry !== undefined ? { cross_group_retry: options.crossGroupRetry } : {}),
     ...(options.modelLimits ? { model_limits_enabled: true, model_limits: options.modelLimits } : {}),
+    ...(options.rpmLimit !== undefined ? { rpm_limit: options.rpmLimit } : {}),
+    ...(options.tpmLimit !== undefined ? { tpm_limit: options.tpmLimit } : {}),
   });
   return { id: token.id, key: await revealApiKey(gateway.client, token.id) };
 }

@@ -1,42 +1,136 @@
 import type { components, operations } from "../../../generated/types/management.js";
+import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { assertAdministrator } from "../../channels/assert-administrator.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";
+import { aggregateUsageLogs } from "../../store/usage-logs/aggregate-usage-logs.js";
 import { countUsageLogsForUser } from "../../store/usage-logs/count-usage-logs-for-user.js";
 import { listUsageLogsForUser } from "../../store/usage-logs/list-usage-logs-for-user.js";
 import type { UsageLogFilter } from "../../store/usage-logs/usage-log-filter.js";
 import type { UsageLogRecord } from "../../store/usage-logs/usage-log-record.js";
+import { findUserByUsername } from "../../store/users/find-user-by-username.js";
+import { listUsernamesByIds } from "../../store/users/list-usernames-by-ids.js";
 import { toPageWindow } from "../../tokens/to-page-window.js";
 import { getAuthenticatedUser } from "../../users/authenticated-request.js";
 import { readPageQuery } from "./read-page-query.js";
 import { sendSuccess } from "./send-success.js";
+import { summarizeUsage } from "./summarize-usage.js";
 
-type LogQuery = QueryParameters<operations["listSelfLogs"]>;
+type SelfLogQuery = QueryParameters<operations["listSelfLogs"]>;
+type AllLogQuery = QueryParameters<operations["listAllLogs"]>;
+type StatQuery = QueryParameters<operations["getLogStatistics"]>;
 
-/** The signed-in user's usage log: always scoped to that user, so another user's token id simply matches nothing. */
-export function createLogHandlers(context: GatewayContext): Record<"listSelfLogs", OperationHandler> {
+/**
+ * Usage logs and statistics. `/api/log/self` is always scoped to the signed-in user, so another user's token id
+ * simply matches nothing; `/api/log/` and `scope=all` statistics are for administrators.
+ */
+export function createLogHandlers(
+  context: GatewayContext,
+): Record<"listSelfLogs" | "listAllLogs" | "getLogStatistics", OperationHandler> {
   const { db } = context.database;
   return {
     async listSelfLogs(request, response) {
       const user = getAuthenticatedUser(response);
       const { page, size } = readPageQuery(request);
-      const filter = toUsageLogFilter(user.id, request.query as LogQuery);
+      const filter = toUsageLogFilter(user.id, request.query as SelfLogQuery);
       const [rows, total] = await Promise.all([
         listUsageLogsForUser(db, filter, toPageWindow(page, size)),
         countUsageLogsForUser(db, filter),
       ]);
       sendSuccess(response, { items: rows.map(toUsageLogView), total, page, page_size: size });
     },
+
+    async listAllLogs(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const { page, size } = readPageQuery(request);
+      const query = request.query as AllLogQuery;
+      let userId = readInteger(query.user_id);
+      if (typeof query.username === "string") {
+        const named = await findUserByUsername(db, query.username);
+        // No such user, or a user_id that names someone else: nothing matches.
+        if (!named || (userId !== undefined && userId !== named.id)) {
+          sendSuccess(response, { items: [], total: 0, page, page_size: size });
+          return;
+        }
+        userId = named.id;
+      }
+      const filter = toUsageLogFilter(userId, query);
+      const channelId = readInteger(query.channel_id);
+      if (channelId !== undefined) filter.channelId = channelId;
+      if (query.status === "success" || query.status === "error") filter.status = query.status;
+      const [rows, total] = await Promise.all([
+        listUsageLogsForUser(db, filter, toPageWindow(page, size)),
+        countUsageLogsForUser(db, filter),
+      ]);
+      const usernames = await listUsernamesByIds(db, [...new Set(rows.map((row) => row.userId))]);
+      sendSuccess(response, {
+        items: rows.map((row) => ({
+          ...toUsageLogView(row),
+          user_id: row.userId,
+          username: usernames.get(row.userId) ?? "",
+        })),
+        total,
+        page,
+        page_size: size,
+      });
+    },
+
+    async getLogStatistics(request, response) {
+      const user = getAuthenticatedUser(response);
+      const query = request.query as StatQuery;
+      const everyone = query.scope === "all";
+      const userIdFilter = readInteger(query.user_id);
+      if (everyone || userIdFilter !== undefined) assertAdministrator(user);
+      const granularity = query.granularity === "hour" ? "hour" : "day";
+      const range = resolveStatisticsRange(
+        granularity,
+        readInteger(query.start_time),
+        readInteger(query.end_time),
+        context.now(),
+      );
+      const filter = toUsageLogFilter(everyone ? userIdFilter : user.id, {
+        token_id: query.token_id,
+        model: query.model,
+        start_time: range.start,
+        end_time: range.end,
+      });
+      const buckets = await aggregateUsageLogs(db, filter, granularity === "hour" ? 3_600 : 86_400);
+      sendSuccess(response, summarizeUsage(granularity, range, buckets));
+    },
   };
 }
 
-function toUsageLogFilter(userId: number, query: LogQuery): UsageLogFilter {
+const maximumRangeSeconds = { day: 400 * 86_400, hour: 31 * 86_400 } as const;
+
+function resolveStatisticsRange(
+  granularity: "day" | "hour",
+  startTime: number | undefined,
+  endTime: number | undefined,
+  now: number,
+): { start: number; end: number } {
+  const end = endTime ?? now + 1;
+  const start = startTime ?? end - (granularity === "hour" ? 86_400 : 7 * 86_400);
+  if (start >= end) throw new InvalidRequestError("start_time must be before end_time");
+  if (end - start > maximumRangeSeconds[granularity]) {
+    throw new InvalidRequestError(
+      `time range too long: at most ${granularity === "hour" ? "31 days by hour" : "400 days by day"}`,
+    );
+  }
+  return { start, end };
+}
+
+function toUsageLogFilter(
+  userId: number | undefined,
+  query: Pick<SelfLogQuery, "token_id" | "model" | "start_time" | "end_time"> & { request_id?: string },
+): UsageLogFilter {
   const filter: UsageLogFilter = { userId };
   const tokenId = readInteger(query.token_id);
   const startTime = readInteger(query.start_time);
   const endTime = readInteger(query.end_time);
   if (tokenId !== undefined) filter.tokenId = tokenId;
   if (typeof query.model === "string") filter.model = query.model;
+  if (typeof query.request_id === "string") filter.requestId = query.request_id;
   if (startTime !== undefined) filter.startTime = startTime;
   // The spec's end_time is exclusive, the store's inclusive; times are whole seconds.
   if (endTime !== undefined) filter.endTime = endTime - 1;

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { readRequestIds } from "../../http/read-request-ids.js";
 import type { components, operations } from "../../../generated/types/native.js";
 import { isModelAllowed } from "../../auth/is-model-allowed.js";
 import { estimatePromptTokens } from "../../billing/estimate-prompt-tokens.js";
@@ -47,7 +48,10 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
         isServed: (name) => context.channelRouter.listModels(routing, userGroup).includes(name),
       });
       if (resolved.warnings.length > 0)
-        context.logger.debug({ model, warnings: resolved.warnings }, "thinking suffix adjusted");
+        context.logger.debug(
+          { requestId: readRequestIds(request).requestId, model, warnings: resolved.warnings },
+          "thinking suffix adjusted",
+        );
       assertNativeSpeechRules(resolved.routingModel, resolved.request);
       const promptTokenEstimate = estimatePromptTokens(resolved.request);
       await runRelay(context, request, response, {

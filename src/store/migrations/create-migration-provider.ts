@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from "kysely";
 import type { DatabaseDialect } from "../database-dialect.js";
 import { createInitialMigration } from "./create-initial-migration.js";
+import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
 import { createUnsettledReservationsIndexMigration } from "./create-unsettled-reservations-index-migration.js";
 
 // Migrations are listed in code rather than globbed from disk so they survive bundling and
@@ -9,6 +10,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
   const migrations: Record<string, Migration> = {
     "0001_initial": createInitialMigration(dialect),
     "0002_unsettled_reservations_index": createUnsettledReservationsIndexMigration(),
+    "0003_token_rate_limits": createTokenRateLimitsMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -17,6 +17,10 @@ export interface InsertTokenInput {
   /** default '' (the owner's group) */
   group?: string;
   crossGroupRetry?: boolean;
+  /** default 0 (no limit) */
+  rpmLimit?: number;
+  /** default 0 (no limit) */
+  tpmLimit?: number;
   /** default -1 (never expires) */
   expiredTime?: number;
   createdTime: number;
@@ -39,6 +43,8 @@ export function toTokenInsertRow(input: InsertTokenInput): Insertable<TokensTabl
     allow_ips: input.allowIps ?? "",
     group_name: input.group ?? "",
     cross_group_retry: input.crossGroupRetry ? 1 : 0,
+    rpm_limit: input.rpmLimit ?? 0,
+    tpm_limit: input.tpmLimit ?? 0,
     expired_time: input.expiredTime ?? -1,
     created_time: input.createdTime,
     accessed_time: input.accessedTime ?? input.createdTime,

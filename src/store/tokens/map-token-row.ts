@@ -18,6 +18,8 @@ export function mapTokenRow(row: Selectable<TokensTable>): TokenRecord {
     allowIps: row.allow_ips,
     group: row.group_name,
     crossGroupRetry: row.cross_group_retry === 1,
+    rpmLimit: row.rpm_limit,
+    tpmLimit: row.tpm_limit,
     expiredTime: row.expired_time,
     createdTime: row.created_time,
     accessedTime: row.accessed_time,

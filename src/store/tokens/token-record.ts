@@ -19,6 +19,10 @@ export interface TokenRecord {
   /** billing group; empty means the owner's group */
   group: string;
   crossGroupRetry: boolean;
+  /** requests per minute on /v1 and /v1beta; 0 means no limit */
+  rpmLimit: number;
+  /** tokens per minute (prompt plus completion) on /v1 and /v1beta; 0 means no limit */
+  tpmLimit: number;
   /** Unix seconds; -1 never expires */
   expiredTime: number;
   createdTime: number;

@@ -44,6 +44,8 @@ describe.each(testDatabases)("tokens on $name", ({ database }) => {
       allowIps: "",
       group: "",
       crossGroupRetry: false,
+      rpmLimit: 0,
+      tpmLimit: 0,
       expiredTime: -1,
       createdTime: 1_700_000_000,
       accessedTime: 1_700_000_000,
@@ -60,6 +62,8 @@ describe.each(testDatabases)("tokens on $name", ({ database }) => {
       allowIps: "10.0.0.0/8\n127.0.0.1",
       group: "auto",
       crossGroupRetry: true,
+      rpmLimit: 60,
+      tpmLimit: 100_000,
       expiredTime: 1_800_000_000,
       status: 2,
     });
@@ -70,6 +74,8 @@ describe.each(testDatabases)("tokens on $name", ({ database }) => {
       unlimitedQuota: true,
       modelLimitsEnabled: true,
       crossGroupRetry: true,
+      rpmLimit: 60,
+      tpmLimit: 100_000,
       group: "auto",
       status: 2,
     });

@@ -14,6 +14,8 @@ export interface TokenPatch {
   allowIps?: string;
   group?: string;
   crossGroupRetry?: boolean;
+  rpmLimit?: number;
+  tpmLimit?: number;
   expiredTime?: number;
 }
 
@@ -34,6 +36,8 @@ export async function updateToken(
   if (patch.allowIps !== undefined) changes.allow_ips = patch.allowIps;
   if (patch.group !== undefined) changes.group_name = patch.group;
   if (patch.crossGroupRetry !== undefined) changes.cross_group_retry = patch.crossGroupRetry ? 1 : 0;
+  if (patch.rpmLimit !== undefined) changes.rpm_limit = patch.rpmLimit;
+  if (patch.tpmLimit !== undefined) changes.tpm_limit = patch.tpmLimit;
   if (patch.expiredTime !== undefined) changes.expired_time = patch.expiredTime;
 
   const row = await db

@@ -1,0 +1,30 @@
+import type { components } from "../../../generated/types/management.js";
+import type { UsageAggregate } from "../../store/usage-logs/aggregate-usage-logs.js";
+
+type LogStatistics = components["schemas"]["LogStatistics"];
+
+/** The statistics answer: the buckets as stored, and their sum. */
+export function summarizeUsage(
+  granularity: LogStatistics["granularity"],
+  range: { start: number; end: number },
+  buckets: UsageAggregate[],
+): LogStatistics {
+  const totals = { requests: 0, errors: 0, prompt_tokens: 0, completion_tokens: 0, quota: 0 };
+  const items = buckets.map((bucket) => {
+    totals.requests += bucket.requests;
+    totals.errors += bucket.errors;
+    totals.prompt_tokens += bucket.promptTokens;
+    totals.completion_tokens += bucket.completionTokens;
+    totals.quota += bucket.quota;
+    return {
+      time: bucket.time,
+      model: bucket.model,
+      requests: bucket.requests,
+      errors: bucket.errors,
+      prompt_tokens: bucket.promptTokens,
+      completion_tokens: bucket.completionTokens,
+      quota: bucket.quota,
+    };
+  });
+  return { granularity, start_time: range.start, end_time: range.end, items, totals };
+}
