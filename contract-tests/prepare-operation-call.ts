@@ -351,6 +351,10 @@ export async function prepareOperationCall(
         (shape.body as JsonObject).id = missingNumericId;
       else if (isVideoTaskOperation(operation) && "id" in shape.queryValues)
         shape.queryValues.id = "contract_missing_task";
+      // The native API answers a model no channel serves 404 NOT_FOUND (the first seed's native error table).
+      else if (operation.generation === "native" && "model" in shape.pathValues) shape.pathValues.model = unservedModel;
+      else if (operation.generation === "native" && "model" in shape.queryValues)
+        shape.queryValues.model = unservedModel;
       else return { skip: "no id to point at nothing" };
       break;
     }
@@ -386,6 +390,8 @@ export async function prepareOperationCall(
       };
     case "503": {
       if (!bodyModel(operation)) return { skip: "the operation does not call an upstream" };
+      if (operation.generation === "native")
+        return { skip: "the native API answers a model no channel serves 404 (the 404 call checks it)" };
       // A body whose `model` is an enum only lets through the names it lists: use one no channel serves.
       const allowed = modelEnum(operation);
       // An image model must stay in its family (an unknown model is a 400 there): the example's, renamed.

@@ -22,6 +22,7 @@ import { createProviderServices } from "./providers/create-provider-services.js"
 import { createKeyCipher } from "./keys/create-key-cipher.js";
 import type { Logger } from "./logging/logger.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
+import { createOpenRelayRegistry } from "./relay/create-open-relay-registry.js";
 import { closeUpstreamDispatchers } from "./relay/get-upstream-dispatcher.js";
 import { openDatabase } from "./store/open-database.js";
 import { createAccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
@@ -99,7 +100,8 @@ export async function createGateway(
     logger,
     reload: () => channelRouter.reload(),
   });
-  const context: GatewayContext = { ...baseContext, channelRouter, channelChanges };
+  const openRelays = createOpenRelayRegistry();
+  const context: GatewayContext = { ...baseContext, channelRouter, channelChanges, openRelays };
   const reservationRecovery = startReservationRecovery(billing, logger, {
     olderThanSeconds: config.reservationRecoveryAfterSeconds,
     intervalMs: 10 * 60 * 1000,

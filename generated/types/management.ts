@@ -1127,7 +1127,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+         * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
          * @example 1
          */
         PageNumber: number;
@@ -1157,7 +1157,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
@@ -1328,7 +1328,7 @@ export interface operations {
                  */
                 token?: string;
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
@@ -1836,7 +1836,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Invalid input, or the username is taken. */
+            /** @description Invalid input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1847,6 +1847,15 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description The username is taken (also when concurrent requests create the same name; one of them wins). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -1856,7 +1865,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
@@ -2325,7 +2334,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
@@ -2427,7 +2436,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];

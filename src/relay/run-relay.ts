@@ -122,6 +122,7 @@ export async function runRelay<Capability extends RelayCapability>(
     if (!response.writableFinished) clientGone.abort(new Error("client disconnected"));
   };
   response.on("close", onClientGone);
+  const leaveOpenRelays = context.openRelays?.add(clientGone);
 
   const observed = createObservedUsage();
   const remembered = new Map<string, unknown>();
@@ -219,6 +220,7 @@ export async function runRelay<Capability extends RelayCapability>(
   } finally {
     if (call.isStream) metrics.openStreams.dec();
     response.off("close", onClientGone);
+    leaveOpenRelays?.();
     // A whole JSON or binary answer goes out first when settling cannot be observed late (settlesSynchronously):
     // the settlement then runs right after the write, in the same turn of the event loop.
     answerFirst = context.billing.settlesSynchronously && delivery !== undefined && !failure;
