@@ -116,7 +116,7 @@ export async function handleVideos(
     if (!video) throw notFound();
     if (video.completedAt === null || video.timeline.outcome !== "completed")
       throw new OpenaiRequestError(400, "Video is not ready yet.", "invalid_request_error", null, "video_not_ready");
-    const bytes = createFakeMp4(video.id);
+    const bytes = createFakeMp4(video.prompt);
     await sendBody(exchange, 200, "video/mp4", bytes);
     return true;
   }

@@ -33,7 +33,7 @@ describe("the fake OpenAI video endpoints", () => {
     ]);
     const content = await client.videos.downloadContent(created.id);
     const bytes = Buffer.from(await content.arrayBuffer());
-    expect(bytes).toEqual(createFakeMp4(created.id));
+    expect(bytes).toEqual(createFakeMp4("a boat"));
     expect(bytes.subarray(4, 8).toString("latin1")).toBe("ftyp");
   });
 
