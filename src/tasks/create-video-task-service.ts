@@ -3,6 +3,7 @@ import type { MeteredUsage } from "../billing/metered-usage.js";
 import { isUniqueViolation } from "../channels/is-unique-violation.js";
 import { ConflictError } from "../errors/conflict-error.js";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import type { FetchMedia } from "../net/create-safe-fetcher.js";
@@ -191,8 +192,8 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       const token = getAuthenticatedToken(response);
       const model = String(input.body.model ?? "");
       const family = findVideoModelFamily(model);
-      if (!family)
-        throw new InvalidRequestError(`${model} is not a video model this gateway serves.`, { param: "model" });
+      // A model no video family knows has no channel to run it as video, as any model without a channel.
+      if (!family) throw new NoAvailableChannelError(model);
       const videoRequest = { body: input.body, files: input.files };
       const requestHash = input.idempotencyKey === undefined ? null : hashVideoRequest(input.body, input.files);
       if (input.idempotencyKey !== undefined) {
