@@ -1,3 +1,5 @@
+import type { ChannelType } from "../providers/channel-type.js";
+
 /** Operator configuration: environment variables plus the optional GATEWAY_CONFIG file, validated at start. */
 export interface ChannelTimeouts {
   connectMs: number;
@@ -7,7 +9,7 @@ export interface ChannelTimeouts {
 
 export interface ConfiguredChannel {
   name: string;
-  type: "openai" | "native";
+  type: ChannelType;
   baseUrl: string;
   keys: string[];
   models: string[];

@@ -5,6 +5,7 @@ import { Ajv } from "ajv";
 import YAML from "yaml";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { configFileSchema } from "./config-file-schema.js";
+import type { ChannelType } from "../providers/channel-type.js";
 import type { ChannelTimeouts, ConfiguredChannel, GatewayConfig, ModelPrice } from "./gateway-config.js";
 
 type Environment = Record<string, string | undefined>;
@@ -18,7 +19,7 @@ interface RawTimeouts {
 interface RawConfigFile {
   channels?: Array<{
     name: string;
-    type: "openai" | "native";
+    type: ChannelType;
     base_url: string;
     key?: string;
     keys?: string[];

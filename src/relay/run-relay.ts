@@ -12,9 +12,18 @@ import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 import { createRequestId } from "./create-request-id.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
+import { findProviderAdapter } from "../providers/find-provider-adapter.js";
+import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
 
 export interface RelayAttemptInput {
   attempt: ChannelAttempt;
+  /** The client's response: streams are written to it as they go (JSON and binary answers go through deliver). */
+  response: Response;
+  /**
+   * A value made once per request and shared by its attempts (a translation that downloaded media: a failover
+   * reuses it instead of downloading again). `key` names the value within the request.
+   */
+  remember<Value>(key: string, create: () => Value): Value;
   signal: ClientGoneSignal;
   observed: ObservedUsage;
   requestId: string;
@@ -30,11 +39,17 @@ export interface RelayAttemptInput {
   deliverBytes(contentType: string, bytes: Buffer): void;
 }
 
-export interface RelayCall {
+export interface RelayCall<Capability extends RelayCapability> {
+  /** What the client asked for: only channels whose adapter serves this capability are planned. */
+  capability: Capability;
+  /** The capability's typed call, handed to the adapter of each attempt's channel. */
+  input: RelayCapabilityCalls[Capability];
   /** The model the client asked for (suffixes included: pricing and routing use it as given). */
   model: string;
   /** Model name used to find channels, when it differs from `model` (e.g. a thinking suffix the router ignores). */
   routingModel?: string;
+  /** Appended to the channel's mapped model name (a thinking suffix that rides on past routing to the adapter). */
+  upstreamModelSuffix?: string;
   isStream: boolean;
   promptTokenEstimate: number;
   /**
@@ -43,8 +58,6 @@ export interface RelayCall {
    */
   reservedUsage?: Pick<MeteredUsage, "imageCount" | "durationSeconds">;
   maxOutputTokens: number | undefined;
-  /** Channel types whose adapters can serve this call. */
-  channelTypes: ReadonlyArray<"openai" | "native">;
   /** Narrows the planned channels further (a remix must go to the channel holding the source video). */
   acceptsAttempt?: (attempt: ChannelAttempt) => boolean;
   /**
@@ -52,11 +65,6 @@ export interface RelayCall {
    * the task ends), so the relay neither settles nor logs usage then. A failed submission is still refunded here.
    */
   handsOverReservation?: boolean;
-  /**
-   * One attempt against one channel. It writes the client response itself (JSON or stream) and fills
-   * `observed.usage`. It must throw UpstreamFailure for failures before anything was written to the client.
-   */
-  execute(input: RelayAttemptInput): Promise<void>;
 }
 
 const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
@@ -66,11 +74,11 @@ const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTo
  * (retrying retryable failures only while nothing reached the client), then settle what was used, exactly once,
  * whatever happened, and queue the usage log row.
  */
-export async function runRelay(
+export async function runRelay<Capability extends RelayCapability>(
   context: GatewayContext,
   request: Request,
   response: Response,
-  call: RelayCall,
+  call: RelayCall<Capability>,
 ): Promise<void> {
   const token: TokenRecord = getAuthenticatedToken(response);
   assertModelAllowed(token, call.model);
@@ -84,7 +92,7 @@ export async function runRelay(
     )
     .filter(
       (attempt) =>
-        call.channelTypes.includes(attempt.channel.type) &&
+        findProviderAdapter(attempt.channel.type)[call.capability] !== undefined &&
         (call.acceptsAttempt === undefined || call.acceptsAttempt(attempt)),
     );
   if (plan.length === 0) throw new NoAvailableChannelError(call.model);
@@ -108,6 +116,11 @@ export async function runRelay(
   response.on("close", onClientGone);
 
   const observed = createObservedUsage();
+  const remembered = new Map<string, unknown>();
+  const remember = <Value>(key: string, create: () => Value): Value => {
+    if (!remembered.has(key)) remembered.set(key, create());
+    return remembered.get(key) as Value;
+  };
   let delivery: { body: unknown } | { contentType: string; bytes: Buffer } | undefined;
   const deliver = (body: unknown) => {
     delivery = { body };
@@ -148,7 +161,27 @@ export async function runRelay(
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
       try {
-        await call.execute({ attempt, signal: clientGone, observed, requestId, reservation, deliver, deliverBytes });
+        const method = findProviderAdapter(attempt.channel.type)[call.capability] as RelayCapabilityMethod<
+          RelayCapabilityCalls[Capability]
+        >;
+        const routedAttempt = call.upstreamModelSuffix
+          ? { ...attempt, upstreamModel: `${attempt.upstreamModel}${call.upstreamModelSuffix}` }
+          : attempt;
+        await method(
+          call.input,
+          {
+            attempt: routedAttempt,
+            response,
+            remember,
+            signal: clientGone,
+            observed,
+            requestId,
+            reservation,
+            deliver,
+            deliverBytes,
+          },
+          context.providers,
+        );
         context.channelRouter.reportSuccess(attempt.channel.id);
         failure = undefined;
         break;
