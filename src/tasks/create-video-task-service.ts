@@ -117,7 +117,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     if (won === null) return (await findTaskById(db, task.id)) ?? task;
     await settle(won);
     context.logger.info(
-      { taskId: won.id, status: won.status, quota: cost, seconds, code: won.errorCode },
+      { taskId: won.id, traceId: won.traceId, status: won.status, quota: cost, seconds, code: won.errorCode },
       "video task finished",
     );
     return won;
@@ -225,38 +225,37 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
           ...(remixSource?.upstreamTaskId ? { remixOfUpstreamTaskId: remixSource.upstreamTaskId } : {}),
           async store(submitted, attempt) {
             const now = context.now();
+            let task: TaskRecord;
             try {
-              return input.render(
-                await insertTask(db, {
-                  id: createTaskId(),
-                  userId: token.userId,
-                  tokenId: token.id,
-                  tokenName: token.name,
-                  channelId: attempt.attempt.channel.id,
-                  keyIndex: Math.max(0, attempt.attempt.channel.keys.indexOf(attempt.attempt.upstreamKey)),
-                  model,
-                  upstreamModel: attempt.attempt.upstreamModel,
-                  upstreamTaskId: submitted.upstreamTaskId,
-                  // A submission is queued until the first poll says otherwise, even if the upstream started at once.
-                  status: "queued",
-                  upstreamStatus: "PENDING",
-                  reservationId: attempt.reservation.requestId,
-                  reservedQuota: attempt.reservation.reserved,
-                  unlimitedQuota: attempt.reservation.unlimited,
-                  billingGroup: attempt.attempt.group,
-                  traceId: input.traceId ?? null,
-                  idempotencyKey: input.idempotencyKey ?? null,
-                  requestHash,
-                  requestBody: {
-                    prompt: submission.prompt,
-                    seconds: String(submission.seconds),
-                    ...(submission.size === undefined ? {} : { size: submission.size }),
-                    ...(remixSource ? { remix_from_video_id: remixSource.id } : {}),
-                  },
-                  createdTime: now,
-                  nextPollAt: clockMs() + pollIntervalMs,
-                }),
-              );
+              task = await insertTask(db, {
+                id: createTaskId(),
+                userId: token.userId,
+                tokenId: token.id,
+                tokenName: token.name,
+                channelId: attempt.attempt.channel.id,
+                keyIndex: Math.max(0, attempt.attempt.channel.keys.indexOf(attempt.attempt.upstreamKey)),
+                model,
+                upstreamModel: attempt.attempt.upstreamModel,
+                upstreamTaskId: submitted.upstreamTaskId,
+                // A submission is queued until the first poll says otherwise, even if the upstream started at once.
+                status: "queued",
+                upstreamStatus: "PENDING",
+                reservationId: attempt.reservation.requestId,
+                reservedQuota: attempt.reservation.reserved,
+                unlimitedQuota: attempt.reservation.unlimited,
+                billingGroup: attempt.attempt.group,
+                traceId: input.traceId ?? null,
+                idempotencyKey: input.idempotencyKey ?? null,
+                requestHash,
+                requestBody: {
+                  prompt: submission.prompt,
+                  seconds: String(submission.seconds),
+                  ...(submission.size === undefined ? {} : { size: submission.size }),
+                  ...(remixSource ? { remix_from_video_id: remixSource.id } : {}),
+                },
+                createdTime: now,
+                nextPollAt: clockMs() + pollIntervalMs,
+              });
             } catch (error) {
               // The same key submitted twice at once: the other request stored its task first.
               if (input.idempotencyKey !== undefined && isUniqueViolation(error))
@@ -265,6 +264,11 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
                 });
               throw error;
             }
+            context.logger.info(
+              { taskId: task.id, traceId: task.traceId, channel: attempt.attempt.channel.name, model },
+              "video task submitted",
+            );
+            return input.render(task);
           },
         },
         model,
