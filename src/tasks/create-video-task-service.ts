@@ -20,6 +20,7 @@ import type { TaskRecord } from "../store/tasks/task-record.js";
 import { updateTask } from "../store/tasks/update-task.js";
 import { getAuthenticatedToken } from "../users/authenticated-request.js";
 import { buildChannelAttemptForTask } from "./build-channel-attempt-for-task.js";
+import { buildVideoCallInput } from "./build-video-call-input.js";
 import { computePollDelay } from "./compute-poll-delay.js";
 import { createTaskId } from "./create-task-id.js";
 import { findVideoModelFamily } from "./find-video-model-family.js";
@@ -158,7 +159,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     pollsInFlight.add(signal);
     let snapshot: VideoTaskSnapshot;
     try {
-      snapshot = await capability.poll(task.upstreamTaskId, { attempt, signal });
+      snapshot = await capability.poll(task.upstreamTaskId, buildVideoCallInput(attempt, signal));
     } catch (error) {
       // Shutting down: give the claim back, so the next process (or instance) polls it without waiting out the lease.
       if (signal.aborted)
@@ -304,7 +305,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       const capability = attempt && findVideoTaskCapability(attempt.channel);
       if (!attempt || !capability?.fetchContent || task.upstreamTaskId === null)
         throw new NotFoundError(`The video of task ${task.id} is no longer available.`, { code: "video_unavailable" });
-      return capability.fetchContent(task.upstreamTaskId, { attempt, signal: new ClientGoneSignal() });
+      return capability.fetchContent(task.upstreamTaskId, buildVideoCallInput(attempt, new ClientGoneSignal()));
     },
 
     async settleInterrupted() {

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { buildUpstreamHeaders } from "../relay/build-upstream-headers.js";
 import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
 import type { TaskStatus } from "../store/tasks/task-record.js";
 
@@ -36,9 +37,13 @@ export interface VideoSubmission {
   body: Record<string, unknown>;
 }
 
-/** What every upstream call of a capability gets: the channel attempt (channel, key, upstream model) and an abort. */
+/**
+ * What every upstream call of a capability gets: the channel attempt (channel, key, upstream model), the headers
+ * that carry the channel key as the adapter does (plus body type and accept), and an abort.
+ */
 export interface VideoCallInput {
   attempt: ChannelAttempt;
+  upstreamHeaders(options?: Parameters<typeof buildUpstreamHeaders>[1]): Record<string, string>;
   signal: ClientGoneSignal;
 }
 
