@@ -61,6 +61,8 @@ export interface GatewayConfig {
   defaultMaxOutputTokens: number;
   defaultTimeouts: ChannelTimeouts;
   relay: { maxAttempts: number; cooldownAfterFailures: number; cooldownSeconds: number };
+  /** Asynchronous (video) tasks: how often unfinished tasks are polled, when they time out, how many polls at once. */
+  tasks: { pollIntervalMs: number; timeoutMinutes: number; maxConcurrentPolls: number };
   nativeSafetySettings: Array<{ category: string; threshold: string }> | undefined;
   /**
    * Private ranges the SSRF-safe fetcher may reach (GATEWAY_CONFIG `fetch.allow_private`; empty by default):

@@ -3,6 +3,7 @@ import type { DatabaseDialect } from "../database-dialect.js";
 import { createInitialMigration } from "./create-initial-migration.js";
 import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
 import { createUnsettledReservationsIndexMigration } from "./create-unsettled-reservations-index-migration.js";
+import { createVideoTasksMigration } from "./create-video-tasks-migration.js";
 
 // Migrations are listed in code rather than globbed from disk so they survive bundling and
 // run the same from src/ (tsx) and dist/ (tsc). Names sort in the order they must run.
@@ -11,6 +12,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0001_initial": createInitialMigration(dialect),
     "0002_unsettled_reservations_index": createUnsettledReservationsIndexMigration(),
     "0003_token_rate_limits": createTokenRateLimitsMigration(),
+    "0004_video_tasks": createVideoTasksMigration(),
   };
   return { getMigrations: async () => migrations };
 }
