@@ -87,7 +87,7 @@ describe("convertVideoRequestToDashScope: vid-c2.5", () => {
   });
 
   it("takes the generic image as the i2v first frame and passes media through", () => {
-    const media = [{ type: "reference_image", url: "https://example.com/r.png" }];
+    const media = [{ type: "reference_image" as const, url: "https://example.com/r.png" }];
     const submission = convertVideoRequestToDashScope(
       { model: "vid-c2.5-i2v-preview", prompt: "x", image: frame, metadata: { input: { prompt: "x", media } } },
       upstream,

@@ -124,7 +124,7 @@ function convertWan25(
   }
   if (request.audio_url !== undefined && body.input.audio_url === undefined) body.input.audio_url = request.audio_url;
 
-  const promptExtend = parameters?.prompt_extend ?? request.smart_rewrite ?? (parameters === undefined ? false : true);
+  const promptExtend = parameters?.prompt_extend ?? request.smart_rewrite ?? parameters !== undefined;
   body.parameters = {
     ...parameters,
     resolution,
