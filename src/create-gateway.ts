@@ -22,6 +22,9 @@ import { openDatabase } from "./store/open-database.js";
 import { createAccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
 import { createKeyRevealLimiter } from "./tokens/create-key-reveal-limiter.js";
 import { bootstrapRootUser } from "./users/bootstrap-root-user.js";
+import { createSafeFetcher } from "./net/create-safe-fetcher.js";
+import { createVideoTaskService } from "./tasks/create-video-task-service.js";
+import { startTaskPoller } from "./tasks/start-task-poller.js";
 import { createUserAuthenticator } from "./users/create-user-authenticator.js";
 
 export interface Gateway {
@@ -87,6 +90,23 @@ export async function createGateway(
     intervalMs: 10 * 60 * 1000,
   });
   if (config.adminToken) await bootstrapRootUser(context, config.adminToken);
+  // A claim keeps other pollers off a task while its poll runs; a poller that died frees its tasks after this.
+  const taskLeaseMs = Math.max(4 * config.tasks.pollIntervalMs, 30_000);
+  const videoTasks = createVideoTaskService(context, {
+    leaseMs: taskLeaseMs,
+    // input_reference URLs: the image types the OpenAI video API takes, up to 20 MiB, within 30 s.
+    fetchImage: createSafeFetcher({
+      maxBytes: 20 * 1024 * 1024,
+      allowedMimeTypes: ["image/png", "image/jpeg", "image/webp"],
+      timeoutMs: 30_000,
+    }),
+  });
+  await videoTasks.settleInterrupted();
+  const taskPoller = startTaskPoller(database, videoTasks, logger, {
+    pollIntervalMs: config.tasks.pollIntervalMs,
+    maxConcurrentPolls: config.tasks.maxConcurrentPolls,
+    leaseMs: taskLeaseMs,
+  });
 
   const app = createApp({
     logger,
@@ -99,7 +119,7 @@ export async function createGateway(
         jsonBodyLimit: config.managementBodyLimit,
       },
       openai: {
-        handlers: createOpenaiHandlers(context),
+        handlers: createOpenaiHandlers(context, videoTasks),
         authenticate: createApiKeyAuthenticator(context, "openai"),
         jsonBodyLimit: config.jsonBodyLimit,
         fastLaneOperations: config.fastLane ? ["createChatCompletion", "createResponse", "createEmbedding"] : [],
@@ -115,6 +135,7 @@ export async function createGateway(
     app,
     context,
     async close() {
+      await taskPoller.stop();
       reservationRecovery.stop();
       await context.accessTimeRecorder.stop();
       await billing.flush();

@@ -75,6 +75,15 @@ export const configFileSchema = {
         cooldown_seconds: { type: "number", minimum: 0 },
       },
     },
+    tasks: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        poll_interval_ms: { type: "integer", minimum: 1 },
+        timeout_minutes: { type: "number", exclusiveMinimum: 0 },
+        max_concurrent_polls: { type: "integer", minimum: 1 },
+      },
+    },
     native: {
       type: "object",
       additionalProperties: false,

@@ -54,6 +54,8 @@ export interface GatewayConfig {
   defaultMaxOutputTokens: number;
   defaultTimeouts: ChannelTimeouts;
   relay: { maxAttempts: number; cooldownAfterFailures: number; cooldownSeconds: number };
+  /** Asynchronous (video) tasks: how often unfinished tasks are polled, when they time out, how many polls at once. */
+  tasks: { pollIntervalMs: number; timeoutMinutes: number; maxConcurrentPolls: number };
   nativeSafetySettings: Array<{ category: string; threshold: string }> | undefined;
   keyRevealRateLimit: { points: number; durationSeconds: number };
   /** Reservations older than this were left by a stopped process and are refunded (longer than any request). */

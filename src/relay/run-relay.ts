@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import { ClientGoneSignal } from "./client-gone-signal.js";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
+import type { Reservation } from "../billing/billing-service.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
@@ -17,6 +18,8 @@ export interface RelayAttemptInput {
   signal: ClientGoneSignal;
   observed: ObservedUsage;
   requestId: string;
+  /** The quota held for this request; a call with `handsOverReservation` stores it where it will be settled. */
+  reservation: Reservation;
   /**
    * Hands over the JSON answer. A client that reads its balance right after the answer must see the request
    * billed: it is sent after settlement, or right before a settlement that cannot be observed late
@@ -38,10 +41,17 @@ export interface RelayCall {
    * Usage priced per unit that the reservation must hold too (images requested at `per_image`), beyond the token
    * worst case, so a per-image model cannot be granted more images than the balance covers.
    */
-  reservedUsage?: Pick<MeteredUsage, "imageCount">;
+  reservedUsage?: Pick<MeteredUsage, "imageCount" | "durationSeconds">;
   maxOutputTokens: number | undefined;
   /** Channel types whose adapters can serve this call. */
   channelTypes: ReadonlyArray<"openai" | "native">;
+  /** Narrows the planned channels further (a remix must go to the channel holding the source video). */
+  acceptsAttempt?: (attempt: ChannelAttempt) => boolean;
+  /**
+   * An asynchronous task: a successful attempt has handed the reservation to the task row (which settles it when
+   * the task ends), so the relay neither settles nor logs usage then. A failed submission is still refunded here.
+   */
+  handsOverReservation?: boolean;
   /**
    * One attempt against one channel. It writes the client response itself (JSON or stream) and fills
    * `observed.usage`. It must throw UpstreamFailure for failures before anything was written to the client.
@@ -72,7 +82,11 @@ export async function runRelay(
       userGroup,
       context.config.relay.maxAttempts,
     )
-    .filter((attempt) => call.channelTypes.includes(attempt.channel.type));
+    .filter(
+      (attempt) =>
+        call.channelTypes.includes(attempt.channel.type) &&
+        (call.acceptsAttempt === undefined || call.acceptsAttempt(attempt)),
+    );
   if (plan.length === 0) throw new NoAvailableChannelError(call.model);
 
   const requestId = createRequestId();
@@ -134,7 +148,7 @@ export async function runRelay(
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
       try {
-        await call.execute({ attempt, signal: clientGone, observed, requestId, deliver, deliverBytes });
+        await call.execute({ attempt, signal: clientGone, observed, requestId, reservation, deliver, deliverBytes });
         context.channelRouter.reportSuccess(attempt.channel.id);
         failure = undefined;
         break;
@@ -155,7 +169,9 @@ export async function runRelay(
     // A whole JSON or binary answer goes out first when settling cannot be observed late (settlesSynchronously):
     // the settlement then runs right after the write, in the same turn of the event loop.
     answerFirst = context.billing.settlesSynchronously && delivery !== undefined && !failure;
-    if (!answerFirst) await settleAndRecord();
+    const handedOver = call.handsOverReservation === true && !failure;
+    if (handedOver) answerFirst = false;
+    else if (!answerFirst) await settleAndRecord();
   }
   try {
     if (failure && !response.headersSent) throw failure;

@@ -15,10 +15,14 @@ export class UpstreamFailure extends GatewayError {
       param?: string;
       cause?: unknown;
       retryAfterSeconds?: number;
+      /** The upstream's own HTTP status, when it answered (a task poller tells "gone" from "busy" by it). */
+      upstreamStatusCode?: number;
     },
   ) {
     super(message, options);
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.upstreamStatusCode = options.upstreamStatusCode;
   }
   readonly retryAfterSeconds: number | undefined;
+  readonly upstreamStatusCode: number | undefined;
 }

@@ -22,6 +22,7 @@ export function upstreamStatusFailure(
     {
       status,
       code: status === 429 ? "rate_limit_exceeded" : status >= 500 ? "upstream_error" : "invalid_request",
+      upstreamStatusCode: statusCode,
       ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
     },
   );

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from "kysely";
 import type { DatabaseDialect } from "../database-dialect.js";
 import { createInitialMigration } from "./create-initial-migration.js";
 import { createUnsettledReservationsIndexMigration } from "./create-unsettled-reservations-index-migration.js";
+import { createVideoTasksMigration } from "./create-video-tasks-migration.js";
 import { createWebhookSecretsMigration } from "./create-webhook-secrets-migration.js";
 
 // Migrations are listed in code rather than globbed from disk so they survive bundling and
@@ -10,6 +11,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
   const migrations: Record<string, Migration> = {
     "0001_initial": createInitialMigration(dialect),
     "0002_unsettled_reservations_index": createUnsettledReservationsIndexMigration(),
+    "0003_video_tasks": createVideoTasksMigration(),
     // Numbered well after the others in flight so branches merged in any order keep their names in running order.
     "0010_webhook_secrets_and_callback_deliveries": createWebhookSecretsMigration(dialect),
   };
