@@ -38,6 +38,8 @@ export interface VideoTaskServiceOptions {
   leaseMs: number;
   /** Epoch milliseconds for poll scheduling (tests may move it). */
   clockMs?: () => number;
+  /** Told once per task, by the winner of the terminal transition, after settlement (callbacks). */
+  onFinished?(task: TaskRecord): void;
 }
 
 /**
@@ -93,7 +95,11 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     const seconds = completed ? (snapshot.seconds ?? Number(requestedSeconds(task))) : null;
     const cost =
       completed && seconds !== null
-        ? context.billing.priceUsage(task.model, task.billingGroup, { ...zeroUsage, durationSeconds: seconds })
+        ? context.billing.priceUsage(task.model, task.billingGroup, {
+            ...zeroUsage,
+            completionTokens: snapshot.completionTokens ?? 0,
+            durationSeconds: seconds,
+          })
         : 0;
     const won = await updateTask(
       db,
@@ -115,6 +121,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     );
     if (won === null) return (await findTaskById(db, task.id)) ?? task;
     await settle(won);
+    options.onFinished?.(won);
     context.logger.info(
       { taskId: won.id, status: won.status, quota: cost, seconds, code: won.errorCode },
       "video task finished",
@@ -157,7 +164,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     pollsInFlight.add(signal);
     let snapshot: VideoTaskSnapshot;
     try {
-      snapshot = await capability.poll(task.upstreamTaskId, { attempt, signal });
+      snapshot = await capability.poll(task.upstreamTaskId, { attempt, signal, stored: storedRequest(task) });
     } catch (error) {
       // Shutting down: give the claim back, so the next process (or instance) polls it without waiting out the lease.
       if (signal.aborted)
@@ -221,7 +228,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
         model,
         isStream: false,
         promptTokenEstimate: 0,
-        maxOutputTokens: 0,
+        maxOutputTokens: submission.estimatedCompletionTokens ?? 0,
         reservedUsage: { durationSeconds: submission.seconds },
         channelTypes: family.channelTypes,
         acceptsAttempt: (attempt) =>
@@ -263,6 +270,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
               idempotencyKey: input.idempotencyKey ?? null,
               requestHash,
               requestBody: {
+                ...submission.keep,
                 prompt: submission.prompt,
                 seconds: String(submission.seconds),
                 ...(submission.size === undefined ? {} : { size: submission.size }),
@@ -307,7 +315,11 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       const capability = attempt && findVideoTaskCapability(attempt.channel);
       if (!attempt || !capability?.fetchContent || task.upstreamTaskId === null)
         throw new NotFoundError(`The video of task ${task.id} is no longer available.`, { code: "video_unavailable" });
-      return capability.fetchContent(task.upstreamTaskId, { attempt, signal: new ClientGoneSignal() });
+      return capability.fetchContent(task.upstreamTaskId, {
+        attempt,
+        signal: new ClientGoneSignal(),
+        stored: storedRequest(task),
+      });
     },
 
     async settleInterrupted() {
@@ -329,6 +341,11 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       for (const signal of pollsInFlight) signal.abort(new Error("gateway shutting down"));
     },
   };
+}
+
+function storedRequest(task: TaskRecord): Record<string, unknown> {
+  const body = task.requestBody;
+  return body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {};
 }
 
 function requestedSeconds(task: TaskRecord): string {

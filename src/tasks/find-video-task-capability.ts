@@ -1,4 +1,5 @@
 import type { Channel } from "../channels/channel.js";
+import { nativeVideoTasks } from "../providers/native/native-video-tasks.js";
 import { openaiVideoTasks } from "../providers/openai/openai-video-tasks.js";
 import type { VideoTaskCapability } from "./video-task-capability.js";
 
@@ -7,6 +8,8 @@ export function findVideoTaskCapability(channel: Pick<Channel, "type">): VideoTa
   switch (channel.type) {
     case "openai":
       return openaiVideoTasks;
+    case "native":
+      return nativeVideoTasks;
     default:
       return undefined;
   }

@@ -36,8 +36,8 @@ describe("fake ARK content-generation tasks", () => {
     } as VideoGenerationRequest;
     const created = await create(convertVideoRequestToArk(request, "doubao-seedance-1-5-pro-251215").body);
     expect(created).toEqual({ status: 200, body: { id: "cgt-20260101000000-00001" } });
-    expect(mapArkVideoTask((await get(created.body.id)).body).state).toBe("queued");
-    expect(mapArkVideoTask((await get(created.body.id)).body).state).toBe("in_progress");
+    expect(mapArkVideoTask((await get(created.body.id)).body).status).toBe("queued");
+    expect(mapArkVideoTask((await get(created.body.id)).body).status).toBe("in_progress");
     const done = (await get(created.body.id)).body;
     expect(done).toMatchObject({
       status: "succeeded",
@@ -51,9 +51,9 @@ describe("fake ARK content-generation tasks", () => {
       seed: 7,
       generate_audio: true,
     });
-    const observation = mapArkVideoTask(done);
-    expect(observation).toMatchObject({ state: "completed", billedSeconds: 5, completionTokens: 108900 });
-    const video = await fetch(observation.resultUrl as string);
+    const snapshot = mapArkVideoTask(done);
+    expect(snapshot).toMatchObject({ status: "completed", seconds: 5, completionTokens: 108900 });
+    const video = await fetch(snapshot.resultUrl as string);
     expect(video.headers.get("content-type")).toBe("video/mp4");
   });
 
@@ -62,10 +62,10 @@ describe("fake ARK content-generation tasks", () => {
     const outcomes: string[] = [];
     for (const marker of ["[fail]", "[expire]", "[cancel]"]) {
       const created = await create({ model: "m", content: [{ type: "text", text: `x ${marker}` }] });
-      const observation = mapArkVideoTask((await get(created.body.id)).body);
-      outcomes.push(`${observation.upstreamStatus}:${observation.error?.code}`);
+      const snapshot = mapArkVideoTask((await get(created.body.id)).body);
+      outcomes.push(`${snapshot.upstreamStatus}:${snapshot.error?.code}`);
     }
-    expect(outcomes).toEqual(["failed:OutputVideoSensitiveContentDetected", "expired:expired", "cancelled:cancelled"]);
+    expect(outcomes).toEqual(["FAILED:OutputVideoSensitiveContentDetected", "FAILED:expired", "CANCELED:cancelled"]);
     expect((await get("cgt-nope")).status).toBe(404);
   });
 

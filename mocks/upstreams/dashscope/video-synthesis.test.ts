@@ -48,23 +48,22 @@ describe("fake DashScope video synthesis", () => {
       status: 200,
       body: { output: { task_id: "task-1", task_status: "PENDING" }, request_id: "req-task-1" },
     });
-    expect(mapDashScopeVideoTask(await poll("task-1")).state).toBe("queued");
-    expect(mapDashScopeVideoTask(await poll("task-1")).state).toBe("in_progress");
-    const observation = mapDashScopeVideoTask(await poll("task-1"));
-    expect(observation).toMatchObject({
-      state: "completed",
-      billedSeconds: 10,
+    expect(mapDashScopeVideoTask(await poll("task-1")).status).toBe("queued");
+    expect(mapDashScopeVideoTask(await poll("task-1")).status).toBe("in_progress");
+    const snapshot = mapDashScopeVideoTask(await poll("task-1"));
+    expect(snapshot).toMatchObject({
+      status: "completed",
+      seconds: 10,
       resultUrl: `${upstream.url}/videos/task-1.mp4?Expires=1893456000&Signature=fake`,
+      upstreamStatus: "SUCCEEDED",
       output: {
-        task_status: "SUCCEEDED",
-        submit_time: "2026-08-27 15:59:59.299",
-        scheduled_time: "2026-08-27 15:59:59.299",
-        end_time: "2026-08-27 15:59:59.299",
-        orig_prompt: "A kitten",
-        input_video_duration: 0,
-        output_video_duration: 10,
+        submitTime: "2026-08-27 15:59:59.299",
+        scheduledTime: "2026-08-27 15:59:59.299",
+        endTime: "2026-08-27 15:59:59.299",
+        inputVideoDuration: 0,
+        outputVideoDuration: 10,
       },
-      usage: { SR: 720, duration: 10, video_count: 1 },
+      usage: { resolution: 720, videoCount: 1 },
     });
   });
 
@@ -79,7 +78,7 @@ describe("fake DashScope video synthesis", () => {
       "wan2.7-videoedit",
     );
     await submit(body);
-    expect(mapDashScopeVideoTask(await poll("task-1")).billedSeconds).toBe(13.24);
+    expect(mapDashScopeVideoTask(await poll("task-1")).seconds).toBe(13.24);
   });
 
   it("fails [fail] prompts, cancels [cancel] ones, answers UNKNOWN for a vanished task", async () => {

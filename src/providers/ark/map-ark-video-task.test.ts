@@ -10,63 +10,53 @@ function fixture(name: string): ArkTaskAnswer {
 describe("mapArkVideoTask", () => {
   it("reads a succeeded task: the video, the seconds and the completion tokens", () => {
     expect(mapArkVideoTask(fixture("video-task-succeeded"))).toEqual({
-      state: "completed",
-      upstreamStatus: "succeeded",
+      status: "completed",
+      upstreamStatus: "SUCCEEDED",
       progress: 100,
       resultUrl: "https://ark-content-generation-cn-beijing.tos-cn-beijing.volces.com/xxx.mp4",
-      samples: 1,
-      billedSeconds: 5,
+      seconds: 5,
       completionTokens: 108900,
-      output: {
-        task_id: "cgt-20250331175019-68d9t",
-        task_status: "succeeded",
-        video_url: "https://ark-content-generation-cn-beijing.tos-cn-beijing.volces.com/xxx.mp4",
-        last_frame_url: "https://ark-content-generation-cn-beijing.tos-cn-beijing.volces.com/xxx.png",
-        resolution: "720p",
-        ratio: "16:9",
-        duration: 5,
-        framespersecond: 24,
-        seed: 10,
-        generate_audio: true,
-      },
-      usage: { completion_tokens: 108900, total_tokens: 108900 },
+      completedAt: 1743414673,
+      output: { outputVideoDuration: 5 },
+      usage: { videoCount: 1, resolution: 720 },
     });
   });
 
   it("reads a failed task with the provider's reason", () => {
     expect(mapArkVideoTask(fixture("video-task-failed"))).toEqual({
-      state: "failed",
-      upstreamStatus: "failed",
+      status: "failed",
+      upstreamStatus: "FAILED",
+      completedAt: 1743414633,
       error: {
         code: "OutputVideoSensitiveContentDetected",
         message: "The request failed because the output video may contain sensitive information.",
       },
-      output: { task_id: "cgt-20250331175019-fail1", task_status: "failed" },
     });
   });
 
   it("reads a running task as in_progress", () => {
-    expect(mapArkVideoTask(fixture("video-task-running"))).toMatchObject({
-      state: "in_progress",
-      upstreamStatus: "running",
+    expect(mapArkVideoTask(fixture("video-task-running"))).toEqual({
+      status: "in_progress",
+      upstreamStatus: "RUNNING",
     });
   });
 
   it.each([
-    ["queued", "queued", undefined],
-    ["running", "in_progress", undefined],
-    ["cancelled", "failed", { code: "cancelled", message: "The task was cancelled at the provider." }],
-    ["expired", "failed", { code: "expired", message: "The task expired before the provider finished it." }],
-    ["paused", "in_progress", undefined],
-  ])("maps %s to %s", (status, state, error) => {
-    const observation = mapArkVideoTask({ id: "cgt-1", status });
-    expect(observation.state).toBe(state);
-    expect(observation.error).toEqual(error);
+    ["queued", "queued", "PENDING", undefined],
+    ["running", "in_progress", "RUNNING", undefined],
+    ["cancelled", "failed", "CANCELED", { code: "cancelled", message: "The task was cancelled at the provider." }],
+    ["expired", "failed", "FAILED", { code: "expired", message: "The task expired before the provider finished it." }],
+    ["paused", "in_progress", "RUNNING", undefined],
+  ])("maps %s to %s (%s)", (status, state, upstreamStatus, error) => {
+    const snapshot = mapArkVideoTask({ id: "cgt-1", status });
+    expect(snapshot.status).toBe(state);
+    expect(snapshot.upstreamStatus).toBe(upstreamStatus);
+    expect(snapshot.error).toEqual(error);
   });
 
   it("fails a succeeded task that carries no video, so it is refunded", () => {
     expect(mapArkVideoTask({ id: "cgt-1", status: "succeeded", content: { video_url: "" } })).toMatchObject({
-      state: "failed",
+      status: "failed",
       error: { code: "empty_response" },
     });
   });
@@ -79,7 +69,7 @@ describe("mapArkVideoTask", () => {
         content: { video_url: "https://v" },
         frames: 121,
         framespersecond: 24,
-      }).billedSeconds,
+      }).seconds,
     ).toBe(5);
   });
 });

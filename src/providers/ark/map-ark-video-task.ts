@@ -1,65 +1,63 @@
-import type { VideoTaskObservation, VideoTaskState } from "../../video/video-task-observation.js";
+import type { UpstreamTaskStatus, VideoTaskSnapshot } from "../../tasks/video-task-capability.js";
 import type { ArkTaskAnswer } from "./ark-video-task-types.js";
 
 /**
- * An ark task answer (poll or the provider's callback) → the gateway's view of the task. A `succeeded` task without
- * a video is failed (and so refunded): the seed's clients look for a URL before anything else. Billing fields: the
- * seconds the provider made and, when it reports them, the completion tokens (models priced per 1M output tokens).
+ * An ark task answer → the task's snapshot. A `succeeded` task without a video is failed (and so refunded): the
+ * seed's clients look for a URL before anything else. Billing: the seconds the provider made and, when it reports
+ * them, the completion tokens (for models priced per 1M output tokens).
  */
-export function mapArkVideoTask(answer: ArkTaskAnswer): VideoTaskObservation {
-  const upstreamStatus = typeof answer.status === "string" ? answer.status : "unknown";
-  const videoUrl = nonEmpty(answer.content?.video_url);
-  const lastFrameUrl = nonEmpty(answer.content?.last_frame_url);
-  const output: Record<string, unknown> = { task_id: answer.id, task_status: upstreamStatus };
-  if (videoUrl !== undefined) output.video_url = videoUrl;
-  if (lastFrameUrl !== undefined) output.last_frame_url = lastFrameUrl;
-  for (const key of ["resolution", "ratio", "duration", "frames", "framespersecond", "seed", "generate_audio"] as const)
-    if (answer[key] !== undefined) output[key] = answer[key];
-  const observation: VideoTaskObservation = { state: mapArkStatus(upstreamStatus), upstreamStatus, output };
-  if (answer.usage !== undefined) observation.usage = { ...answer.usage };
-
-  if (observation.state === "failed") {
-    observation.error = describeFailure(upstreamStatus, answer.error);
-    return observation;
+export function mapArkVideoTask(answer: ArkTaskAnswer): VideoTaskSnapshot {
+  const status = typeof answer.status === "string" ? answer.status : "unknown";
+  const snapshot: VideoTaskSnapshot = mapArkStatus(status);
+  if (typeof answer.updated_at === "number" && snapshot.status !== "in_progress" && snapshot.status !== "queued")
+    snapshot.completedAt = answer.updated_at;
+  if (snapshot.status === "failed") {
+    snapshot.error = describeFailure(status, answer.error);
+    return snapshot;
   }
-  if (observation.state !== "completed") return observation;
-  if (videoUrl === undefined) {
+  if (snapshot.status !== "completed") return snapshot;
+  const videoUrl = answer.content?.video_url;
+  if (typeof videoUrl !== "string" || videoUrl === "")
     return {
-      ...observation,
-      state: "failed",
+      ...snapshot,
+      status: "failed",
+      upstreamStatus: "FAILED",
       error: { code: "empty_response", message: "The provider finished the task without a video." },
     };
-  }
-  observation.progress = 100;
-  observation.resultUrl = videoUrl;
-  observation.samples = 1;
+  snapshot.progress = 100;
+  snapshot.resultUrl = videoUrl;
   const seconds =
     typeof answer.duration === "number" && answer.duration > 0
       ? answer.duration
       : typeof answer.frames === "number" && answer.frames > 0
         ? (answer.frames - 1) / (answer.framespersecond ?? 24)
         : undefined;
-  if (seconds !== undefined) observation.billedSeconds = seconds;
-  if (typeof answer.usage?.completion_tokens === "number")
-    observation.completionTokens = answer.usage.completion_tokens;
-  return observation;
+  if (seconds !== undefined) {
+    snapshot.seconds = seconds;
+    snapshot.output = { outputVideoDuration: seconds };
+  }
+  if (typeof answer.usage?.completion_tokens === "number") snapshot.completionTokens = answer.usage.completion_tokens;
+  const resolution = /^(\d+)p$/.exec(answer.resolution ?? "");
+  snapshot.usage = { videoCount: 1, ...(resolution ? { resolution: Number(resolution[1]) } : {}) };
+  return snapshot;
 }
 
-function mapArkStatus(status: string): VideoTaskState {
+function mapArkStatus(status: string): { status: VideoTaskSnapshot["status"]; upstreamStatus: UpstreamTaskStatus } {
   switch (status) {
     case "queued":
-      return "queued";
+      return { status: "queued", upstreamStatus: "PENDING" };
     case "running":
-      return "in_progress";
+      return { status: "in_progress", upstreamStatus: "RUNNING" };
     case "succeeded":
-      return "completed";
+      return { status: "completed", upstreamStatus: "SUCCEEDED" };
     case "failed":
-    case "cancelled":
     case "expired":
-      return "failed";
+      return { status: "failed", upstreamStatus: "FAILED" };
+    case "cancelled":
+      return { status: "failed", upstreamStatus: "CANCELED" };
     default:
-      // A status this gateway does not know yet: keep polling; the task core's expiry ends it if it never moves.
-      return "in_progress";
+      // A status this gateway does not know yet: keep polling; the task core's timeout ends it if it never moves.
+      return { status: "in_progress", upstreamStatus: "RUNNING" };
   }
 }
 
@@ -69,8 +67,4 @@ function describeFailure(status: string, error: ArkTaskAnswer["error"]): { code:
   if (status === "expired") return { code: "expired", message: "The task expired before the provider finished it." };
   if (status === "cancelled") return { code: "cancelled", message: "The task was cancelled at the provider." };
   return { code: status, message: `The task ended as ${status}.` };
-}
-
-function nonEmpty(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
 }

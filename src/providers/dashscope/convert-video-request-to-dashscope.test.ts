@@ -258,68 +258,61 @@ describe("convertVideoRequestToDashScope: vid-c2.7 t2v/i2v/r2v", () => {
 describe("mapDashScopeVideoTask", () => {
   it("reads a succeeded task with the provider fields the wrapped answer shows", () => {
     expect(mapDashScopeVideoTask(fixture("video-task-succeeded"))).toEqual({
-      state: "completed",
+      status: "completed",
       upstreamStatus: "SUCCEEDED",
       progress: 100,
       resultUrl: "https://dashscope-result-bj.oss-cn-beijing.aliyuncs.com/1d/xx.mp4?Expires=1756368129",
-      samples: 1,
-      billedSeconds: 10,
+      seconds: 10,
       output: {
-        task_id: "fdd5a7e2-1c3b-4f8d-9e0a-2b7c6d5e4f31",
-        task_status: "SUCCEEDED",
-        submit_time: "2026-08-27 15:59:59.299",
-        scheduled_time: "2026-08-27 15:59:59.335",
-        end_time: "2026-08-27 16:02:09.980",
-        orig_prompt: "A kitten chasing a ribbon",
-        video_url: "https://dashscope-result-bj.oss-cn-beijing.aliyuncs.com/1d/xx.mp4?Expires=1756368129",
-        input_video_duration: 0,
-        output_video_duration: 10,
+        submitTime: "2026-08-27 15:59:59.299",
+        scheduledTime: "2026-08-27 15:59:59.335",
+        endTime: "2026-08-27 16:02:09.980",
+        inputVideoDuration: 0,
+        outputVideoDuration: 10,
       },
-      usage: { SR: 1080, duration: 10, video_count: 1 },
+      usage: { videoCount: 1, resolution: 1080 },
     });
   });
 
   it("bills an edit task by input plus output seconds", () => {
-    const observation = mapDashScopeVideoTask(fixture("video-edit-task-succeeded"));
-    expect(observation.billedSeconds).toBe(13.24);
-    expect(observation.output).toMatchObject({ input_video_duration: 6.62, output_video_duration: 6.62 });
+    const snapshot = mapDashScopeVideoTask(fixture("video-edit-task-succeeded"));
+    expect(snapshot.seconds).toBe(13.24);
+    expect(snapshot.output).toMatchObject({ inputVideoDuration: 6.62, outputVideoDuration: 6.62 });
     const withoutTotal = fixture("video-edit-task-succeeded");
     delete withoutTotal.usage?.duration;
-    expect(mapDashScopeVideoTask(withoutTotal).billedSeconds).toBe(13.24);
+    expect(mapDashScopeVideoTask(withoutTotal).seconds).toBe(13.24);
   });
 
   it("reads a failed task with the provider's code and message", () => {
     expect(mapDashScopeVideoTask(fixture("video-task-failed"))).toEqual({
-      state: "failed",
+      status: "failed",
       upstreamStatus: "FAILED",
       error: { code: "DataInspectionFailed", message: "Input data may contain inappropriate content." },
-      output: {
-        task_id: "8a1f5e2c-93d4-4b7a-a0c6-1e2f3d4c5b6a",
-        task_status: "FAILED",
-        submit_time: "2026-08-27 15:59:59.299",
-      },
+      output: { submitTime: "2026-08-27 15:59:59.299" },
     });
   });
 
   it.each([
-    ["PENDING", "queued", undefined],
-    ["RUNNING", "in_progress", undefined],
-    ["CANCELED", "failed", { code: "CANCELED", message: "The task was cancelled at the provider." }],
+    ["PENDING", "queued", "PENDING", undefined],
+    ["RUNNING", "in_progress", "RUNNING", undefined],
+    ["CANCELED", "failed", "CANCELED", { code: "CANCELED", message: "The task was cancelled at the provider." }],
     [
       "UNKNOWN",
       "failed",
+      "UNKNOWN",
       { code: "UNKNOWN", message: "The provider no longer knows the task (it is missing or expired)." },
     ],
-    ["SUSPENDED", "in_progress", undefined],
-  ])("maps %s to %s", (status, state, error) => {
-    const observation = mapDashScopeVideoTask({ output: { task_id: "t", task_status: status } });
-    expect(observation.state).toBe(state);
-    expect(observation.error).toEqual(error);
+    ["SUSPENDED", "in_progress", "RUNNING", undefined],
+  ])("maps %s to %s", (taskStatus, status, upstreamStatus, error) => {
+    const snapshot = mapDashScopeVideoTask({ output: { task_id: "t", task_status: taskStatus } });
+    expect(snapshot.status).toBe(status);
+    expect(snapshot.upstreamStatus).toBe(upstreamStatus);
+    expect(snapshot.error).toEqual(error);
   });
 
   it("reads the submit answer as queued and fails a success without a video", () => {
-    expect(mapDashScopeVideoTask(fixture("video-task-pending"))).toMatchObject({
-      state: "queued",
+    expect(mapDashScopeVideoTask(fixture("video-task-pending"))).toEqual({
+      status: "queued",
       upstreamStatus: "PENDING",
     });
     expect(mapDashScopeVideoTask({ output: { task_id: "t", task_status: "SUCCEEDED" } }).error).toEqual({

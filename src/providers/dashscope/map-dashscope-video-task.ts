@@ -1,70 +1,73 @@
-import type { VideoTaskObservation, VideoTaskState } from "../../video/video-task-observation.js";
+import type { UpstreamTaskStatus, VideoTaskSnapshot } from "../../tasks/video-task-capability.js";
 import type { DashScopeTaskAnswer } from "./dashscope-video-task-types.js";
 
-const outputFields = ["submit_time", "scheduled_time", "end_time", "orig_prompt", "video_url"] as const;
-const usageFields = ["SR", "duration", "video_count"] as const;
-
 /**
- * A DashScope task answer → the gateway's view of the task, with the provider fields the wrapped query answer shows
- * (`metadata.output`: times, original prompt, video, input and output seconds; `metadata.usage{SR, duration,
- * video_count}`). Billed seconds are the provider's `usage.duration`, which for the edit model already is input plus
- * output video; without it, input plus output seconds. A SUCCEEDED task without a video is failed (and refunded).
+ * A DashScope task answer → the task's snapshot, with the provider fields the wrapped query answer shows (times,
+ * input and output seconds, `SR` and the video count). Billed seconds are the provider's `usage.duration`, which for
+ * the edit model already is input plus output video; without it, input plus output seconds. A SUCCEEDED task without
+ * a video is failed (and refunded).
  */
-export function mapDashScopeVideoTask(answer: DashScopeTaskAnswer): VideoTaskObservation {
+export function mapDashScopeVideoTask(answer: DashScopeTaskAnswer): VideoTaskSnapshot {
   const source = answer.output ?? {};
   const usage = answer.usage ?? {};
-  const upstreamStatus = typeof source.task_status === "string" ? source.task_status : "UNKNOWN";
-  const output: Record<string, unknown> = { task_id: source.task_id, task_status: upstreamStatus };
-  for (const field of outputFields) if (source[field] !== undefined) output[field] = source[field];
-  const inputSeconds = numberOrUndefined(usage.input_video_duration);
-  const outputSeconds = numberOrUndefined(usage.output_video_duration);
-  if (inputSeconds !== undefined) output.input_video_duration = inputSeconds;
-  if (outputSeconds !== undefined) output.output_video_duration = outputSeconds;
-  const observation: VideoTaskObservation = { state: mapDashScopeStatus(upstreamStatus), upstreamStatus, output };
-  const shownUsage: Record<string, unknown> = {};
-  for (const field of usageFields) if (usage[field] !== undefined) shownUsage[field] = usage[field];
-  if (Object.keys(shownUsage).length > 0) observation.usage = shownUsage;
+  const status = typeof source.task_status === "string" ? source.task_status : "UNKNOWN";
+  const snapshot: VideoTaskSnapshot = mapDashScopeStatus(status);
+  const output: NonNullable<VideoTaskSnapshot["output"]> = {};
+  if (typeof source.submit_time === "string") output.submitTime = source.submit_time;
+  if (typeof source.scheduled_time === "string") output.scheduledTime = source.scheduled_time;
+  if (typeof source.end_time === "string") output.endTime = source.end_time;
+  const inputSeconds = finite(usage.input_video_duration);
+  const outputSeconds = finite(usage.output_video_duration);
+  if (inputSeconds !== undefined) output.inputVideoDuration = inputSeconds;
+  if (outputSeconds !== undefined) output.outputVideoDuration = outputSeconds;
+  if (Object.keys(output).length > 0) snapshot.output = output;
 
-  if (observation.state === "failed") {
-    observation.error = describeFailure(upstreamStatus, source.code, source.message);
-    return observation;
+  if (snapshot.status === "failed") {
+    snapshot.error = describeFailure(status, source.code, source.message);
+    return snapshot;
   }
-  if (observation.state !== "completed") return observation;
-  const videoUrl = typeof source.video_url === "string" && source.video_url !== "" ? source.video_url : undefined;
-  if (videoUrl === undefined)
+  if (snapshot.status !== "completed") return snapshot;
+  if (typeof source.video_url !== "string" || source.video_url === "")
     return {
-      ...observation,
-      state: "failed",
+      ...snapshot,
+      status: "failed",
+      upstreamStatus: "FAILED",
       error: { code: "empty_response", message: "The provider finished the task without a video." },
     };
-  observation.progress = 100;
-  observation.resultUrl = videoUrl;
-  observation.samples = numberOrUndefined(usage.video_count) ?? 1;
+  snapshot.progress = 100;
+  snapshot.resultUrl = source.video_url;
   const seconds =
-    numberOrUndefined(usage.duration) ??
+    finite(usage.duration) ??
     (inputSeconds !== undefined || outputSeconds !== undefined
       ? (inputSeconds ?? 0) + (outputSeconds ?? 0)
       : undefined) ??
-    numberOrUndefined(usage.video_duration);
-  if (seconds !== undefined) observation.billedSeconds = seconds;
-  return observation;
+    finite(usage.video_duration);
+  if (seconds !== undefined) snapshot.seconds = seconds;
+  snapshot.usage = {
+    videoCount: finite(usage.video_count) ?? 1,
+    ...(finite(usage.SR) === undefined ? {} : { resolution: usage.SR }),
+  };
+  return snapshot;
 }
 
-function mapDashScopeStatus(status: string): VideoTaskState {
+function mapDashScopeStatus(status: string): {
+  status: VideoTaskSnapshot["status"];
+  upstreamStatus: UpstreamTaskStatus;
+} {
   switch (status) {
     case "PENDING":
-      return "queued";
+      return { status: "queued", upstreamStatus: "PENDING" };
     case "RUNNING":
-      return "in_progress";
+      return { status: "in_progress", upstreamStatus: "RUNNING" };
     case "SUCCEEDED":
-      return "completed";
+      return { status: "completed", upstreamStatus: "SUCCEEDED" };
     case "FAILED":
     case "CANCELED":
     case "UNKNOWN":
-      return "failed";
+      return { status: "failed", upstreamStatus: status };
     default:
-      // A status this gateway does not know yet: keep polling; the task core's expiry ends it if it never moves.
-      return "in_progress";
+      // A status this gateway does not know yet: keep polling; the task core's timeout ends it if it never moves.
+      return { status: "in_progress", upstreamStatus: "RUNNING" };
   }
 }
 
@@ -80,6 +83,6 @@ function describeFailure(status: string, code: unknown, message: unknown): { cod
   return { code: status, message: `The task ended as ${status}.` };
 }
 
-function numberOrUndefined(value: unknown): number | undefined {
+function finite(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }

@@ -1,28 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
-import { rejectionOf } from "../../../test/support/rejection-of.js";
 import { convertVideoRequestToNative } from "./convert-video-request-to-native.js";
 
 const pngBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-const noFetch: FetchMedia = () => Promise.reject(new Error("no fetch expected"));
-const fetched: string[] = [];
-const fetchJpeg: FetchMedia = async (url) => {
-  fetched.push(url);
-  return { mimeType: "image/jpeg", data: Buffer.from([0xff, 0xd8, 0xff, 0xe0]) };
-};
+const jpeg = { bytesBase64Encoded: "/9j/4A==", mimeType: "image/jpeg" };
+const png = { bytesBase64Encoded: pngBase64, mimeType: "image/png" };
 
-async function refusal(request: VideoGenerationRequest) {
-  const error = await rejectionOf(convertVideoRequestToNative({ request, fetchMedia: noFetch }), InvalidRequestError);
-  return { message: error.message, code: error.code, param: error.param };
+function refusal(request: VideoGenerationRequest) {
+  try {
+    convertVideoRequestToNative({ request });
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    const { message, code, param } = error as InvalidRequestError;
+    return { message, code, param };
+  }
+  throw new Error("expected a refusal");
 }
 
 describe("convertVideoRequestToNative", () => {
-  it("applies the seed's defaults, with audio on for the fast models", async () => {
-    const submission = await convertVideoRequestToNative({
+  it("applies the seed's defaults, with audio on for the fast models", () => {
+    const submission = convertVideoRequestToNative({
       request: { model: "vid-b-3.0-fast-generate-001", prompt: "A lighthouse at dusk", generateAudio: false },
-      fetchMedia: noFetch,
     });
     expect(submission.body).toEqual({
       instances: [{ prompt: "A lighthouse at dusk" }],
@@ -38,9 +37,8 @@ describe("convertVideoRequestToNative", () => {
     expect(submission.billing).toEqual({ seconds: 4, samples: 1 });
   });
 
-  it("sends first and last frame inline for 3.1 and every field the client set; bills per sample", async () => {
-    fetched.length = 0;
-    const submission = await convertVideoRequestToNative({
+  it("sends first and last frame inline for 3.1 and every field the client set; bills per sample", () => {
+    const submission = convertVideoRequestToNative({
       request: {
         model: "vid-b-3.1-fast-generate-preview",
         prompt: "The flower blooms slowly",
@@ -55,9 +53,8 @@ describe("convertVideoRequestToNative", () => {
         seed: 42,
         sampleCount: 3,
       },
-      fetchMedia: fetchJpeg,
+      frames: { image: jpeg, lastFrame: png },
     });
-    expect(fetched).toEqual(["https://example.com/frames/bud.jpg"]);
     expect(submission.body).toEqual({
       instances: [
         {
@@ -81,8 +78,8 @@ describe("convertVideoRequestToNative", () => {
     expect(submission.billing).toEqual({ seconds: 8, samples: 3 });
   });
 
-  it("maps the generic duration and aspect_ratio where the family fields are absent; raw base64 frames allow adults", async () => {
-    const submission = await convertVideoRequestToNative({
+  it("maps the generic duration and aspect_ratio where the family fields are absent; a frame allows adults", () => {
+    const submission = convertVideoRequestToNative({
       request: {
         model: "vid-b-3.0-fast-generate-001",
         prompt: "x",
@@ -90,7 +87,7 @@ describe("convertVideoRequestToNative", () => {
         aspect_ratio: "9:16",
         image: pngBase64,
       },
-      fetchMedia: noFetch,
+      frames: { image: png },
     });
     expect(submission.body.parameters).toMatchObject({
       durationSeconds: 6,
@@ -98,9 +95,8 @@ describe("convertVideoRequestToNative", () => {
       personGeneration: "allow_adult",
     });
     expect(submission.body.instances[0]?.image).toEqual({ bytesBase64Encoded: pngBase64, mimeType: "image/png" });
-    const own = await convertVideoRequestToNative({
+    const own = convertVideoRequestToNative({
       request: { model: "vid-b-3.0-fast-generate-001", prompt: "x", duration: 5, durationSeconds: 8 },
-      fetchMedia: noFetch,
     });
     expect(own.billing.seconds).toBe(8);
   });
@@ -118,33 +114,24 @@ describe("convertVideoRequestToNative", () => {
     ["4k", { resolution: "4k" }, "resolution", "one of 720p, 1080p"],
     ["five samples", { sampleCount: 5 }, "sampleCount", "an integer from 1 to 4"],
     ["zero samples", { sampleCount: 0 }, "sampleCount", "an integer from 1 to 4"],
-  ])("refuses %s", async (_name, fields, param, allowed) => {
-    expect(
-      await refusal({ model: "vid-b-3.0-fast-generate-001", prompt: "x", ...fields } as VideoGenerationRequest),
-    ).toEqual({
-      message: `${param} must be ${allowed} for vid-b-3.0-fast-generate-001.`,
-      code: "invalid_parameter",
-      param,
-    });
+  ])("refuses %s", (_name, fields, param, allowed) => {
+    expect(refusal({ model: "vid-b-3.0-fast-generate-001", prompt: "x", ...fields } as VideoGenerationRequest)).toEqual(
+      {
+        message: `${param} must be ${allowed} for vid-b-3.0-fast-generate-001.`,
+        code: "invalid_parameter",
+        param,
+      },
+    );
   });
 
-  it("refuses a missing prompt, a last frame without a first, and a frame that is no image", async () => {
-    expect(await refusal({ model: "vid-b-3.1-fast-generate-preview" })).toEqual({
+  it("refuses a missing prompt and a last frame without a first", () => {
+    expect(refusal({ model: "vid-b-3.1-fast-generate-preview" })).toEqual({
       message: "prompt is required for vid-b-3.1-fast-generate-preview.",
       code: "invalid_request",
       param: "prompt",
     });
-    expect(
-      (await refusal({ model: "vid-b-3.1-fast-generate-preview", prompt: "x", lastFrame: pngBase64 })).message,
-    ).toBe("lastFrame needs image (the first frame) for vid-b-3.1-fast-generate-preview.");
-    expect(
-      (await refusal({ model: "vid-b-3.1-fast-generate-preview", prompt: "x", image: "not an image" })).param,
-    ).toBe("image");
-    expect(
-      (await refusal({ model: "vid-b-3.1-fast-generate-preview", prompt: "x", image: "data:text/plain;base64,aGk=" }))
-        .message,
-    ).toBe(
-      "image has the unsupported type text/plain; allowed: image/png, image/jpeg, image/jpg, image/webp, image/heic, image/heif.",
+    expect(refusal({ model: "vid-b-3.1-fast-generate-preview", prompt: "x", lastFrame: pngBase64 }).message).toBe(
+      "lastFrame needs image (the first frame) for vid-b-3.1-fast-generate-preview.",
     );
   });
 });

@@ -1,11 +1,9 @@
-import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import { createInvalidVideoParameter } from "../../video/create-invalid-video-parameter.js";
 import { createInvalidVideoRequest } from "../../video/create-invalid-video-request.js";
 import type { VideoBillingBasis } from "../../video/video-billing-basis.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
 import { describeNativeVideoModel } from "./describe-native-video-model.js";
-import type { NativeVideoRequestBody } from "./native-video-operation-types.js";
-import { readNativeVideoFrame } from "./read-native-video-frame.js";
+import type { NativeVideoImage, NativeVideoRequestBody } from "./native-video-operation-types.js";
 
 export interface NativeVideoSubmission {
   body: NativeVideoRequestBody;
@@ -15,8 +13,11 @@ export interface NativeVideoSubmission {
 export interface VideoToNativeOptions {
   /** The client's body as sent (the validator's defaults are not the family's). */
   request: VideoGenerationRequest;
-  /** The SSRF-safe downloader for frame image URLs. */
-  fetchMedia: FetchMedia;
+  /**
+   * The frames, already read (URLs downloaded by the SSRF-safe fetcher, base64 decoded). Without them the rules are
+   * still checked and the body lacks the images: the family checks before it downloads anything.
+   */
+  frames?: { image?: NativeVideoImage; lastFrame?: NativeVideoImage };
 }
 
 const durations = [4, 6, 8];
@@ -31,7 +32,7 @@ const personGenerations = ["allow_all", "allow_adult", "dont_allow"];
  * so they are asked for it whatever the request says; `lastFrame` is for 3.1 only. People default to `allow_adult`
  * when a frame is given, because the provider refuses `allow_all` for image input.
  */
-export async function convertVideoRequestToNative(options: VideoToNativeOptions): Promise<NativeVideoSubmission> {
+export function convertVideoRequestToNative(options: VideoToNativeOptions): NativeVideoSubmission {
   const { request } = options;
   const model = describeNativeVideoModel(request.model);
   if (model === undefined)
@@ -70,10 +71,7 @@ export async function convertVideoRequestToNative(options: VideoToNativeOptions)
   if (hasLastFrame && !hasImage)
     throw createInvalidVideoRequest("image", `lastFrame needs image (the first frame) for ${request.model}.`);
 
-  const [image, lastFrame] = await Promise.all([
-    hasImage ? readNativeVideoFrame(request.image as string, "image", options.fetchMedia) : undefined,
-    hasLastFrame ? readNativeVideoFrame(request.lastFrame as string, "lastFrame", options.fetchMedia) : undefined,
-  ]);
+  const { image, lastFrame } = options.frames ?? {};
   const instance: NativeVideoRequestBody["instances"][number] = { prompt: request.prompt };
   if (image !== undefined) instance.image = image;
   if (lastFrame !== undefined) instance.lastFrame = lastFrame;

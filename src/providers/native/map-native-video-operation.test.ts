@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { UpstreamError } from "../../errors/upstream-error.js";
-import { buildNativeFileDownloadUrl } from "./build-native-file-download-url.js";
+import { buildNativeFileDownloadPath } from "./build-native-file-download-path.js";
+import { listNativeVideoFiles } from "./list-native-video-files.js";
 import { mapNativeVideoOperation } from "./map-native-video-operation.js";
 import type { NativeVideoOperation } from "./native-video-operation-types.js";
 
@@ -14,30 +15,31 @@ function fixture(name: string): NativeVideoOperation {
 describe("mapNativeVideoOperation", () => {
   it("reads a running operation", () => {
     expect(mapNativeVideoOperation(fixture("operation-running"), 8)).toEqual({
-      state: "in_progress",
+      status: "in_progress",
       upstreamStatus: "RUNNING",
-      output: { task_id: "models/veo-3.1-fast-generate-preview/operations/b2c7q4x9k1", task_status: "RUNNING" },
     });
   });
 
-  it("reads a finished operation: the first file, billed per returned sample", () => {
-    expect(mapNativeVideoOperation(fixture("operation-done"), 8)).toEqual({
-      state: "completed",
+  it("reads a finished operation billed per returned sample, without showing the keyed file URIs", () => {
+    const snapshot = mapNativeVideoOperation(fixture("operation-done"), 8);
+    expect(snapshot).toEqual({
+      status: "completed",
       upstreamStatus: "SUCCEEDED",
       progress: 100,
-      resultUrl: "https://generativelanguage.googleapis.com/v1beta/files/3xk9p2m7q1:download?alt=media",
-      samples: 2,
-      billedSeconds: 8,
-      output: { task_id: "models/veo-3.1-fast-generate-preview/operations/b2c7q4x9k1", task_status: "SUCCEEDED" },
-      usage: { duration: 8, video_count: 2 },
+      seconds: 16,
+      usage: { videoCount: 2 },
+      output: { outputVideoDuration: 8 },
     });
+    expect(listNativeVideoFiles(fixture("operation-done"))).toEqual([
+      "https://generativelanguage.googleapis.com/v1beta/files/3xk9p2m7q1:download?alt=media",
+      "https://generativelanguage.googleapis.com/v1beta/files/8hw2n5c0z4:download?alt=media",
+    ]);
   });
 
   it("fails a safety-filtered operation with the filter's reason", () => {
     expect(mapNativeVideoOperation(fixture("operation-filtered"), 4)).toEqual({
-      state: "failed",
-      upstreamStatus: "FILTERED",
-      output: { task_id: "models/veo-3.0-fast-generate-001/operations/f1lt3r3d00", task_status: "FILTERED" },
+      status: "failed",
+      upstreamStatus: "FAILED",
       error: {
         code: "content_filtered",
         message:
@@ -54,24 +56,19 @@ describe("mapNativeVideoOperation", () => {
   });
 
   it("fails an operation that ended with an error", () => {
-    expect(mapNativeVideoOperation(fixture("operation-error"), 4)).toMatchObject({
-      state: "failed",
+    expect(mapNativeVideoOperation(fixture("operation-error"), 4)).toEqual({
+      status: "failed",
       upstreamStatus: "FAILED",
       error: { code: "INTERNAL", message: "Internal error encountered while generating the video." },
     });
   });
 });
 
-describe("buildNativeFileDownloadUrl", () => {
-  it("rebuilds the download on the channel's own base URL, whatever host the answer named", () => {
-    expect(
-      buildNativeFileDownloadUrl(
-        "http://127.0.0.1:4100/",
-        "https://elsewhere.example/v1beta/files/3xk9p2m7q1:download?alt=media",
-      ),
-    ).toBe("http://127.0.0.1:4100/v1beta/files/3xk9p2m7q1:download?alt=media");
-    expect(() => buildNativeFileDownloadUrl("http://127.0.0.1:4100", "https://x.example/video.mp4")).toThrow(
-      UpstreamError,
+describe("buildNativeFileDownloadPath", () => {
+  it("keeps only the file id, so the download goes to the channel's own host whatever host the answer named", () => {
+    expect(buildNativeFileDownloadPath("https://elsewhere.example/v1beta/files/3xk9p2m7q1:download?alt=media")).toBe(
+      "/v1beta/files/3xk9p2m7q1:download?alt=media",
     );
+    expect(() => buildNativeFileDownloadPath("https://x.example/video.mp4")).toThrow(UpstreamError);
   });
 });
