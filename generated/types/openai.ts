@@ -2624,7 +2624,7 @@ export interface components {
             return_last_frame?: boolean;
             /**
              * Format: uri
-             * @description `vid-e-`: address notified when the task ends. The payload is not specified by the product documents; it is the upstream's own.
+             * @description Address notified when the task ends (the seed names it for `vid-e-`; every family offers it): the task's wrapped query answer, POSTed and signed with the user's secret (see `POST /api/user/self/webhook-secret`); attempts are shown in `data.metadata.callback` of queries. Never passed to the upstream.
              */
             callback_url?: string;
         } & {
@@ -2818,6 +2818,30 @@ export interface components {
             output_video_duration?: number;
         };
         /**
+         * @description The task's callback (`metadata.callback_url` at submission) and every delivery attempt so far. When the task ends
+         *     the gateway POSTs this wrapped query answer to the URL, signed with the user's secret
+         *     (`POST /api/user/self/webhook-secret`): `X-Signature-Timestamp: <unix seconds>` and
+         *     `X-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`, retried with doubling waits until the
+         *     receiver answers 2xx. Shown on queries only (the delivered body does not carry it).
+         */
+        VideoTaskCallback: {
+            /** @description The address given at submission. */
+            url: string;
+            /** @description Attempts in order; empty until the task ends. */
+            deliveries: {
+                /** @description 1 for the first try. */
+                attempt: number;
+                /** @description True when the receiver answered 2xx. */
+                delivered: boolean;
+                /** @description The receiver's HTTP status; null when no answer came. */
+                status_code?: number | null;
+                /** @description Why the attempt failed (refused address, timeout, status), naming the host only. */
+                error?: string | null;
+                /** @description Unix seconds of the attempt. */
+                time: number;
+            }[];
+        };
+        /**
          * @description Task state. Check success in this order: `status` is `completed`, `video_url` or `url` is non-empty, upstream
          *     `metadata.output.task_status` is `SUCCEEDED` (for troubleshooting only). Result URLs are temporary signed addresses.
          */
@@ -2861,6 +2885,7 @@ export interface components {
                 url?: string;
                 /** @description Result URL. */
                 video_url?: string;
+                callback?: components["schemas"]["VideoTaskCallback"];
             };
         };
         /** @description Wrapped query form `{code, message, data}` (default). */

@@ -82,6 +82,8 @@ export const configFileSchema = {
         poll_interval_ms: { type: "integer", minimum: 1 },
         timeout_minutes: { type: "number", exclusiveMinimum: 0 },
         max_concurrent_polls: { type: "integer", minimum: 1 },
+        callback_backoff_ms: { type: "integer", minimum: 1 },
+        callback_tries: { type: "integer", minimum: 5, maximum: 20 },
       },
     },
     native: {
@@ -96,6 +98,13 @@ export const configFileSchema = {
             properties: { category: { type: "string" }, threshold: { type: "string" } },
           },
         },
+      },
+    },
+    fetch: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        allow_private: { type: "array", items: { type: "string", minLength: 1 } },
       },
     },
     key_reveal_rate_limit: {

@@ -1,3 +1,5 @@
+import type { AllowList } from "../auth/ip/allow-list.js";
+
 /** Operator configuration: environment variables plus the optional GATEWAY_CONFIG file, validated at start. */
 export interface ChannelTimeouts {
   connectMs: number;
@@ -55,8 +57,21 @@ export interface GatewayConfig {
   defaultTimeouts: ChannelTimeouts;
   relay: { maxAttempts: number; cooldownAfterFailures: number; cooldownSeconds: number };
   /** Asynchronous (video) tasks: how often unfinished tasks are polled, when they time out, how many polls at once. */
-  tasks: { pollIntervalMs: number; timeoutMinutes: number; maxConcurrentPolls: number };
+  tasks: {
+    pollIntervalMs: number;
+    timeoutMinutes: number;
+    maxConcurrentPolls: number;
+    /** Wait before the first callback retry, doubled before each next one (`tasks.callback_backoff_ms`). */
+    callbackBackoffMs: number;
+    /** Callback tries in all, the first included (`tasks.callback_tries`, at least 5). */
+    callbackTries: number;
+  };
   nativeSafetySettings: Array<{ category: string; threshold: string }> | undefined;
+  /**
+   * Private ranges the SSRF-safe fetcher may reach (GATEWAY_CONFIG `fetch.allow_private`; empty by default):
+   * internal object storage an operator trusts. Link-local and metadata addresses stay refused.
+   */
+  fetchAllowPrivate: AllowList;
   keyRevealRateLimit: { points: number; durationSeconds: number };
   /** Reservations older than this were left by a stopped process and are refunded (longer than any request). */
   reservationRecoveryAfterSeconds: number;

@@ -3,6 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { Ajv } from "ajv";
 import YAML from "yaml";
+import type { AllowList } from "../auth/ip/allow-list.js";
+import { parseAllowList } from "../auth/ip/parse-allow-list.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { configFileSchema } from "./config-file-schema.js";
 import type { ChannelTimeouts, ConfiguredChannel, GatewayConfig, ModelPrice } from "./gateway-config.js";
@@ -36,9 +38,16 @@ interface RawConfigFile {
   default_max_output_tokens?: number;
   timeouts?: RawTimeouts;
   relay?: { max_attempts?: number; cooldown_after_failures?: number; cooldown_seconds?: number };
-  tasks?: { poll_interval_ms?: number; timeout_minutes?: number; max_concurrent_polls?: number };
+  tasks?: {
+    poll_interval_ms?: number;
+    timeout_minutes?: number;
+    max_concurrent_polls?: number;
+    callback_backoff_ms?: number;
+    callback_tries?: number;
+  };
   native?: { safety_settings?: Array<{ category: string; threshold: string }> };
   key_reveal_rate_limit?: { points?: number; duration_seconds?: number };
+  fetch?: { allow_private?: string[] };
 }
 
 const validateConfigFile = new Ajv({ allErrors: true }).compile(configFileSchema);
@@ -120,6 +129,15 @@ function resolveSecret(environment: Environment, databaseUrl: string): string {
   return secret;
 }
 
+/** `fetch.allow_private`: CIDR ranges (or single addresses) the SSRF-safe fetcher may reach besides public ones. */
+function readFetchAllowPrivate(entries: readonly string[] | undefined): AllowList {
+  try {
+    return parseAllowList((entries ?? []).join(","));
+  } catch (error) {
+    throw new ConfigurationError(`GATEWAY_CONFIG: fetch.allow_private: ${(error as Error).message}`);
+  }
+}
+
 export function loadConfig(environment: Environment = process.env): GatewayConfig {
   const databaseUrl = environment.DATABASE_URL || "sqlite:./data/gateway.db";
   const file = environment.GATEWAY_CONFIG ? readConfigFile(environment.GATEWAY_CONFIG) : {};
@@ -179,8 +197,11 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
       pollIntervalMs: file.tasks?.poll_interval_ms ?? 5000,
       timeoutMinutes: file.tasks?.timeout_minutes ?? 1440,
       maxConcurrentPolls: file.tasks?.max_concurrent_polls ?? 32,
+      callbackBackoffMs: file.tasks?.callback_backoff_ms ?? 1000,
+      callbackTries: file.tasks?.callback_tries ?? 6,
     },
     nativeSafetySettings: file.native?.safety_settings,
+    fetchAllowPrivate: readFetchAllowPrivate(file.fetch?.allow_private),
     reservationRecoveryAfterSeconds: readInteger(environment, "RESERVATION_RECOVERY_AFTER_SECONDS", 3600),
     tokenCacheTtlMs: readInteger(environment, "TOKEN_CACHE_TTL_MS", 2000),
     sqliteCommitIntervalMs: readInteger(environment, "SQLITE_COMMIT_INTERVAL_MS", 10),

@@ -9,6 +9,7 @@ import type { FetchMedia } from "../net/create-safe-fetcher.js";
 import { ClientGoneSignal } from "../relay/client-gone-signal.js";
 import { runRelay } from "../relay/run-relay.js";
 import { UpstreamFailure } from "../relay/upstream-failure.js";
+import { listCallbackDeliveries } from "../store/callback-deliveries/list-callback-deliveries.js";
 import { claimTaskForRefresh } from "../store/tasks/claim-task-for-refresh.js";
 import { findFinishedTasksWithOpenReservations } from "../store/tasks/find-finished-tasks-with-open-reservations.js";
 import { findTaskById } from "../store/tasks/find-task-by-id.js";
@@ -335,6 +336,11 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       }
       if (settled > 0) context.logger.warn({ settled }, "settled video tasks a stopped process had finished");
       return settled;
+    },
+
+    async listCallbackDeliveries(task) {
+      const stored = storedRequest(task);
+      return typeof stored.callback_url === "string" ? listCallbackDeliveries(db, task.id) : undefined;
     },
 
     abortPolls() {

@@ -75,7 +75,11 @@ export function createVideoHandlers(videoTasks: VideoTaskService): Record<VideoO
   const queryGeneration: OperationHandler = async (request, response) => {
     const task = await readTask(request, response);
     const query = request.query as QueryParameters<operations["getVideoGeneration"]>;
-    response.json(query.format === "plain" ? renderVideoTaskPlain(task) : renderVideoTaskDetail(task));
+    if (query.format === "plain") {
+      response.json(renderVideoTaskPlain(task));
+      return;
+    }
+    response.json(renderVideoTaskDetail(task, await videoTasks.listCallbackDeliveries(task)));
   };
 
   return {
