@@ -23,7 +23,7 @@ export interface VideoRequestInput {
 export interface VideoModelFamily {
   matches(model: string): boolean;
   /** Channel types whose adapters serve this family's `videoTasks`. */
-  channelTypes: ReadonlyArray<"openai" | "native">;
+  channelTypes: ReadonlyArray<"openai" | "native" | "ark" | "dashscope">;
   /** Whether GET /v1/video/generations/download, /v1/videos/{id}/content and remix serve this family. */
   servesContent: boolean;
   /** Id of a finished task of the same user to remix, when the request asks for one (already checked to start with video_). */
