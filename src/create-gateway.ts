@@ -14,6 +14,7 @@ import { syncConfigChannels } from "./channels/sync-config-channels.js";
 import { parseAllowList } from "./auth/ip/parse-allow-list.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { GatewayContext } from "./gateway-context.js";
+import { createProviderServices } from "./providers/create-provider-services.js";
 import { createKeyCipher } from "./keys/create-key-cipher.js";
 import type { Logger } from "./logging/logger.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
@@ -79,6 +80,7 @@ export async function createGateway(
     }),
     tokenCache: createTokenCache({ ttlMs: config.tokenCacheTtlMs, maximumEntries: 100_000 }),
     trustedProxies: config.trustedProxies ? parseAllowList(config.trustedProxies) : undefined,
+    providers: createProviderServices(config, logger, now),
     now,
   };
   await syncConfigChannels(baseContext);

@@ -6,6 +6,7 @@ import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import type { ChannelRouter } from "./channels/channel-router.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
+import type { ProviderServices } from "./providers/provider-services.js";
 import type { Logger } from "./logging/logger.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
 import type { AccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
@@ -25,6 +26,8 @@ export interface GatewayContext {
   channelRouter: ChannelRouter;
   /** Announces admin channel changes to the other instances (a no-op without REDIS_URL). */
   channelChanges: ChannelChangeBus;
+  /** What provider adapters share (downloaders, safety settings, logger, clock), built once. */
+  providers: ProviderServices;
   /** Unix seconds; injectable so tests can move time. */
   now(): number;
 }

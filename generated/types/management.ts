@@ -670,11 +670,13 @@ export interface components {
             group?: string;
         };
         /**
-         * @description Upstream protocol: `openai` (OpenAI-style `/v1` API) or `native` (the native multimodal family's
-         *     `generateContent` API). More types will be added to this list as adapters are written.
+         * @description Upstream protocol: `openai` (OpenAI-style `/v1` API), `native` (the native multimodal family's
+         *     `generateContent` API), `ark` (the ARK image generation API, `/api/v3/images/generations`) or `dashscope`
+         *     (DashScope's multimodal generation API, `/api/v1/services/aigc/multimodal-generation/generation`). Each type
+         *     is one provider adapter in the gateway; a type is listed here only when its adapter exists.
          * @enum {string}
          */
-        ChannelType: "openai" | "native";
+        ChannelType: "openai" | "native" | "ark" | "dashscope";
         /** @description Upstream timeouts of this channel; an absent field uses the gateway default. */
         ChannelTimeouts: {
             /** @description Time allowed to open the connection, milliseconds. */

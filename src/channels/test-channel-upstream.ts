@@ -7,36 +7,12 @@ import { maskKey } from "../keys/mask-key.js";
 import { getUpstreamDispatcher } from "../relay/get-upstream-dispatcher.js";
 import { readUpstreamErrorMessage } from "../relay/read-upstream-error-message.js";
 import { findChannelById } from "../store/channels/find-channel-by-id.js";
-import type { Channel } from "./channel.js";
+import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import { channelMessages } from "./channel-messages.js";
 import type { ChannelServicesContext } from "./channel-services-context.js";
 import { toChannel } from "./to-channel.js";
 
 type ChannelTestResult = components["schemas"]["ChannelTestResult"];
-
-interface TestRequest {
-  path: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-/** The smallest real request the upstream protocol accepts: one short message, one output token. */
-function buildTestRequest(channel: Channel, upstreamModel: string, key: string): TestRequest {
-  switch (channel.type) {
-    case "openai":
-      return {
-        path: "/v1/chat/completions",
-        headers: { authorization: `Bearer ${key}` },
-        body: { model: upstreamModel, messages: [{ role: "user", content: "ping" }], max_tokens: 1 },
-      };
-    case "native":
-      return {
-        path: `/v1beta/models/${encodeURIComponent(upstreamModel)}:generateContent`,
-        headers: { "x-goog-api-key": key },
-        body: { contents: [{ role: "user", parts: [{ text: "ping" }] }], generationConfig: { maxOutputTokens: 1 } },
-      };
-  }
-}
 
 /** Upstreams sometimes echo the key they refused; none of the channel's keys may leave in a message. */
 function removeKeys(text: string, keys: string[]): string {
@@ -61,7 +37,8 @@ export async function testChannelUpstream(
   if (model === undefined || !channel.models.includes(model)) {
     throw new InvalidRequestError(channelMessages.modelNotServed(channelId, model ?? ""), { param: "model" });
   }
-  const testRequest = buildTestRequest(channel, channel.modelMapping[model] ?? model, channel.keys[0] ?? "");
+  const adapter = findProviderAdapter(channel.type);
+  const testRequest = adapter.channelTestRequest(channel.modelMapping[model] ?? model);
 
   const started = performance.now();
   const result = (success: boolean, message: string): ChannelTestResult => ({
@@ -71,11 +48,16 @@ export async function testChannelUpstream(
     message: removeKeys(message, channel.keys),
   });
   try {
+    const credentials = adapter.credentialHeaders(channel.keys[0] ?? "");
     const response = await request(`${channel.baseUrl}${testRequest.path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...testRequest.headers },
-      body: JSON.stringify(testRequest.body),
       dispatcher: getUpstreamDispatcher(channel),
+      ...(testRequest.method === "GET"
+        ? { method: "GET", headers: { accept: "application/json", ...credentials } }
+        : {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json", ...credentials },
+            body: JSON.stringify(testRequest.body),
+          }),
     });
     const bodyText = await response.body.text();
     if (response.statusCode >= 200 && response.statusCode < 300) return result(true, "");

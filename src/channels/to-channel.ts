@@ -1,5 +1,6 @@
 import type { ChannelTimeouts } from "../config/gateway-config.js";
 import type { KeyCipher } from "../keys/create-key-cipher.js";
+import { isChannelType } from "../providers/is-channel-type.js";
 import type { ChannelRecord } from "../store/channels/channel-record.js";
 import type { Channel } from "./channel.js";
 import { decryptChannelKeys } from "./decrypt-channel-keys.js";
@@ -11,7 +12,7 @@ export function toChannel(
   keyCipher: KeyCipher,
   defaultTimeouts: ChannelTimeouts,
 ): Channel | undefined {
-  if (record.type !== "openai" && record.type !== "native") return undefined;
+  if (!isChannelType(record.type)) return undefined;
   return {
     id: record.id,
     name: record.name,

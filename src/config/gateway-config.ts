@@ -1,4 +1,5 @@
 import type { AllowList } from "../auth/ip/allow-list.js";
+import type { ChannelType } from "../providers/channel-type.js";
 
 /** Operator configuration: environment variables plus the optional GATEWAY_CONFIG file, validated at start. */
 export interface ChannelTimeouts {
@@ -9,7 +10,7 @@ export interface ChannelTimeouts {
 
 export interface ConfiguredChannel {
   name: string;
-  type: "openai" | "native";
+  type: ChannelType;
   baseUrl: string;
   keys: string[];
   models: string[];

@@ -7,6 +7,7 @@ import type { AllowList } from "../auth/ip/allow-list.js";
 import { parseAllowList } from "../auth/ip/parse-allow-list.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { configFileSchema } from "./config-file-schema.js";
+import type { ChannelType } from "../providers/channel-type.js";
 import type { ChannelTimeouts, ConfiguredChannel, GatewayConfig, ModelPrice } from "./gateway-config.js";
 
 type Environment = Record<string, string | undefined>;
@@ -20,7 +21,7 @@ interface RawTimeouts {
 interface RawConfigFile {
   channels?: Array<{
     name: string;
-    type: "openai" | "native";
+    type: ChannelType;
     base_url: string;
     key?: string;
     keys?: string[];

@@ -8,7 +8,6 @@ import { NoAvailableChannelError } from "./no-available-channel-error.js";
 import { NotFoundError } from "./not-found-error.js";
 import { PermissionError } from "./permission-error.js";
 import { RateLimitError } from "./rate-limit-error.js";
-import { UpstreamError } from "./upstream-error.js";
 
 describe("GatewayError and its subclasses", () => {
   it("exposes status, code, derived type, param and cause", () => {
@@ -38,7 +37,6 @@ describe("GatewayError and its subclasses", () => {
     [new PermissionError("m"), 403, "permission_denied", "permission_error", "PermissionError"],
     [new NotFoundError("m"), 404, "not_found", "invalid_request_error", "NotFoundError"],
     [new RateLimitError("m"), 429, "rate_limit_exceeded", "rate_limit_error", "RateLimitError"],
-    [new UpstreamError("m"), 502, "upstream_error", "upstream_error", "UpstreamError"],
     [new NoAvailableChannelError("gpt-x"), 503, "no_available_channel", "upstream_error", "NoAvailableChannelError"],
   ])("%s maps to %i %s", (error, status, code, type, name) => {
     expect(error).toBeInstanceOf(GatewayError);
@@ -47,7 +45,6 @@ describe("GatewayError and its subclasses", () => {
 
   it("carries the extras of the specific errors", () => {
     expect(new RateLimitError("slow down", { retryAfterSeconds: 7 }).retryAfterSeconds).toBe(7);
-    expect(new UpstreamError("timeout", { status: 504 }).status).toBe(504);
     expect(new NoAvailableChannelError("gpt-4o").message).toBe("no available channel for model gpt-4o");
     expect(new InvalidRequestError("m", { code: "name_too_long", param: "name" })).toMatchObject({
       code: "name_too_long",

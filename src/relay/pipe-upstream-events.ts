@@ -4,7 +4,7 @@ import type { SseWriter } from "../http/sse-writer.js";
 import { createCollectingController } from "./create-collecting-controller.js";
 import type { StreamEventTransformer } from "./stream-event-transformer.js";
 import { maximumUpstreamEventSize, oversizedUpstreamEventFailure } from "./oversized-upstream-event.js";
-import { streamFailureBeforeFirstEvent } from "./stream-failure-before-first-event.js";
+import { pumpUpstreamStream } from "./pump-upstream-stream.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
 export interface PipeUpstreamEventsOptions {
@@ -20,20 +20,17 @@ export interface PipeUpstreamEventsOptions {
 
 /**
  * Upstream SSE bytes → text (a UTF-8 character split between reads is held until complete) → events
- * (eventsource-parser's push parser) → our translation → the client. What one upstream read yields goes out as one
- * write, before the next read (backpressure: the next read waits for the client's socket to drain). All of it runs
+ * (eventsource-parser's push parser) → our translation → the client, one write per upstream read
+ * (pumpUpstreamStream, which also holds the rule on failures before and after the first event). All of it runs
  * in plain calls (createCollectingController), where a chain of web TransformStreams took several promise hops per
  * chunk: ~190 µs to the first frame of a 2.6 kB chat stream in a loop, against ~35 µs for the whole stream now.
  *
  * An event that grows past `maximumEventSize` before it ends stops the stream with a 502 `bad_response`.
  * A transformer's `terminate()` stops reading the upstream after the frames it queued; `error(reason)` fails the
- * stream. A failure before anything reached the client goes back to the relay to be retried on another channel or
- * answered in JSON (streamFailureBeforeFirstEvent). A failure after the first byte cannot be retried: the client
- * gets the frames translated so far and an error frame, and the error goes back to the relay. The relay ends the
- * response once the request is settled.
+ * stream. After the first byte, a failure ends the stream with the frames translated so far and `errorFrame`.
  */
 export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Promise<void> {
-  const { transformer, writer } = options;
+  const { transformer } = options;
   const events: EventSourceMessage[] = [];
   const maximumEventSize = options.maximumEventSize ?? maximumUpstreamEventSize;
   let oversized: ParseError | undefined;
@@ -56,38 +53,24 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
     // The events that ended before the oversized one were translated above and go out ahead of the error frame.
     if (oversized && !frames.terminated) throw oversizedUpstreamEventFailure(maximumEventSize, "characters", oversized);
   };
-  let clientHasBytes = false;
-  const send = async () => {
-    const ready = frames.take();
-    if (ready.length === 0 || writer.closed) return;
-    clientHasBytes = true;
-    await writer.sendRaw(ready.join(""));
-  };
-  try {
-    for await (const chunk of options.upstreamBody as AsyncIterable<Buffer>) {
-      translate(decoder.decode(chunk, { stream: true }));
-      await send();
-      // Leaving the loop destroys the upstream body: undici aborts the upstream request.
-      if (frames.terminated || writer.closed) break;
-    }
-    if (!frames.terminated && !writer.closed) {
-      translate(decoder.decode());
-      if (!frames.terminated) {
+  await pumpUpstreamStream(
+    options.upstreamBody,
+    options.writer,
+    {
+      read: (chunk) => translate(decoder.decode(chunk, { stream: true })),
+      end: () => {
+        translate(decoder.decode());
+        if (frames.terminated) return;
         transformer.flush?.(frames.controller);
         frames.throwIfFailed();
-      }
-      await send();
-    }
-    if (writer.closed) transformer.cancel?.(new Error("client disconnected"));
-  } catch (error) {
-    transformer.cancel?.(error);
-    if (writer.closed) throw error;
-    await send();
-    // Nothing reached the client, not even the headers (sse-writer.ts): the relay may try another channel.
-    if (!clientHasBytes) throw streamFailureBeforeFirstEvent(error);
-    await writer.sendRaw(
+      },
+      take: () => frames.take().join(""),
+      get terminated() {
+        return frames.terminated;
+      },
+      cancel: (reason) => transformer.cancel?.(reason),
+    },
+    (error) =>
       options.errorFrame(error instanceof UpstreamFailure ? error.message : "The upstream stream ended unexpectedly."),
-    );
-    throw error;
-  }
+  );
 }

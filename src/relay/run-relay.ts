@@ -12,9 +12,18 @@ import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 import { createRequestId } from "./create-request-id.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
+import { findProviderAdapter } from "../providers/find-provider-adapter.js";
+import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
 
 export interface RelayAttemptInput {
   attempt: ChannelAttempt;
+  /** The client's response: streams are written to it as they go (JSON and binary answers go through deliver). */
+  response: Response;
+  /**
+   * A value made once per request and shared by its attempts (a translation that downloaded media: a failover
+   * reuses it instead of downloading again). `key` names the value within the request.
+   */
+  remember<Value>(key: string, create: () => Value): Value;
   signal: ClientGoneSignal;
   observed: ObservedUsage;
   requestId: string;
@@ -30,11 +39,20 @@ export interface RelayAttemptInput {
   deliverBytes(contentType: string, bytes: Buffer): void;
 }
 
-export interface RelayCall {
+export interface RelayCall<Capability extends RelayCapability> {
+  /**
+   * What the client asked for: only channels whose adapter serves this capability are planned. Absent for a call
+   * that runs its attempts itself (`execute`).
+   */
+  capability?: Capability;
+  /** The capability's typed call, handed to the adapter of each attempt's channel. */
+  input?: RelayCapabilityCalls[Capability];
   /** The model the client asked for (suffixes included: pricing and routing use it as given). */
   model: string;
   /** Model name used to find channels, when it differs from `model` (e.g. a thinking suffix the router ignores). */
   routingModel?: string;
+  /** Appended to the channel's mapped model name (a thinking suffix that rides on past routing to the adapter). */
+  upstreamModelSuffix?: string;
   isStream: boolean;
   promptTokenEstimate: number;
   /**
@@ -43,9 +61,7 @@ export interface RelayCall {
    */
   reservedUsage?: Pick<MeteredUsage, "imageCount" | "durationSeconds">;
   maxOutputTokens: number | undefined;
-  /** Channel types whose adapters can serve this call. */
-  channelTypes: ReadonlyArray<"openai" | "native">;
-  /** Narrows the planned channels further (a remix must go to the channel holding the source video). */
+  /** Narrows the planned channels (video tasks: the family's channel types; a remix: the source video's channel). */
   acceptsAttempt?: (attempt: ChannelAttempt) => boolean;
   /**
    * An asynchronous task: a successful attempt has handed the reservation to the task row (which settles it when
@@ -53,10 +69,11 @@ export interface RelayCall {
    */
   handsOverReservation?: boolean;
   /**
-   * One attempt against one channel. It writes the client response itself (JSON or stream) and fills
-   * `observed.usage`. It must throw UpstreamFailure for failures before anything was written to the client.
+   * Instead of an adapter capability (async task submission, planned by the task lifecycle): one attempt against
+   * one channel, which writes the answer through `deliver` and must throw UpstreamFailure for failures before
+   * anything was written to the client.
    */
-  execute(input: RelayAttemptInput): Promise<void>;
+  execute?(input: RelayAttemptInput): Promise<void>;
 }
 
 const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
@@ -66,11 +83,11 @@ const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTo
  * (retrying retryable failures only while nothing reached the client), then settle what was used, exactly once,
  * whatever happened, and queue the usage log row.
  */
-export async function runRelay(
+export async function runRelay<Capability extends RelayCapability>(
   context: GatewayContext,
   request: Request,
   response: Response,
-  call: RelayCall,
+  call: RelayCall<Capability>,
 ): Promise<void> {
   const token: TokenRecord = getAuthenticatedToken(response);
   assertModelAllowed(token, call.model);
@@ -84,7 +101,9 @@ export async function runRelay(
     )
     .filter(
       (attempt) =>
-        call.channelTypes.includes(attempt.channel.type) &&
+        (call.execute !== undefined ||
+          (call.capability !== undefined &&
+            findProviderAdapter(attempt.channel.type)[call.capability] !== undefined)) &&
         (call.acceptsAttempt === undefined || call.acceptsAttempt(attempt)),
     );
   if (plan.length === 0) throw new NoAvailableChannelError(call.model);
@@ -108,6 +127,11 @@ export async function runRelay(
   response.on("close", onClientGone);
 
   const observed = createObservedUsage();
+  const remembered = new Map<string, unknown>();
+  const remember = <Value>(key: string, create: () => Value): Value => {
+    if (!remembered.has(key)) remembered.set(key, create());
+    return remembered.get(key) as Value;
+  };
   let delivery: { body: unknown } | { contentType: string; bytes: Buffer } | undefined;
   const deliver = (body: unknown) => {
     delivery = { body };
@@ -148,7 +172,27 @@ export async function runRelay(
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
       try {
-        await call.execute({ attempt, signal: clientGone, observed, requestId, reservation, deliver, deliverBytes });
+        const routedAttempt = call.upstreamModelSuffix
+          ? { ...attempt, upstreamModel: `${attempt.upstreamModel}${call.upstreamModelSuffix}` }
+          : attempt;
+        const attemptInput: RelayAttemptInput = {
+          attempt: routedAttempt,
+          response,
+          remember,
+          signal: clientGone,
+          observed,
+          requestId,
+          reservation,
+          deliver,
+          deliverBytes,
+        };
+        if (call.execute) await call.execute(attemptInput);
+        else {
+          const method = findProviderAdapter(attempt.channel.type)[
+            call.capability as Capability
+          ] as RelayCapabilityMethod<RelayCapabilityCalls[Capability]>;
+          await method(call.input as RelayCapabilityCalls[Capability], attemptInput, context.providers);
+        }
         context.channelRouter.reportSuccess(attempt.channel.id);
         failure = undefined;
         break;

@@ -231,9 +231,8 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
         promptTokenEstimate: 0,
         maxOutputTokens: submission.estimatedCompletionTokens ?? 0,
         reservedUsage: { durationSeconds: submission.seconds },
-        // Channel types beyond openai and native arrive with the provider registry; until then none is planned.
-        channelTypes: family.channelTypes as ReadonlyArray<"openai" | "native">,
         acceptsAttempt: (attempt) =>
+          family.channelTypes.includes(attempt.channel.type) &&
           findVideoTaskCapability(attempt.channel) !== undefined &&
           (remixSource === undefined || attempt.channel.id === remixSource.channelId),
         handsOverReservation: true,

@@ -1,10 +1,8 @@
 import type { Request, Response } from "express";
-import { ClientGoneSignal } from "../../relay/client-gone-signal.js";
 import type { components, operations } from "../../../generated/types/native.js";
-import { assertModelAllowed } from "../../auth/assert-model-allowed.js";
+import { isModelAllowed } from "../../auth/is-model-allowed.js";
 import { estimatePromptTokens } from "../../billing/estimate-prompt-tokens.js";
 import type { RoutingToken } from "../../channels/channel-router.js";
-import { NoAvailableChannelError } from "../../errors/no-available-channel-error.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";
@@ -13,11 +11,9 @@ import { applyNativeThinkingSuffix } from "../../providers/native/apply-native-t
 import { assertNativeSpeechRules } from "../../providers/native/assert-native-speech-rules.js";
 import { buildNativeModelsPage } from "../../providers/native/build-native-models-page.js";
 import { countNativeEmbeddingTokens } from "../../providers/native/count-native-embedding-tokens.js";
-import { relayNativeEmbed } from "../../providers/native/relay-native-embed.js";
-import { relayNativeGenerate } from "../../providers/native/relay-native-generate.js";
-import { relayNativeVoices } from "../../providers/native/relay-native-voices.js";
 import { stripModelsPrefix } from "../../providers/native/strip-models-prefix.js";
 import { runRelay } from "../../relay/run-relay.js";
+import { runUnbilledRelay } from "../../relay/run-unbilled-relay.js";
 import type { TokenRecord } from "../../store/tokens/token-record.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../../users/authenticated-request.js";
 
@@ -55,14 +51,13 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
       assertNativeSpeechRules(resolved.routingModel, resolved.request);
       const promptTokenEstimate = estimatePromptTokens(resolved.request);
       await runRelay(context, request, response, {
+        capability: "nativeGeneration",
+        input: { request: resolved.request, mode, promptTokenEstimate },
         model,
         ...(resolved.routingModel !== model ? { routingModel: resolved.routingModel } : {}),
         isStream: streaming,
         promptTokenEstimate,
         maxOutputTokens: resolved.request.generationConfig?.maxOutputTokens ?? undefined,
-        channelTypes: ["native"],
-        execute: (input) =>
-          relayNativeGenerate({ request: resolved.request, mode, promptTokenEstimate }, response, input),
       });
     };
 
@@ -74,19 +69,15 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
       const body = request.body as EmbedContentRequest | BatchEmbedContentsRequest;
       const promptTokens = countNativeEmbeddingTokens(body);
       await runRelay(context, request, response, {
+        capability: "nativeEmbedding",
+        input:
+          method === "embedContent"
+            ? { method, request: body as EmbedContentRequest, promptTokens }
+            : { method, request: body as BatchEmbedContentsRequest, promptTokens },
         model,
         isStream: false,
         promptTokenEstimate: promptTokens,
         maxOutputTokens: 0,
-        channelTypes: ["native"],
-        execute: (input) =>
-          relayNativeEmbed(
-            method === "embedContent"
-              ? { method, request: body as EmbedContentRequest, promptTokens }
-              : { method, request: body as BatchEmbedContentsRequest, promptTokens },
-            response,
-            input,
-          ),
       });
     };
 
@@ -116,36 +107,15 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
     batchEmbedContentsV1: batchEmbedContents,
     async listVoices(request, response) {
       const query = request.query as unknown as QueryParameters<operations["listVoices"]>;
-      const { token, routing, userGroup } = routingOf(response);
       const model = stripModelsPrefix(query.model);
-      assertModelAllowed(token, model);
-      const attempts = context.channelRouter
-        .planAttempts(model, routing, userGroup, context.config.relay.maxAttempts)
-        .filter((attempt) => attempt.channel.type === "native");
-      if (attempts.length === 0) throw new NoAvailableChannelError(model);
-      const clientGone = new ClientGoneSignal();
-      const onClientGone = () => clientGone.abort(new Error("client disconnected"));
-      response.once("close", onClientGone);
-      try {
-        const page = await relayNativeVoices({
-          query: { ...query, model, page_size: toOptionalNumber(query.page_size) },
-          attempts,
-          signal: clientGone,
-          onFailure: (attempt) => context.channelRouter.reportFailure(attempt.channel.id),
-          onSuccess: (attempt) => context.channelRouter.reportSuccess(attempt.channel.id),
-        });
-        response.json(page);
-      } finally {
-        response.off("close", onClientGone);
-      }
+      const page = await runUnbilledRelay(context, response, {
+        capability: "nativeVoices",
+        model,
+        input: { ...query, model, page_size: toOptionalNumber(query.page_size) },
+      });
+      response.json(page);
     },
   };
-}
-
-/** The same rule as assertModelAllowed, as a filter. */
-function isModelAllowed(token: TokenRecord, model: string): boolean {
-  if (!token.modelLimitsEnabled) return true;
-  return token.modelLimits.split(",").some((name) => name.trim() === model);
 }
 
 /** The validator coerces query integers; a raw string still counts when it is one. */

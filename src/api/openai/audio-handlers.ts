@@ -4,8 +4,7 @@ import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { JsonRequestBody } from "../../http/operation-types.js";
-import { relayOpenaiSpeech } from "../../providers/openai/relay-openai-speech.js";
-import { relayOpenaiTranscription, type TranscriptionCall } from "../../providers/openai/relay-openai-transcription.js";
+import type { TranscriptionCall } from "../../providers/openai/relay-openai-transcription.js";
 import { runRelay } from "../../relay/run-relay.js";
 
 type UploadedFile = TranscriptionCall["file"] & { fieldname: string };
@@ -36,12 +35,12 @@ export function createAudioHandlers(
     async function relayTranscription(request, response) {
       const form = readTranscriptionForm(request);
       await runRelay(context, request, response, {
+        capability: "transcription",
+        input: { task, ...form },
         model: form.fields.model ?? "",
         isStream: false,
         promptTokenEstimate: 0,
         maxOutputTokens: 0,
-        channelTypes: ["openai"],
-        execute: (input) => relayOpenaiTranscription({ task, ...form }, input),
       });
     };
   return {
@@ -50,12 +49,12 @@ export function createAudioHandlers(
     async createSpeech(request, response) {
       const body = request.body as JsonRequestBody<operations["createSpeech"]>;
       await runRelay(context, request, response, {
+        capability: "speech",
+        input: body,
         model: body.model,
         isStream: false,
         promptTokenEstimate: [...body.input].length,
         maxOutputTokens: 0,
-        channelTypes: ["openai"],
-        execute: (input) => relayOpenaiSpeech(body, response, input),
       });
     },
   };

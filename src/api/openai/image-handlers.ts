@@ -5,16 +5,8 @@ import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { JsonRequestBody } from "../../http/operation-types.js";
-import { createSafeFetcher } from "../../net/create-safe-fetcher.js";
-import { convertImageRequestToNative } from "../../providers/native/convert-image-request-to-native.js";
-import { nativeMediaMaxBytes, nativeMediaTimeoutMs } from "../../providers/native/create-native-media-fetcher.js";
-import { nativeImageMimeTypes } from "../../providers/native/native-image-mime-types.js";
-import { relayNativeImage } from "../../providers/native/relay-native-image.js";
-import {
-  relayOpenaiImage,
-  type OpenaiImageCall,
-  type UploadedImageFile,
-} from "../../providers/openai/relay-openai-image.js";
+import type { ImageCall, UploadedImageFile } from "../../providers/image-call.js";
+import { unsupportedNativeImageForm } from "../../providers/native/unsupported-native-image-form.js";
 import { runRelay } from "../../relay/run-relay.js";
 
 type ImageRequest = JsonRequestBody<operations["createImage"]>;
@@ -31,7 +23,7 @@ const isNativeImageFamily = (model: string): boolean => model.toLowerCase().star
  * The most images one request can return, for the reservation: native-family models return one; others `n`
  * (default 1), or `sequential_image_generation_options.max_images` for the img-b sequential mode (default 4).
  */
-function requestedImageCount(call: OpenaiImageCall, model: string): number {
+function requestedImageCount(call: ImageCall, model: string): number {
   if (isNativeImageFamily(model)) return 1;
   const fields: Record<string, unknown> =
     call.kind === "json" ? (call.request as Record<string, unknown>) : call.fields;
@@ -47,51 +39,29 @@ function requestedImageCount(call: OpenaiImageCall, model: string): number {
 export function createImageHandlers(
   context: GatewayContext,
 ): Record<"createImage" | "createImageEdit", OperationHandler> {
-  // One downloader for the gateway's life (it owns a connection pool), limited to the seed's reference image types.
-  const fetchImage = createSafeFetcher({
-    maxBytes: nativeMediaMaxBytes,
-    allowedMimeTypes: nativeImageMimeTypes,
-    timeoutMs: nativeMediaTimeoutMs,
-  });
-
   const relayImage = (task: ImageTask): OperationHandler =>
     async function relayImageRequest(request, response) {
       const isMultipart = typeof request.is("multipart/form-data") === "string";
-      const call: OpenaiImageCall = isMultipart
+      const call: ImageCall = isMultipart
         ? { task: "edits", kind: "multipart", ...readEditForm(request) }
         : { task, kind: "json", request: request.body as ImageRequest };
       const model = call.kind === "json" ? call.request.model : (call.fields.model ?? "");
       const hasMask =
         call.kind === "json" ? call.request.mask !== undefined : call.files.some((file) => file.fieldname === "mask");
       if (isNativeImageFamily(model)) {
-        if (isMultipart || hasMask) throw unsupportedNativeForm(model);
+        if (isMultipart || hasMask) throw unsupportedNativeImageForm(model);
         if (call.kind === "json" && (typeof call.request.prompt !== "string" || call.request.prompt.trim() === "")) {
           throw new InvalidRequestError("prompt is required and must not be empty.", { param: "prompt" });
         }
       }
-      let translation: ReturnType<typeof convertImageRequestToNative> | undefined;
       await runRelay(context, request, response, {
+        capability: "images",
+        input: call,
         model,
         isStream: false,
         promptTokenEstimate: estimateImagePromptTokens(call),
         maxOutputTokens: undefined,
         reservedUsage: { imageCount: requestedImageCount(call, model) },
-        channelTypes: ["openai", "native"],
-        execute: (input) => {
-          switch (input.attempt.channel.type) {
-            case "native": {
-              if (call.kind !== "json" || hasMask) throw unsupportedNativeForm(model);
-              translation ??= convertImageRequestToNative({
-                request: call.request,
-                fetchMedia: fetchImage,
-                safetySettings: context.config.nativeSafetySettings,
-              });
-              return relayNativeImage({ request: call.request, translation, now: () => context.now() }, input);
-            }
-            case "openai":
-              return relayOpenaiImage(call, response, input);
-          }
-        },
       });
     };
   return { createImage: relayImage("generations"), createImageEdit: relayImage("edits") };
@@ -107,14 +77,8 @@ function readEditForm(request: Request): { fields: Record<string, string>; files
   return { fields, files: (request.files as UploadedImageFile[] | undefined) ?? [] };
 }
 
-function unsupportedNativeForm(model: string): InvalidRequestError {
-  return new InvalidRequestError(
-    `multipart/form-data and mask are not supported for ${model}; send JSON with an image field.`,
-  );
-}
-
 /** Reference images are held at a media part's worth each, not at their base64 length (raw base64 is no data: URI). */
-function estimateImagePromptTokens(call: OpenaiImageCall): number {
+function estimateImagePromptTokens(call: ImageCall): number {
   if (call.kind === "multipart") return estimatePromptTokens(call.fields) + MEDIA_PART_TOKENS * call.files.length;
   const { image, images, ...rest } = call.request as ImageRequest & { mask?: unknown };
   const references = [image ?? [], images ?? []].flat().length;

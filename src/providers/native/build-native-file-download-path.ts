@@ -1,4 +1,4 @@
-import { UpstreamError } from "../../errors/upstream-error.js";
+import { UpstreamFailure } from "../../relay/upstream-failure.js";
 
 /**
  * The download path of a video file the provider named, on the channel's own base URL: the request carries the
@@ -6,6 +6,10 @@ import { UpstreamError } from "../../errors/upstream-error.js";
  */
 export function buildNativeFileDownloadPath(fileUri: string): string {
   const match = /\/files\/([A-Za-z0-9_-]+)(?=[:/?]|$)/.exec(fileUri);
-  if (match === null) throw new UpstreamError("The provider named a video file the gateway cannot download.");
+  if (match === null)
+    throw new UpstreamFailure("The provider named a video file the gateway cannot download.", false, {
+      status: 502,
+      code: "bad_response",
+    });
   return `/v1beta/files/${match[1]}:download?alt=media`;
 }

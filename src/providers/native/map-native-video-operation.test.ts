@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { UpstreamError } from "../../errors/upstream-error.js";
+import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import { buildNativeFileDownloadPath } from "./build-native-file-download-path.js";
 import { listNativeVideoFiles } from "./list-native-video-files.js";
 import { mapNativeVideoOperation } from "./map-native-video-operation.js";
@@ -69,6 +69,6 @@ describe("buildNativeFileDownloadPath", () => {
     expect(buildNativeFileDownloadPath("https://elsewhere.example/v1beta/files/3xk9p2m7q1:download?alt=media")).toBe(
       "/v1beta/files/3xk9p2m7q1:download?alt=media",
     );
-    expect(() => buildNativeFileDownloadPath("https://x.example/video.mp4")).toThrow(UpstreamError);
+    expect(() => buildNativeFileDownloadPath("https://x.example/video.mp4")).toThrow(UpstreamFailure);
   });
 });

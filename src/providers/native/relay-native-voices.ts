@@ -1,10 +1,8 @@
 import type { components, operations } from "../../../generated/types/native.js";
-import type { ClientGoneSignal } from "../../relay/client-gone-signal.js";
-import type { ChannelAttempt } from "../../channels/channel-router.js";
 import type { QueryParameters } from "../../http/operation-types.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
+import type { UnbilledAttemptInput } from "../provider-adapter.js";
 
 type VoiceQuery = QueryParameters<operations["listVoices"]>;
 type ListVoicesResponse = components["schemas"]["ListVoicesResponse"];
@@ -13,47 +11,26 @@ type ListVoicesResponse = components["schemas"]["ListVoicesResponse"];
 export const DEFAULT_VOICE_PAGE_SIZE = 50;
 const singleFilters = ["gender", "pitch", "context", "type", "search", "page_token"] as const;
 
-export interface NativeVoicesCall {
-  query: VoiceQuery;
-  attempts: readonly ChannelAttempt[];
-  signal: ClientGoneSignal;
-  /** Told which channel failed retryably and which answered, for the router's cooldowns. */
-  onFailure(attempt: ChannelAttempt): void;
-  onSuccess(attempt: ChannelAttempt): void;
-}
-
 /**
- * GET /v1beta/voices on the channels that serve the query's model, first choice first, moving on only after a
- * retryable failure. Every filter is forwarded (the client's `key` never is); `model` becomes the channel's mapped
- * model and page_size is always sent (default 50), so the seed's default holds whatever the upstream's is. The page
- * and its opaque next_page_token pass through unchanged. Not billed: no reservation, no usage log.
+ * GET /v1beta/voices on one channel that serves the query's model (the relay tries the next one after a retryable
+ * failure). Every filter is forwarded (the client's `key` never is); `model` becomes the channel's mapped model and
+ * page_size is always sent (default 50), so the seed's default holds whatever the upstream's is. The page and its
+ * opaque next_page_token pass through unchanged. Not billed: no reservation, no usage log.
  */
-export async function relayNativeVoices(call: NativeVoicesCall): Promise<ListVoicesResponse> {
-  let lastFailure: unknown;
-  for (const attempt of call.attempts) {
-    const search = new URLSearchParams({ model: attempt.upstreamModel });
-    for (const code of toList(call.query.language_code)) search.append("language_code", code);
-    for (const name of singleFilters) {
-      const value = call.query[name];
-      if (value !== undefined && value !== "") search.set(name, String(value));
-    }
-    search.set("page_size", String(call.query.page_size ?? DEFAULT_VOICE_PAGE_SIZE));
-    try {
-      const page = await sendUpstreamJsonRequest<ListVoicesResponse>(attempt, {
-        method: "GET",
-        path: `/v1beta/voices?${search.toString()}`,
-        headers: buildUpstreamHeaders(attempt, { jsonBody: false }),
-        signal: call.signal,
-      });
-      call.onSuccess(attempt);
-      return page;
-    } catch (error) {
-      if (!(error instanceof UpstreamFailure && error.retryable) || call.signal.aborted) throw error;
-      call.onFailure(attempt);
-      lastFailure = error;
-    }
+export async function relayNativeVoices(query: VoiceQuery, input: UnbilledAttemptInput): Promise<ListVoicesResponse> {
+  const search = new URLSearchParams({ model: input.attempt.upstreamModel });
+  for (const code of toList(query.language_code)) search.append("language_code", code);
+  for (const name of singleFilters) {
+    const value = query[name];
+    if (value !== undefined && value !== "") search.set(name, String(value));
   }
-  throw lastFailure;
+  search.set("page_size", String(query.page_size ?? DEFAULT_VOICE_PAGE_SIZE));
+  return sendUpstreamJsonRequest<ListVoicesResponse>(input.attempt, {
+    method: "GET",
+    path: `/v1beta/voices?${search.toString()}`,
+    headers: buildUpstreamHeaders(input.attempt, { jsonBody: false }),
+    signal: input.signal,
+  });
 }
 
 /** The validator makes a repeated parameter an array; a lone one may still arrive as a string. */

@@ -6,32 +6,16 @@ import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import type { ImageCall, UploadedImageFile } from "../image-call.js";
 
-type ImageRequest = components["schemas"]["ImageGenerationRequest"];
 type ImageResponse = components["schemas"]["ImageResponse"];
-
-export interface UploadedImageFile {
-  fieldname: string;
-  buffer: Buffer;
-  originalname: string;
-  mimetype: string;
-}
-
-export type OpenaiImageCall =
-  | { task: "generations" | "edits"; kind: "json"; request: ImageRequest }
-  /** A multipart edit: the form's text fields as sent and its file parts (image, image[], mask) as uploaded. */
-  | { task: "edits"; kind: "multipart"; fields: Record<string, string>; files: readonly UploadedImageFile[] };
 
 /**
  * Image generation or editing on an OpenAI-compatible channel: the client's JSON passes through with the mapped
  * model (a multipart edit is rebuilt as a form with its files), and the upstream's answer goes back as it is. Billed
  * by the images returned (`data.length`, priced per_image) plus the tokens the upstream reports, if it does.
  */
-export async function relayOpenaiImage(
-  call: OpenaiImageCall,
-  response: Response,
-  input: RelayAttemptInput,
-): Promise<void> {
+export async function relayOpenaiImage(call: ImageCall, response: Response, input: RelayAttemptInput): Promise<void> {
   const path = `/v1/images/${call.task}`;
   const result =
     call.kind === "json"

@@ -6,7 +6,6 @@ import { deleteChannel } from "./delete-channel.js";
 import { findChannelById } from "./find-channel-by-id.js";
 import { insertChannel } from "./insert-channel.js";
 import { listChannels } from "./list-channels.js";
-import { listEnabledChannels } from "./list-enabled-channels.js";
 import { updateChannel } from "./update-channel.js";
 import { upsertConfigChannel } from "./upsert-config-channel.js";
 
@@ -127,20 +126,6 @@ describe.each(testDatabases)("channels on $name", ({ database }) => {
     expect(await deleteChannel(db, channel.id)).toBe(false);
     expect(await findChannelById(db, channel.id)).toBeNull();
     expect(await findChannelById(db, fromConfig.id)).not.toBeNull();
-  });
-
-  it("lists enabled channels by priority, highest first", async () => {
-    const low = await insertChannel(db, channelInput("enabled low", { priority: -5 }));
-    const high = await insertChannel(db, channelInput("enabled high", { priority: 50 }));
-    const off = await insertChannel(db, channelInput("disabled", { priority: 100, enabled: false }));
-    const enabled = await listEnabledChannels(db);
-    const ids = enabled.map((channel) => channel.id);
-    expect(ids).toContain(low.id);
-    expect(ids).not.toContain(off.id);
-    expect(ids.indexOf(high.id)).toBeLessThan(ids.indexOf(low.id));
-    expect(enabled.every((channel) => channel.enabled)).toBe(true);
-    const priorities = enabled.map((channel) => channel.priority);
-    expect(priorities).toEqual([...priorities].sort((left, right) => right - left));
   });
 
   it("upserts a config channel by name, keeping its id and created time", async () => {

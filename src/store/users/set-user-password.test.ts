@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { insertTestUser } from "../testing/insert-test-user.js";
 import { openTestDatabases } from "../testing/open-test-databases.js";
-import { findUserById } from "./find-user-by-id.js";
+import { findUserByUsername } from "./find-user-by-username.js";
 import { setUserPassword } from "./set-user-password.js";
 
 const testDatabases = await openTestDatabases();
@@ -13,8 +13,8 @@ describe.each(testDatabases)("setUserPassword on $name", ({ database }) => {
     const user = await insertTestUser(db, { passwordHash: "old-hash" });
     const other = await insertTestUser(db, { passwordHash: "other-hash" });
     expect(await setUserPassword(db, user.username, "new-hash")).toBe(true);
-    expect(await findUserById(db, user.id)).toEqual({ ...user, passwordHash: "new-hash" });
-    expect(await findUserById(db, other.id)).toEqual(other);
+    expect(await findUserByUsername(db, user.username)).toEqual({ ...user, passwordHash: "new-hash" });
+    expect(await findUserByUsername(db, other.username)).toEqual(other);
   });
 
   it("reports an unknown username", async () => {

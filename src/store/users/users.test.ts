@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { insertTestUser } from "../testing/insert-test-user.js";
 import { openTestDatabases } from "../testing/open-test-databases.js";
-import { countUsers } from "./count-users.js";
 import { findUserByAccessTokenHash } from "./find-user-by-access-token-hash.js";
-import { findUserById } from "./find-user-by-id.js";
 import { findUserByUsername } from "./find-user-by-username.js";
 import { insertUser } from "./insert-user.js";
 import { setUserAccessToken } from "./set-user-access-token.js";
@@ -27,9 +25,7 @@ describe.each(testDatabases)("users on $name", ({ database }) => {
       accessTokenEncrypted: null,
       createdTime: 1_700_000_001,
     });
-    expect(await findUserById(db, user.id)).toEqual(user);
     expect(await findUserByUsername(db, "alice")).toEqual(user);
-    expect(await findUserById(db, user.id + 1000)).toBeNull();
     expect(await findUserByUsername(db, "nobody")).toBeNull();
   });
 
@@ -60,11 +56,5 @@ describe.each(testDatabases)("users on $name", ({ database }) => {
     await expect(
       setUserAccessToken(db, second.id, { accessTokenHash: "same", accessTokenEncrypted: "e" }),
     ).rejects.toThrow();
-  });
-
-  it("counts users", async () => {
-    const before = await countUsers(db);
-    await insertTestUser(db);
-    expect(await countUsers(db)).toBe(before + 1);
   });
 });

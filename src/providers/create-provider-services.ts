@@ -1,0 +1,26 @@
+import type { GatewayConfig } from "../config/gateway-config.js";
+import type { Logger } from "../logging/logger.js";
+import { createSafeFetcher } from "../net/create-safe-fetcher.js";
+import {
+  createNativeMediaFetcher,
+  nativeMediaMaxBytes,
+  nativeMediaTimeoutMs,
+} from "./native/create-native-media-fetcher.js";
+import { nativeImageMimeTypes } from "./native/native-image-mime-types.js";
+import type { ProviderServices } from "./provider-services.js";
+
+/** The adapters' shared services, once per gateway. */
+export function createProviderServices(config: GatewayConfig, logger: Logger, now: () => number): ProviderServices {
+  return {
+    safetySettings: config.nativeSafetySettings,
+    fetchMedia: createNativeMediaFetcher(),
+    // Reference images are limited to the seed's image types, within the same size and time budget.
+    fetchImage: createSafeFetcher({
+      maxBytes: nativeMediaMaxBytes,
+      allowedMimeTypes: nativeImageMimeTypes,
+      timeoutMs: nativeMediaTimeoutMs,
+    }),
+    logger,
+    now,
+  };
+}

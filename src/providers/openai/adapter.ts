@@ -1,0 +1,31 @@
+import { openaiVideoTasks } from "./openai-video-tasks.js";
+import type { ProviderAdapter } from "../provider-adapter.js";
+import { relayOpenaiChat } from "./relay-openai-chat.js";
+import { relayOpenaiEmbeddings } from "./relay-openai-embeddings.js";
+import { relayOpenaiImage } from "./relay-openai-image.js";
+import { relayOpenaiResponses } from "./relay-openai-responses.js";
+import { relayOpenaiSpeech } from "./relay-openai-speech.js";
+import { relayOpenaiTranscription } from "./relay-openai-transcription.js";
+
+/**
+ * OpenAI-compatible upstreams (`/v1/...`, `Authorization: Bearer`): every OpenAI-style capability passes through
+ * with the channel's model name. The methods are arrows so that the relay functions are looked up at call time
+ * (the registry and the relay import each other).
+ */
+export const openaiAdapter = {
+  type: "openai",
+  videoTasks: openaiVideoTasks,
+  credentialHeaders: (key) => ({ authorization: `Bearer ${key}` }),
+  // One short message, one output token: the cheapest call that proves the key, the base URL and the model.
+  channelTestRequest: (upstreamModel) => ({
+    method: "POST",
+    path: "/v1/chat/completions",
+    body: { model: upstreamModel, messages: [{ role: "user", content: "ping" }], max_tokens: 1 },
+  }),
+  chat: (request, input) => relayOpenaiChat(request, input.response, input),
+  responses: (request, input) => relayOpenaiResponses(request, input.response, input),
+  embeddings: (request, input) => relayOpenaiEmbeddings(request, input.response, input),
+  images: (call, input) => relayOpenaiImage(call, input.response, input),
+  speech: (request, input) => relayOpenaiSpeech(request, input.response, input),
+  transcription: (call, input) => relayOpenaiTranscription(call, input),
+} as const satisfies ProviderAdapter;

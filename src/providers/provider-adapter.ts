@@ -1,0 +1,73 @@
+import type { components as NativeComponents, operations as NativeOperations } from "../../generated/types/native.js";
+import type { components as OpenaiComponents } from "../../generated/types/openai.js";
+import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { QueryParameters } from "../http/operation-types.js";
+import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
+import type { RelayAttemptInput } from "../relay/run-relay.js";
+import type { ImageCall } from "./image-call.js";
+import type { NativeEmbedCall } from "./native/relay-native-embed.js";
+import type { NativeGenerateCall } from "./native/relay-native-generate.js";
+import type { TranscriptionCall } from "./openai/relay-openai-transcription.js";
+import type { VideoTaskCapability } from "../tasks/video-task-capability.js";
+import type { ProviderServices } from "./provider-services.js";
+
+/**
+ * The typed call each billed capability takes, by capability name. A capability is one client operation family;
+ * its call is the client's request as the handler read it, before any provider translation. Adding a capability:
+ * one line here, the adapters that serve it implement the method, and its handler calls runRelay with the name.
+ */
+export interface RelayCapabilityCalls {
+  chat: OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
+  responses: OpenaiComponents["schemas"]["CreateResponseRequest"];
+  embeddings: OpenaiComponents["schemas"]["CreateEmbeddingRequest"];
+  images: ImageCall;
+  speech: OpenaiComponents["schemas"]["CreateSpeechRequest"];
+  transcription: TranscriptionCall;
+  nativeGeneration: NativeGenerateCall;
+  nativeEmbedding: NativeEmbedCall;
+}
+
+export type RelayCapability = keyof RelayCapabilityCalls;
+
+/**
+ * One attempt of a capability against one channel of this adapter's type. It writes the client's answer through
+ * `input` (deliver, deliverBytes, or a stream on input.response), fills `input.observed.usage`, and throws
+ * UpstreamFailure for a failure before anything reached the client (the relay then may try the next channel).
+ */
+export type RelayCapabilityMethod<Call> = (
+  call: Call,
+  input: RelayAttemptInput,
+  services: ProviderServices,
+) => Promise<void>;
+
+/** An attempt of an unbilled read (no reservation, no usage log): the channel and the client-gone signal. */
+export interface UnbilledAttemptInput {
+  attempt: ChannelAttempt;
+  signal: ClientGoneSignal;
+}
+
+/** The smallest real request that proves a channel's key and base URL; credentials come from `credentialHeaders`. */
+export type ChannelTestRequest = { method: "GET"; path: string } | { method: "POST"; path: string; body: unknown };
+
+/**
+ * One upstream protocol: how credentials go upstream, how a channel is tested, and which capabilities it serves
+ * (an absent method is a capability the protocol lacks: the relay never plans its channels for that operation).
+ */
+export type ProviderAdapter = {
+  /** The channel `type` this adapter serves (the registry's key; the spec's channel type enum). */
+  readonly type: string;
+  /** The headers that carry one channel key upstream (e.g. `Authorization: Bearer`, `x-goog-api-key`). */
+  credentialHeaders(key: string): Record<string, string>;
+  /** The channel test (POST /api/channels/{id}/test) for one upstream model name; nothing is billed. */
+  channelTestRequest(upstreamModel: string): ChannelTestRequest;
+  /** GET /v1beta/voices on one channel: a read routed like a generation, never billed. */
+  nativeVoices?(
+    query: QueryParameters<NativeOperations["listVoices"]>,
+    input: UnbilledAttemptInput,
+  ): Promise<NativeComponents["schemas"]["ListVoicesResponse"]>;
+  /**
+   * Asynchronous video tasks (submit / poll / fetch content), planned by the task lifecycle (src/tasks/) rather than
+   * by runRelay's capabilities: see docs/ARCHITECTURE.md, "Async tasks".
+   */
+  readonly videoTasks?: VideoTaskCapability;
+} & { readonly [Capability in RelayCapability]?: RelayCapabilityMethod<RelayCapabilityCalls[Capability]> };

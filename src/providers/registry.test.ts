@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { findProjectRoot } from "../http/find-project-root.js";
+import { loadBundledSpec } from "../http/load-bundled-spec.js";
+import type { RelayCapability } from "./provider-adapter.js";
+import { providerRegistry } from "./registry.js";
+
+const capabilities: readonly RelayCapability[] = [
+  "chat",
+  "responses",
+  "embeddings",
+  "images",
+  "speech",
+  "transcription",
+  "nativeGeneration",
+  "nativeEmbedding",
+];
+
+function specChannelTypes(): string[] {
+  const spec = loadBundledSpec("management") as { components: { schemas: { ChannelType: { enum: string[] } } } };
+  return spec.components.schemas.ChannelType.enum;
+}
+
+function sourceFilesUnder(folder: string): string[] {
+  return fs.readdirSync(folder, { withFileTypes: true, recursive: true }).flatMap((entry) => {
+    const file = path.join(entry.parentPath, entry.name);
+    return entry.isFile() && file.endsWith(".ts") && !file.endsWith(".test.ts") ? [file] : [];
+  });
+}
+
+describe("the provider registry", () => {
+  it("has one adapter per channel type of the spec, filed under its own type, and nothing else", () => {
+    const types = specChannelTypes();
+    expect(types.length).toBeGreaterThan(0);
+    for (const type of types) expect(Object.hasOwn(providerRegistry, type), `adapter for ${type}`).toBe(true);
+    expect(Object.keys(providerRegistry).sort()).toEqual([...types].sort());
+    for (const [type, adapter] of Object.entries(providerRegistry)) expect(adapter.type).toBe(type);
+  });
+
+  it("lists what each adapter serves", () => {
+    const served = Object.fromEntries(
+      Object.entries(providerRegistry).map(([type, adapter]) => [
+        type,
+        capabilities.filter((capability) => capability in adapter),
+      ]),
+    );
+    expect(served).toEqual({
+      openai: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
+      native: ["chat", "embeddings", "images", "nativeGeneration", "nativeEmbedding"],
+      // Their images capability comes with the image families' work (issue 13, sections 2-4).
+      ark: [],
+      dashscope: [],
+    });
+    expect("nativeVoices" in providerRegistry.native).toBe(true);
+  });
+
+  it("puts a channel key upstream only in the adapter's credential headers", () => {
+    expect(providerRegistry.openai.credentialHeaders("k1")).toEqual({ authorization: "Bearer k1" });
+    expect(providerRegistry.native.credentialHeaders("k1")).toEqual({ "x-goog-api-key": "k1" });
+    expect(providerRegistry.ark.credentialHeaders("k1")).toEqual({ authorization: "Bearer k1" });
+    expect(providerRegistry.dashscope.credentialHeaders("k1")).toEqual({ authorization: "Bearer k1" });
+    for (const adapter of Object.values(providerRegistry))
+      expect(JSON.stringify(adapter.channelTestRequest("some-model"))).not.toContain("k1");
+  });
+
+  it("leaves no handler under src/api switching on a channel type", () => {
+    const channelTypePattern = new RegExp(
+      String.raw`channel\.type|case\s+["'](${specChannelTypes().join("|")})["']|type\s*===?\s*["'](${specChannelTypes().join("|")})["']`,
+    );
+    const offenders = sourceFilesUnder(path.join(findProjectRoot(), "src", "api")).filter((file) =>
+      channelTypePattern.test(fs.readFileSync(file, "utf8")),
+    );
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,62 @@
+import type { Readable } from "node:stream";
+import type { SseWriter } from "../http/sse-writer.js";
+import { streamFailureBeforeFirstEvent } from "./stream-failure-before-first-event.js";
+
+/** What a stream pipe does with the upstream's reads: translate or observe them, and hand back what is ready. */
+export interface UpstreamStreamStage {
+  /** One upstream read. Throws to fail the stream (a bad or oversized event). */
+  read(chunk: Buffer): void;
+  /** The upstream ended: flush what is held (final usage and finish chunks). Throws to fail the stream. */
+  end(): void;
+  /** What is ready for the client since the last call, as one write; undefined when nothing is. */
+  take(): string | Uint8Array | undefined;
+  /** Set when the stage wants no more upstream input (a transformer that terminated the stream). */
+  readonly terminated: boolean;
+  /** The stream stopped early (the client left, or a failure): report what was observed so far. */
+  cancel(reason: unknown): void;
+}
+
+/**
+ * The one loop of every upstream stream: each upstream read goes through the stage and out as one write before the
+ * next read (backpressure: the next read waits for the client's socket to drain). Leaving the loop destroys the
+ * upstream body, which aborts the upstream request.
+ *
+ * The rule on failures: a failure before anything reached the client (not even the headers, see sse-writer.ts)
+ * goes back to the relay, which may try another channel or answer in JSON (streamFailureBeforeFirstEvent). After
+ * the first byte nothing can be retried: the client gets what was ready, then `errorFrame(error)` so it learns the
+ * stream is incomplete, and the error goes back to the relay for its log. The relay ends the response once the
+ * request is settled.
+ */
+export async function pumpUpstreamStream(
+  upstreamBody: Readable,
+  writer: SseWriter,
+  stage: UpstreamStreamStage,
+  errorFrame: (error: unknown) => string,
+): Promise<void> {
+  let clientHasBytes = false;
+  const send = async () => {
+    const ready = stage.take();
+    if (ready === undefined || ready.length === 0 || writer.closed) return;
+    clientHasBytes = true;
+    await writer.sendRaw(ready);
+  };
+  try {
+    for await (const chunk of upstreamBody as AsyncIterable<Buffer>) {
+      stage.read(chunk);
+      await send();
+      if (stage.terminated || writer.closed) break;
+    }
+    if (!stage.terminated && !writer.closed) {
+      stage.end();
+      await send();
+    }
+    if (writer.closed) stage.cancel(new Error("client disconnected"));
+  } catch (error) {
+    stage.cancel(error);
+    if (writer.closed) throw error;
+    await send();
+    if (!clientHasBytes) throw streamFailureBeforeFirstEvent(error);
+    await writer.sendRaw(errorFrame(error));
+    throw error;
+  }
+}

@@ -1,0 +1,57 @@
+import type { Response } from "express";
+import { assertModelAllowed } from "../auth/assert-model-allowed.js";
+import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import type { GatewayContext } from "../gateway-context.js";
+import { findProviderAdapter } from "../providers/find-provider-adapter.js";
+import type { ProviderAdapter } from "../providers/provider-adapter.js";
+import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
+import { ClientGoneSignal } from "./client-gone-signal.js";
+import { UpstreamFailure } from "./upstream-failure.js";
+
+/** Reads that are routed like generations but never billed (GET /v1beta/voices). */
+type UnbilledCapability = "nativeVoices";
+type UnbilledMethod<Capability extends UnbilledCapability> = NonNullable<ProviderAdapter[Capability]>;
+
+/**
+ * An unbilled read through the channels whose adapter serves it: no reservation and no usage log, but the same
+ * model check, channel plan and failover (the next channel only after a retryable failure) as runRelay. Returns
+ * the first answer; the handler sends it.
+ */
+export async function runUnbilledRelay<Capability extends UnbilledCapability>(
+  context: GatewayContext,
+  response: Response,
+  call: { capability: Capability; model: string; input: Parameters<UnbilledMethod<Capability>>[0] },
+): Promise<Awaited<ReturnType<UnbilledMethod<Capability>>>> {
+  const token = getAuthenticatedToken(response);
+  assertModelAllowed(token, call.model);
+  const attempts = context.channelRouter
+    .planAttempts(
+      call.model,
+      { group: token.group, crossGroupRetry: token.crossGroupRetry },
+      getAuthenticatedUserGroup(response),
+      context.config.relay.maxAttempts,
+    )
+    .filter((attempt) => findProviderAdapter(attempt.channel.type)[call.capability] !== undefined);
+  if (attempts.length === 0) throw new NoAvailableChannelError(call.model);
+  const clientGone = new ClientGoneSignal();
+  const onClientGone = () => clientGone.abort(new Error("client disconnected"));
+  response.once("close", onClientGone);
+  try {
+    let lastFailure: unknown;
+    for (const attempt of attempts) {
+      const method = findProviderAdapter(attempt.channel.type)[call.capability] as UnbilledMethod<Capability>;
+      try {
+        const answer = await method(call.input, { attempt, signal: clientGone });
+        context.channelRouter.reportSuccess(attempt.channel.id);
+        return answer as Awaited<ReturnType<UnbilledMethod<Capability>>>;
+      } catch (error) {
+        if (!(error instanceof UpstreamFailure && error.retryable) || clientGone.aborted) throw error;
+        context.channelRouter.reportFailure(attempt.channel.id);
+        lastFailure = error;
+      }
+    }
+    throw lastFailure;
+  } finally {
+    response.off("close", onClientGone);
+  }
+}
