@@ -1,6 +1,14 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  type FakeArkVideoUpstream,
+  startFakeArkVideoServer,
+} from "../../mocks/upstreams/ark/start-fake-ark-video-server.js";
+import {
+  type FakeDashscopeVideoUpstream,
+  startFakeDashscopeVideoServer,
+} from "../../mocks/upstreams/dashscope/start-fake-dashscope-video-server.js";
 import { createFakeVideoBytes } from "../../mocks/upstreams/shared/create-fake-video-bytes.js";
 import { createTinyPng } from "../../mocks/upstreams/native/create-tiny-png.js";
 import type { FakeNativeUpstream } from "../../mocks/upstreams/native/fake-native-types.js";
@@ -47,11 +55,15 @@ async function startReceiver(failures: number) {
  */
 describe.each(testDatabases)("video families on $name", ({ database }) => {
   let native: FakeNativeUpstream;
+  let ark: FakeArkVideoUpstream;
+  let dashscope: FakeDashscopeVideoUpstream;
   let gateway: TestGateway;
   let secret: string;
 
   beforeAll(async () => {
     native = await startFakeNativeServer({ apiKey: "native-secret" });
+    ark = await startFakeArkVideoServer({ apiKey: "ark-secret" });
+    dashscope = await startFakeDashscopeVideoServer({ apiKey: "dashscope-secret" });
     gateway = await startTestGateway({
       database,
       configFile: {
@@ -67,10 +79,34 @@ describe.each(testDatabases)("video families on $name", ({ database }) => {
               "vid-b-3.0-fast-generate-001": "veo-3.0-fast-generate-001",
             },
           },
+          {
+            name: "dashscope-video",
+            type: "dashscope",
+            base_url: dashscope.url,
+            key: "dashscope-secret",
+            models: ["vid-c2.5-t2v-preview", "vid-c2.7-videoedit"],
+            model_mapping: { "vid-c2.5-t2v-preview": "wan2.5-t2v-preview", "vid-c2.7-videoedit": "wan2.7-videoedit" },
+          },
+          {
+            name: "ark-video",
+            type: "ark",
+            base_url: ark.url,
+            key: "ark-secret",
+            models: ["vid-e-1-5-pro-251215", "vid-d-2-0"],
+            model_mapping: {
+              "vid-e-1-5-pro-251215": "doubao-seedance-1-5-pro-251215",
+              "vid-d-2-0": "dreamina-seedance-2-0-260128",
+            },
+          },
         ],
         pricing: {
           "vid-b-3.1-fast-generate-preview": { per_second: 0.1 },
           "vid-b-3.0-fast-generate-001": { per_second: 0.1 },
+          "vid-c2.5-t2v-preview": { per_second: 0.1 },
+          "vid-c2.7-videoedit": { per_second: 0.1 },
+          "vid-e-1-5-pro-251215": { per_second: 0.1 },
+          // 2 USD per 1M output tokens: one unit per token.
+          "vid-d-2-0": { output: 2 },
         },
         tasks: { poll_interval_ms: 40, callback_backoff_ms: 5 },
         fetch: { allow_private: ["127.0.0.1/32"] },
@@ -83,8 +119,14 @@ describe.each(testDatabases)("video families on $name", ({ database }) => {
   afterAll(async () => {
     await gateway.close();
     await native.close();
+    await ark.close();
+    await dashscope.close();
   });
-  beforeEach(() => native.reset());
+  beforeEach(() => {
+    native.reset();
+    ark.reset();
+    dashscope.reset();
+  });
 
   // biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
   const call = async (key: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
@@ -264,6 +306,152 @@ describe.each(testDatabases)("video families on $name", ({ database }) => {
     });
     expect(badSeconds.body.error).toMatchObject({ code: "invalid_parameter", param: "duration" });
     expect(native.requests).toHaveLength(0);
+    expect((await readToken(gateway, tokenId)).remain_quota).toBe(start);
+  });
+
+  it("runs vid-c2.5 t2v with metadata.parameters winning for the body and the reservation, showing the provider's fields", async () => {
+    const { id: tokenId, key } = await createApiKey(gateway, { remainQuota: start });
+    dashscope.videos.setTimeline({ queuedPolls: 1, runningPolls: 1 });
+    const submitted = await call(key, "/v1/video/generations", {
+      model: "vid-c2.5-t2v-preview",
+      prompt: "A kitten chasing a ribbon",
+      duration: 5,
+      metadata: { input: { prompt: "A kitten chasing a ribbon" }, parameters: { duration: 10, resolution: "720P" } },
+    });
+    expect(submitted.status).toBe(200);
+    expect((await readToken(gateway, tokenId)).remain_quota).toBe(start - 10 * unitsPerSecond);
+    expect(dashscope.requests[0]?.body).toEqual({
+      model: "wan2.5-t2v-preview",
+      input: { prompt: "A kitten chasing a ribbon" },
+      parameters: { duration: 10, resolution: "720P", prompt_extend: true, watermark: false },
+    });
+    const finished = await waitForStatus(key, submitted.body.id, "completed");
+    const taskId = dashscope.videos.list()[0]!.id;
+    expect(finished.data).toMatchObject({
+      seconds: "10",
+      url: `${dashscope.url}/videos/${taskId}.mp4?Expires=1893456000&Signature=fake`,
+      metadata: {
+        output: {
+          task_status: "SUCCEEDED",
+          orig_prompt: "A kitten chasing a ribbon",
+          submit_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/),
+          scheduled_time: expect.any(String),
+          end_time: expect.any(String),
+          input_video_duration: 0,
+          output_video_duration: 10,
+        },
+        usage: { SR: 720, duration: 10, video_count: 1 },
+      },
+    });
+    // The provider's task id stays private: the task id shown is the gateway's own.
+    expect(finished.data.metadata.output.task_id).toBe(submitted.body.id);
+    await expectSpent(tokenId, 10 * unitsPerSecond);
+  });
+
+  it("bills vid-c2.7-videoedit by input plus output seconds, and refunds a failed vid-c task", async () => {
+    const { id: tokenId, key } = await createApiKey(gateway, { remainQuota: start });
+    dashscope.videos.setTimeline({ queuedPolls: 0, runningPolls: 0 });
+    const edit = await call(key, "/v1/video/generations", {
+      model: "vid-c2.7-videoedit",
+      prompt: "Make it snow",
+      metadata: {
+        input: { prompt: "Make it snow", media: [{ type: "video", url: "https://example.com/street.mp4" }] },
+      },
+    });
+    expect(edit.status).toBe(200);
+    // The longest source (10 s) plus the longest output (10 s).
+    expect((await readToken(gateway, tokenId)).remain_quota).toBe(start - 20 * unitsPerSecond);
+    const finished = await waitForStatus(key, edit.body.id, "completed");
+    expect(finished.data.seconds).toBe("13.24");
+    await expectSpent(tokenId, 13.24 * unitsPerSecond);
+
+    const failing = await call(key, "/v1/video/generations", { model: "vid-c2.5-t2v-preview", prompt: "x [fail]" });
+    const failed = await waitForStatus(key, failing.body.id, "failed");
+    expect(failed.data.error).toEqual({
+      code: "DataInspectionFailed",
+      message: "Output data may contain inappropriate content.",
+    });
+    await expectSpent(tokenId, 13.24 * unitsPerSecond);
+  });
+
+  it("runs vid-e 1.5 pro from its text flags, with audio and the last frame, the client's callback kept from the upstream", async () => {
+    const { id: tokenId, key } = await createApiKey(gateway, { remainQuota: start });
+    ark.videos.setTimeline({ queuedPolls: 1, runningPolls: 0 });
+    const content = [
+      { type: "text", text: "A fox running through fresh snow --rs 720p --dur 6 --seed 7 --wm false" },
+      { type: "image_url", image_url: { url: "https://example.com/fox.jpg" }, role: "first_frame" },
+    ];
+    const submitted = await call(key, "/v1/video/generations", {
+      model: "vid-e-1-5-pro-251215",
+      prompt: "not used",
+      metadata: { content, return_last_frame: true, callback_url: "https://client.example.com/hooks/video" },
+    });
+    expect(submitted.status).toBe(200);
+    expect((await readToken(gateway, tokenId)).remain_quota).toBe(start - 6 * unitsPerSecond);
+    expect(ark.requests[0]?.body).toEqual({
+      model: "doubao-seedance-1-5-pro-251215",
+      content,
+      return_last_frame: true,
+      generate_audio: true,
+    });
+    const finished = await waitForStatus(key, submitted.body.id, "completed");
+    expect(finished.data).toMatchObject({ seconds: "6", url: expect.stringContaining(`${ark.url}/videos/`) });
+    await expectSpent(tokenId, 6 * unitsPerSecond);
+  });
+
+  it("bills vid-d-2-0 per 1M output tokens where the provider reports them", async () => {
+    const { id: tokenId, key } = await createApiKey(gateway, { remainQuota: start });
+    ark.videos.setTimeline({ queuedPolls: 0, runningPolls: 0 });
+    const submitted = await call(key, "/v1/video/generations", {
+      model: "vid-d-2-0",
+      prompt: "A red kite over the sea",
+      metadata: { content: undefined },
+    });
+    expect(submitted.status).toBe(200);
+    // 720p × 121 frames / 1024 = 108,900 tokens at one unit each, reserved up front.
+    expect((await readToken(gateway, tokenId)).remain_quota).toBe(start - 108_900);
+    expect(ark.requests[0]?.body).toEqual({
+      model: "dreamina-seedance-2-0-260128",
+      content: [{ type: "text", text: "A red kite over the sea" }],
+    });
+    await waitForStatus(key, submitted.body.id, "completed");
+    await expectSpent(tokenId, 108_900);
+  });
+
+  it("refuses vid-c and vid-e rules before any upstream call", async () => {
+    const { id: tokenId, key } = await createApiKey(gateway, { remainQuota: start });
+    const frames = await call(key, "/v1/video/generations", {
+      model: "vid-e-1-5-pro-251215",
+      metadata: { content: [{ type: "text", text: "A fox --frames 30" }] },
+    });
+    expect(frames).toEqual({
+      status: 400,
+      body: {
+        error: {
+          message: "--frames must be an integer from 29 to 289 of the form 25+4n for vid-e-1-5-pro-251215.",
+          type: "invalid_request_error",
+          code: "invalid_parameter",
+          param: "--frames",
+        },
+      },
+    });
+    const duration = await call(key, "/v1/video/generations", {
+      model: "vid-c2.5-t2v-preview",
+      prompt: "x",
+      duration: 3,
+    });
+    expect(duration.body.error).toMatchObject({
+      message: "duration must be one of 5, 10 for vid-c2.5-t2v-preview.",
+      code: "invalid_parameter",
+      param: "duration",
+    });
+    const media = await call(key, "/v1/video/generations", {
+      model: "vid-c2.7-videoedit",
+      prompt: "x",
+      metadata: { input: { prompt: "x", media: [{ type: "reference_image", url: "https://example.com/a.png" }] } },
+    });
+    expect(media.body.error).toMatchObject({ code: "invalid_request", param: "metadata.input.media" });
+    expect([...ark.requests, ...dashscope.requests]).toHaveLength(0);
     expect((await readToken(gateway, tokenId)).remain_quota).toBe(start);
   });
 });
