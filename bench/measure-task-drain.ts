@@ -18,6 +18,9 @@ export interface TaskDrainResult {
   polls: number;
   pollsPerSecond: number;
   cpuMicrosecondsPerPoll: number;
+  /** One-minute load average when the drain ended (the machine may be shared). */
+  loadAverage: number;
+  cpus: number;
 }
 
 const quiet = { VALIDATE_RESPONSES: "false", LOG_LEVEL: "warn" };
@@ -94,6 +97,8 @@ export async function measureTaskDrain(options: { tasks: number; databaseUrl?: s
       polls,
       pollsPerSecond: polls / drainSeconds,
       cpuMicrosecondsPerPoll: (cpu.user + cpu.system) / polls,
+      loadAverage: os.loadavg()[0]!,
+      cpus: os.cpus().length,
     };
   } finally {
     await upstream.close();
@@ -112,6 +117,7 @@ export function formatTaskDrainSection(result: TaskDrainResult): string {
     `(\`tasks.max_concurrent_polls\` ${result.maxConcurrentPolls}) against the fake OpenAI upstream (each video completes on`,
     "its first retrieve, so one poll finishes and settles one task). CPU is this process's, which also runs the fake:",
     "an upper bound for the gateway's share.",
+    `Load average when the drain ended: ${result.loadAverage.toFixed(1)} on ${result.cpus} cores.`,
     "",
     "| Measure | Value |",
     "| ------- | ----- |",

@@ -94,7 +94,26 @@ async function submitVideoTask(
     body: submit.exampleJsonBody,
   });
   const body = answer.json as { id?: string; task_id?: string } | undefined;
-  return answer.status === 200 ? (body?.id ?? body?.task_id) : undefined;
+  const taskId = answer.status === 200 ? (body?.id ?? body?.task_id) : undefined;
+  // Download, content and remix need a finished video: wait for it (the contract gateway polls every 50 ms).
+  if (taskId !== undefined && videoOperationsNeedingCompletion.has(operation.operationId))
+    await waitForCompletedTask(context, taskId);
+  return taskId;
+}
+
+const videoOperationsNeedingCompletion = new Set(["downloadVideoGeneration", "getVideoContent", "remixVideo"]);
+
+async function waitForCompletedTask(context: ContractContext, taskId: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const answer = await callGateway(context.gatewayUrl, {
+      method: "GET",
+      path: `/v1/video/generations/${taskId}?format=plain`,
+      bearer: context.seeded.apiKey,
+    });
+    const status = (answer.json as { status?: string } | undefined)?.status;
+    if (status === "succeeded" || status === "failed") return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 async function createDisposableChannel(

@@ -8,8 +8,9 @@ import type { ImageCall } from "./image-call.js";
 import type { NativeEmbedCall } from "./native/relay-native-embed.js";
 import type { NativeGenerateCall } from "./native/relay-native-generate.js";
 import type { TranscriptionCall } from "./openai/relay-openai-transcription.js";
-import type { VideoTaskCapability } from "../tasks/video-task-capability.js";
 import type { ProviderServices } from "./provider-services.js";
+import type { VideoSubmissionCall } from "../tasks/video-submission-call.js";
+import type { VideoTaskCapability } from "../tasks/video-task-capability.js";
 
 /**
  * The typed call each billed capability takes, by capability name. A capability is one client operation family;
@@ -25,6 +26,8 @@ export interface RelayCapabilityCalls {
   transcription: TranscriptionCall;
   nativeGeneration: NativeGenerateCall;
   nativeEmbedding: NativeEmbedCall;
+  /** A video task submission (or remix); adapters with `videoTasks` serve it with relayVideoSubmission. */
+  videoSubmission: VideoSubmissionCall;
 }
 
 export type RelayCapability = keyof RelayCapabilityCalls;
@@ -66,8 +69,10 @@ export type ProviderAdapter = {
     input: UnbilledAttemptInput,
   ): Promise<NativeComponents["schemas"]["ListVoicesResponse"]>;
   /**
-   * Asynchronous video tasks (submit / poll / fetch content), planned by the task lifecycle (src/tasks/) rather than
-   * by runRelay's capabilities: see docs/ARCHITECTURE.md, "Async tasks".
+   * Asynchronous video tasks (submit / poll / fetch content / remix) in this protocol. The submission is planned by
+   * runRelay as the `videoSubmission` capability (an adapter with `videoTasks` sets
+   * `videoSubmission: (call, input) => relayVideoSubmission(call, input)`); polls and content go to the channel
+   * that accepted the task (src/tasks/).
    */
-  readonly videoTasks?: VideoTaskCapability;
+  videoTasks?: VideoTaskCapability;
 } & { readonly [Capability in RelayCapability]?: RelayCapabilityMethod<RelayCapabilityCalls[Capability]> };

@@ -40,13 +40,10 @@ export interface RelayAttemptInput {
 }
 
 export interface RelayCall<Capability extends RelayCapability> {
-  /**
-   * What the client asked for: only channels whose adapter serves this capability are planned. Absent for a call
-   * that runs its attempts itself (`execute`).
-   */
-  capability?: Capability;
+  /** What the client asked for: only channels whose adapter serves this capability are planned. */
+  capability: Capability;
   /** The capability's typed call, handed to the adapter of each attempt's channel. */
-  input?: RelayCapabilityCalls[Capability];
+  input: RelayCapabilityCalls[Capability];
   /** The model the client asked for (suffixes included: pricing and routing use it as given). */
   model: string;
   /** Model name used to find channels, when it differs from `model` (e.g. a thinking suffix the router ignores). */
@@ -61,19 +58,13 @@ export interface RelayCall<Capability extends RelayCapability> {
    */
   reservedUsage?: Pick<MeteredUsage, "imageCount" | "durationSeconds">;
   maxOutputTokens: number | undefined;
-  /** Narrows the planned channels (video tasks: the family's channel types; a remix: the source video's channel). */
+  /** Narrows the planned channels further (a remix must go to the channel holding the source video). */
   acceptsAttempt?: (attempt: ChannelAttempt) => boolean;
   /**
    * An asynchronous task: a successful attempt has handed the reservation to the task row (which settles it when
    * the task ends), so the relay neither settles nor logs usage then. A failed submission is still refunded here.
    */
   handsOverReservation?: boolean;
-  /**
-   * Instead of an adapter capability (async task submission, planned by the task lifecycle): one attempt against
-   * one channel, which writes the answer through `deliver` and must throw UpstreamFailure for failures before
-   * anything was written to the client.
-   */
-  execute?(input: RelayAttemptInput): Promise<void>;
 }
 
 const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
@@ -101,9 +92,7 @@ export async function runRelay<Capability extends RelayCapability>(
     )
     .filter(
       (attempt) =>
-        (call.execute !== undefined ||
-          (call.capability !== undefined &&
-            findProviderAdapter(attempt.channel.type)[call.capability] !== undefined)) &&
+        findProviderAdapter(attempt.channel.type)[call.capability] !== undefined &&
         (call.acceptsAttempt === undefined || call.acceptsAttempt(attempt)),
     );
   if (plan.length === 0) throw new NoAvailableChannelError(call.model);
@@ -172,27 +161,27 @@ export async function runRelay<Capability extends RelayCapability>(
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
       try {
+        const method = findProviderAdapter(attempt.channel.type)[call.capability] as RelayCapabilityMethod<
+          RelayCapabilityCalls[Capability]
+        >;
         const routedAttempt = call.upstreamModelSuffix
           ? { ...attempt, upstreamModel: `${attempt.upstreamModel}${call.upstreamModelSuffix}` }
           : attempt;
-        const attemptInput: RelayAttemptInput = {
-          attempt: routedAttempt,
-          response,
-          remember,
-          signal: clientGone,
-          observed,
-          requestId,
-          reservation,
-          deliver,
-          deliverBytes,
-        };
-        if (call.execute) await call.execute(attemptInput);
-        else {
-          const method = findProviderAdapter(attempt.channel.type)[
-            call.capability as Capability
-          ] as RelayCapabilityMethod<RelayCapabilityCalls[Capability]>;
-          await method(call.input as RelayCapabilityCalls[Capability], attemptInput, context.providers);
-        }
+        await method(
+          call.input,
+          {
+            attempt: routedAttempt,
+            response,
+            remember,
+            signal: clientGone,
+            observed,
+            requestId,
+            reservation,
+            deliver,
+            deliverBytes,
+          },
+          context.providers,
+        );
         context.channelRouter.reportSuccess(attempt.channel.id);
         failure = undefined;
         break;

@@ -3,6 +3,7 @@ import type { MeteredUsage } from "../billing/metered-usage.js";
 import { isUniqueViolation } from "../channels/is-unique-violation.js";
 import { ConflictError } from "../errors/conflict-error.js";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import type { FetchMedia } from "../net/create-safe-fetcher.js";
@@ -25,7 +26,7 @@ import { createTaskId } from "./create-task-id.js";
 import { findVideoModelFamily } from "./find-video-model-family.js";
 import { findVideoTaskCapability } from "./find-video-task-capability.js";
 import { hashVideoRequest } from "./hash-video-request.js";
-import type { SubmittedVideoTask, VideoTaskSnapshot } from "./video-task-capability.js";
+import type { VideoTaskSnapshot } from "./video-task-capability.js";
 import type { VideoTaskService } from "./video-task-service.js";
 
 const unfinished = ["queued", "in_progress"] as const;
@@ -199,8 +200,8 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       const token = getAuthenticatedToken(response);
       const model = String(input.body.model ?? "");
       const family = findVideoModelFamily(model);
-      if (!family)
-        throw new InvalidRequestError(`${model} is not a video model this gateway serves.`, { param: "model" });
+      // A model no video family knows has no channel to run it as video, as any model without a channel.
+      if (!family) throw new NoAvailableChannelError(model);
       const videoRequest = { body: input.body, files: input.files };
       const requestHash = input.idempotencyKey === undefined ? null : hashVideoRequest(input.body, input.files);
       if (input.idempotencyKey !== undefined) {
@@ -226,70 +227,62 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       }
       const submission = await family.prepare(videoRequest, { fetchImage: options.fetchImage });
       await runRelay(context, request, response, {
+        capability: "videoSubmission",
+        input: {
+          submission,
+          ...(remixSource?.upstreamTaskId ? { remixOfUpstreamTaskId: remixSource.upstreamTaskId } : {}),
+          async store(submitted, attempt) {
+            const now = context.now();
+            try {
+              return input.render(
+                await insertTask(db, {
+                  id: createTaskId(),
+                  userId: token.userId,
+                  tokenId: token.id,
+                  tokenName: token.name,
+                  channelId: attempt.attempt.channel.id,
+                  keyIndex: Math.max(0, attempt.attempt.channel.keys.indexOf(attempt.attempt.upstreamKey)),
+                  model,
+                  upstreamModel: attempt.attempt.upstreamModel,
+                  upstreamTaskId: submitted.upstreamTaskId,
+                  // A submission is queued until the first poll says otherwise, even if the upstream started at once.
+                  status: "queued",
+                  upstreamStatus: "PENDING",
+                  reservationId: attempt.reservation.requestId,
+                  reservedQuota: attempt.reservation.reserved,
+                  unlimitedQuota: attempt.reservation.unlimited,
+                  billingGroup: attempt.attempt.group,
+                  traceId: input.traceId ?? null,
+                  idempotencyKey: input.idempotencyKey ?? null,
+                  requestHash,
+                  requestBody: {
+                    ...submission.keep,
+                    prompt: submission.prompt,
+                    seconds: String(submission.seconds),
+                    ...(submission.size === undefined ? {} : { size: submission.size }),
+                    ...(remixSource ? { remix_from_video_id: remixSource.id } : {}),
+                  },
+                  createdTime: now,
+                  nextPollAt: clockMs() + pollIntervalMs,
+                }),
+              );
+            } catch (error) {
+              // The same key submitted twice at once: the other request stored its task first.
+              if (input.idempotencyKey !== undefined && isUniqueViolation(error))
+                throw new ConflictError("A request with this Idempotency-Key is already being processed.", {
+                  code: "idempotency_key_in_use",
+                });
+              throw error;
+            }
+          },
+        },
         model,
         isStream: false,
         promptTokenEstimate: 0,
         maxOutputTokens: submission.estimatedCompletionTokens ?? 0,
         reservedUsage: { durationSeconds: submission.seconds },
-        acceptsAttempt: (attempt) =>
-          family.channelTypes.includes(attempt.channel.type) &&
-          findVideoTaskCapability(attempt.channel) !== undefined &&
-          (remixSource === undefined || attempt.channel.id === remixSource.channelId),
+        acceptsAttempt: (attempt) => remixSource === undefined || attempt.channel.id === remixSource.channelId,
         handsOverReservation: true,
-        async execute(attempt) {
-          const capability = findVideoTaskCapability(attempt.attempt.channel);
-          if (!capability) throw new InvalidRequestError(`${model} has no video channel.`, { param: "model" });
-          const call = { attempt: attempt.attempt, signal: attempt.signal };
-          const remixOf = remixSource?.upstreamTaskId;
-          if (remixOf && !capability.remix)
-            throw new InvalidRequestError(`${model} cannot remix on this channel.`, { param: "remix_from_video_id" });
-          const submitted: SubmittedVideoTask =
-            remixOf && capability.remix
-              ? await capability.remix(remixOf, submission, call)
-              : await capability.submit(submission, call);
-          const now = context.now();
-          let task: TaskRecord;
-          try {
-            task = await insertTask(db, {
-              id: createTaskId(),
-              userId: token.userId,
-              tokenId: token.id,
-              tokenName: token.name,
-              channelId: attempt.attempt.channel.id,
-              keyIndex: Math.max(0, attempt.attempt.channel.keys.indexOf(attempt.attempt.upstreamKey)),
-              model,
-              upstreamModel: attempt.attempt.upstreamModel,
-              upstreamTaskId: submitted.upstreamTaskId,
-              // A submission is queued until the first poll says otherwise, even if the upstream started at once.
-              status: "queued",
-              upstreamStatus: "PENDING",
-              reservationId: attempt.reservation.requestId,
-              reservedQuota: attempt.reservation.reserved,
-              unlimitedQuota: attempt.reservation.unlimited,
-              billingGroup: attempt.attempt.group,
-              traceId: input.traceId ?? null,
-              idempotencyKey: input.idempotencyKey ?? null,
-              requestHash,
-              requestBody: {
-                ...submission.keep,
-                prompt: submission.prompt,
-                seconds: String(submission.seconds),
-                ...(submission.size === undefined ? {} : { size: submission.size }),
-                ...(remixSource ? { remix_from_video_id: remixSource.id } : {}),
-              },
-              createdTime: now,
-              nextPollAt: clockMs() + pollIntervalMs,
-            });
-          } catch (error) {
-            // The same key submitted twice at once: the other request stored its task first.
-            if (input.idempotencyKey !== undefined && isUniqueViolation(error))
-              throw new ConflictError("A request with this Idempotency-Key is already being processed.", {
-                code: "idempotency_key_in_use",
-              });
-            throw error;
-          }
-          attempt.deliver(input.render(task));
-        },
       });
     },
 

@@ -1,5 +1,4 @@
 import type { FetchMedia } from "../net/create-safe-fetcher.js";
-import type { ChannelType } from "../providers/channel-type.js";
 import type { VideoSubmission } from "./video-task-capability.js";
 
 /** A file part of a multipart submission as the validator's uploader left it. */
@@ -23,8 +22,6 @@ export interface VideoRequestInput {
  */
 export interface VideoModelFamily {
   matches(model: string): boolean;
-  /** Channel types whose adapters serve this family's `videoTasks`. */
-  channelTypes: readonly ChannelType[];
   /** Whether GET /v1/video/generations/download, /v1/videos/{id}/content and remix serve this family. */
   servesContent: boolean;
   /** Id of a finished task of the same user to remix, when the request asks for one (already checked to start with video_). */

@@ -1,3 +1,4 @@
+import { relayVideoSubmission } from "../../tasks/relay-video-submission.js";
 import { arkVideoTasks } from "./ark-video-tasks.js";
 import type { ProviderAdapter } from "../provider-adapter.js";
 
@@ -10,6 +11,7 @@ import type { ProviderAdapter } from "../provider-adapter.js";
 export const arkAdapter = {
   type: "ark",
   videoTasks: arkVideoTasks,
+  videoSubmission: (call, input) => relayVideoSubmission(call, input),
   credentialHeaders: (key) => ({ authorization: `Bearer ${key}` }),
   // Listing one generation task proves the key and the base URL without generating (and paying for) anything.
   channelTestRequest: () => ({ method: "GET", path: "/api/v3/contents/generations/tasks?page_num=1&page_size=1" }),

@@ -1,3 +1,4 @@
+import { relayVideoSubmission } from "../../tasks/relay-video-submission.js";
 import { nativeVideoTasks } from "./native-video-tasks.js";
 import type { ChatToNativeResult } from "./convert-chat-request-to-native.js";
 import { convertImageRequestToNative } from "./convert-image-request-to-native.js";
@@ -18,6 +19,7 @@ import { unsupportedNativeImageForm } from "./unsupported-native-image-form.js";
 export const nativeAdapter = {
   type: "native",
   videoTasks: nativeVideoTasks,
+  videoSubmission: (call, input) => relayVideoSubmission(call, input),
   credentialHeaders: (key) => ({ "x-goog-api-key": key }),
   // One short message, one output token: the cheapest call that proves the key, the base URL and the model.
   channelTestRequest: (upstreamModel) => ({

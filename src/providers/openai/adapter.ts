@@ -1,5 +1,6 @@
-import { openaiVideoTasks } from "./openai-video-tasks.js";
 import type { ProviderAdapter } from "../provider-adapter.js";
+import { relayVideoSubmission } from "../../tasks/relay-video-submission.js";
+import { openaiVideoTasks } from "./openai-video-tasks.js";
 import { relayOpenaiChat } from "./relay-openai-chat.js";
 import { relayOpenaiEmbeddings } from "./relay-openai-embeddings.js";
 import { relayOpenaiImage } from "./relay-openai-image.js";
@@ -14,7 +15,6 @@ import { relayOpenaiTranscription } from "./relay-openai-transcription.js";
  */
 export const openaiAdapter = {
   type: "openai",
-  videoTasks: openaiVideoTasks,
   credentialHeaders: (key) => ({ authorization: `Bearer ${key}` }),
   // One short message, one output token: the cheapest call that proves the key, the base URL and the model.
   channelTestRequest: (upstreamModel) => ({
@@ -28,4 +28,6 @@ export const openaiAdapter = {
   images: (call, input) => relayOpenaiImage(call, input.response, input),
   speech: (request, input) => relayOpenaiSpeech(request, input.response, input),
   transcription: (call, input) => relayOpenaiTranscription(call, input),
+  videoTasks: openaiVideoTasks,
+  videoSubmission: (call, input) => relayVideoSubmission(call, input),
 } as const satisfies ProviderAdapter;

@@ -13,7 +13,6 @@ const allowedSizes = ["720x1280", "1280x720"];
  */
 export const vidAFamily: VideoModelFamily = {
   matches: (model) => model === "vid-a-2" || model.startsWith("vid-a-"),
-  channelTypes: ["openai"],
   servesContent: true,
   readRemixSource(input) {
     const source = input.body.remix_from_video_id;

@@ -13,7 +13,6 @@ import { readCallbackKeep } from "./read-callback-keep.js";
  */
 export const vidBFamily: VideoModelFamily = {
   matches: (model) => model.startsWith("vid-b-"),
-  channelTypes: ["native"],
   servesContent: true,
   async prepare(input, tools) {
     const request = input.body as VideoGenerationRequest;

@@ -10,7 +10,6 @@ import { readCallbackKeep } from "./read-callback-keep.js";
  */
 export const vidCFamily: VideoModelFamily = {
   matches: (model) => model.startsWith("vid-c"),
-  channelTypes: ["dashscope"],
   servesContent: false,
   async prepare(input) {
     const request = input.body as VideoGenerationRequest;

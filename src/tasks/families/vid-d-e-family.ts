@@ -11,7 +11,6 @@ import { readCallbackKeep } from "./read-callback-keep.js";
  */
 export const vidDEFamily: VideoModelFamily = {
   matches: (model) => model.startsWith("vid-d-") || model.startsWith("vid-e-"),
-  channelTypes: ["ark"],
   servesContent: false,
   async prepare(input) {
     const request = input.body as VideoGenerationRequest;
