@@ -32,6 +32,7 @@ await step("spec lint (redocly)", bin("redocly"), ["lint", "--config", "openapi/
 await step("generated/ drift check", bin("tsx"), ["scripts/check-drift.ts"]);
 await step("format and lint (biome)", bin("biome"), ["check", "."]);
 await step("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
+await step("typecheck the web console", bin("tsc"), ["--noEmit", "-p", "console/tsconfig.json"]);
 
 console.log("\n=== unit and integration tests (vitest)");
 const reportFolder = await mkdtemp(path.join(os.tmpdir(), "gateway-tests-"));

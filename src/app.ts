@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Express, type Request, type Response } from "express";
 import { selectApiGeneration, type ApiGeneration } from "./http/api-generation.js";
+import { createConsoleHandler } from "./http/create-console-handler.js";
 import { createGenerationRouter, type GenerationRouterOptions } from "./http/create-generation-router.js";
 import type { FastLane } from "./http/fast-lane/create-fast-lane.js";
 import type { Logger } from "./logging/logger.js";
@@ -15,6 +16,8 @@ export interface AppOptions {
   validateResponses: boolean;
   uploadFileSizeLimit: number;
   generations: Record<ApiGeneration, GenerationWiring>;
+  /** The built web console, served at `/` for every path outside the APIs. */
+  consoleFolder?: string;
 }
 
 /** Builds the Express app from its dependencies; tests build it without listening. */
@@ -44,6 +47,7 @@ export function createApp(options: AppOptions): Express {
     if (generation) routers[generation](request, response, next);
     else next();
   });
+  if (options.consoleFolder) app.use(createConsoleHandler(options.consoleFolder));
   app.use((request, response) => {
     response.status(404).json({
       error: {

@@ -129,6 +129,7 @@ export async function createGateway(
     logger,
     validateResponses: config.validateResponses,
     uploadFileSizeLimit: config.uploadFileSizeLimit,
+    consoleFolder: config.consoleFolder,
     generations: {
       management: {
         handlers: createManagementHandlers(context),

@@ -375,6 +375,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/log/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every user's usage log (administrators)
+         * @description One page of the usage log of all users, newest first, for administrators (others get 403), optionally
+         *     filtered by user, token, model, channel, status, request id and time range (`start_time` inclusive,
+         *     `end_time` exclusive, Unix seconds). Not specified by the product documents; designed here after new-api's
+         *     `/api/log/`.
+         */
+        get: operations["listAllLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log/stat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage statistics by time bucket and model
+         * @description Usage aggregated by time bucket (UTC day or hour) and model over a time range: requests, prompt and
+         *     completion tokens, and quota. With `scope=self` (default) only the signed-in user's rows count; with
+         *     `scope=all` (administrators only, others get 403) every user's rows count, optionally narrowed to one user
+         *     with `user_id`. The range is `start_time` inclusive to `end_time` exclusive, Unix seconds; it defaults to
+         *     the last 7 days (`granularity=day`) or the last 24 hours (`granularity=hour`) and may span at most 400 days
+         *     (by day) or 31 days (by hour). Buckets without requests are left out. Not specified by the product
+         *     documents; designed here.
+         */
+        get: operations["getLogStatistics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -424,6 +473,18 @@ export interface components {
             group: string;
             /** @description Retry in other groups when a request fails; effective only when `group` is `auto`. */
             cross_group_retry: boolean;
+            /**
+             * @description Requests per minute this token may make on `/v1` and `/v1beta`; 0 means no limit. Over the limit the
+             *     gateway answers 429 (`rate_limit_exceeded`) with `Retry-After`. Not specified by the product documents;
+             *     designed here.
+             */
+            rpm_limit: number;
+            /**
+             * @description Tokens per minute this token may use on `/v1` and `/v1beta` (prompt plus completion tokens, counted when
+             *     the request is reserved and corrected to the billed tokens afterwards); 0 means no limit. Not specified by
+             *     the product documents; designed here.
+             */
+            tpm_limit: number;
             /** @description Expiry in Unix seconds; -1 means the token never expires. */
             expired_time: number;
             /** @description Creation time, Unix seconds. */
@@ -482,6 +543,10 @@ export interface components {
             group?: string;
             /** @description Retry in other groups when a request fails; effective only when `group` is `auto`. */
             cross_group_retry?: boolean;
+            /** @description Requests per minute on `/v1` and `/v1beta`; 0 means no limit. */
+            rpm_limit?: number;
+            /** @description Tokens per minute (prompt plus completion) on `/v1` and `/v1beta`; 0 means no limit. */
+            tpm_limit?: number;
             status?: components["schemas"]["TokenStatus"];
         };
         /** @description Success envelope whose `data` is one token (masked key). */
@@ -540,6 +605,16 @@ export interface components {
              * @default false
              */
             cross_group_retry?: boolean;
+            /**
+             * @description Requests per minute on `/v1` and `/v1beta`; 0 (default) means no limit.
+             * @default 0
+             */
+            rpm_limit?: number;
+            /**
+             * @description Tokens per minute (prompt plus completion) on `/v1` and `/v1beta`; 0 (default) means no limit.
+             * @default 0
+             */
+            tpm_limit?: number;
             /**
              * @description Number of tokens to create (batch creation). Not specified by the product documents; designed here:
              *     with 1 (default) one token named `name` is created; with n > 1, n tokens with the same settings are
@@ -901,6 +976,71 @@ export interface components {
             /** @description The page. */
             data: components["schemas"]["LogPage"];
         };
+        /** @description One metered request with the user who made it (administrators' view). */
+        AdminUsageLog: components["schemas"]["UsageLog"] & {
+            /** @description Id of the user who owns the token. */
+            user_id: number;
+            /** @description That user's username. */
+            username: string;
+        };
+        /** @description One page of usage log rows of all users. */
+        AdminLogPage: {
+            /** @description The rows on this page, newest first. */
+            items: components["schemas"]["AdminUsageLog"][];
+            /** @description Number of rows matching the filters across all pages. */
+            total: number;
+            /** @description This page's number (the `p` query parameter). */
+            page: number;
+            /** @description Page size used (the `size` query parameter). */
+            page_size: number;
+        };
+        /** @description Success envelope whose `data` is one page of usage log rows of all users. */
+        AdminLogPageResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The page. */
+            data: components["schemas"]["AdminLogPage"];
+        };
+        /**
+         * @description Bucket size of usage statistics (UTC days or UTC hours).
+         * @default day
+         * @enum {string}
+         */
+        StatGranularity: "day" | "hour";
+        /** @description Summed usage. */
+        UsageTotals: {
+            /** @description Number of requests (failed ones included). */
+            requests: number;
+            /** @description Number of those requests that failed. */
+            errors: number;
+            /** @description Input tokens. */
+            prompt_tokens: number;
+            /** @description Output tokens, reasoning tokens included. */
+            completion_tokens: number;
+            /** @description Quota charged, internal units (500,000 = 1 USD). */
+            quota: number;
+        };
+        /** @description Usage of one model in one time bucket. */
+        UsageBucket: {
+            /** @description Start of the bucket, Unix seconds (UTC midnight or the UTC hour). */
+            time: number;
+            /** @description Model name as clients sent it. */
+            model: string;
+        } & components["schemas"]["UsageTotals"];
+        /** @description Usage by time bucket and model over a range. */
+        LogStatistics: {
+            granularity: components["schemas"]["StatGranularity"];
+            /** @description Start of the range used (inclusive), Unix seconds. */
+            start_time: number;
+            /** @description End of the range used (exclusive), Unix seconds. */
+            end_time: number;
+            /** @description One entry per bucket and model that had requests, oldest bucket first, then by model name. */
+            items: components["schemas"]["UsageBucket"][];
+            totals: components["schemas"]["UsageTotals"];
+        };
+        /** @description Success envelope whose `data` is usage statistics. */
+        LogStatisticsResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The statistics. */
+            data: components["schemas"]["LogStatistics"];
+        };
     };
     responses: {
         /** @description Invalid input: a field is missing, has the wrong type or is out of range. */
@@ -1145,6 +1285,8 @@ export interface operations {
                      *         "allow_ips": "10.0.0.0/8,192.168.1.7",
                      *         "group": "default",
                      *         "cross_group_retry": false,
+                     *         "rpm_limit": 0,
+                     *         "tpm_limit": 0,
                      *         "expired_time": 1798761600,
                      *         "created_time": 1767225600,
                      *         "accessed_time": 1767312000
@@ -1269,6 +1411,8 @@ export interface operations {
                      *             "allow_ips": "",
                      *             "group": "",
                      *             "cross_group_retry": false,
+                     *             "rpm_limit": 0,
+                     *             "tpm_limit": 0,
                      *             "expired_time": -1,
                      *             "created_time": 1767225600,
                      *             "accessed_time": 1767312000
@@ -1478,6 +1622,8 @@ export interface operations {
                      *         "allow_ips": "",
                      *         "group": "auto",
                      *         "cross_group_retry": true,
+                     *         "rpm_limit": 60,
+                     *         "tpm_limit": 100000,
                      *         "expired_time": 1767312000,
                      *         "created_time": 1767225600,
                      *         "accessed_time": 1767300000
@@ -2347,6 +2493,230 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAllLogs: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @example 1
+                 */
+                p?: components["parameters"]["PageNumber"];
+                /**
+                 * @description Items per page (default 20, at most 100).
+                 * @example 20
+                 */
+                size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only rows of this user.
+                 * @example 2
+                 */
+                user_id?: number;
+                /**
+                 * @description Only rows of the user with this username (exact match).
+                 * @example alice
+                 */
+                username?: string;
+                /**
+                 * @description Only rows of this token.
+                 * @example 42
+                 */
+                token_id?: number;
+                /**
+                 * @description Only rows for this model name (exact match, as the client sent it).
+                 * @example gmx-2.5-flash
+                 */
+                model?: string;
+                /**
+                 * @description Only rows served by this channel.
+                 * @example 3
+                 */
+                channel_id?: number;
+                /**
+                 * @description Only successful or only failed requests.
+                 * @example error
+                 */
+                status?: "success" | "error";
+                /**
+                 * @description Only the row of this request id (as sent in the `X-Request-Id` answer header).
+                 * @example req_01JH3Z8Q4M7V2X9K5T6N0P1R2S
+                 */
+                request_id?: string;
+                /**
+                 * @description Only rows created at or after this time, Unix seconds.
+                 * @example 1767225600
+                 */
+                start_time?: number;
+                /**
+                 * @description Only rows created before this time, Unix seconds.
+                 * @example 1767312000
+                 */
+                end_time?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of usage log rows with their users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": 1001,
+                     *             "created_time": 1767300000,
+                     *             "user_id": 2,
+                     *             "username": "alice",
+                     *             "token_id": 42,
+                     *             "token_name": "ci-bot",
+                     *             "model": "gmx-2.5-flash",
+                     *             "channel_id": 3,
+                     *             "request_id": "req_01JH3Z8Q4M7V2X9K5T6N0P1R2S",
+                     *             "is_stream": true,
+                     *             "prompt_tokens": 1200,
+                     *             "completion_tokens": 350,
+                     *             "cached_tokens": 1024,
+                     *             "reasoning_tokens": 120,
+                     *             "quota": 262,
+                     *             "latency_ms": 2310,
+                     *             "status": "success"
+                     *           }
+                     *         ],
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "page_size": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminLogPageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLogStatistics: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Bucket size; buckets start at UTC midnight (day) or on the UTC hour (hour).
+                 * @example day
+                 */
+                granularity?: components["schemas"]["StatGranularity"];
+                /**
+                 * @description `self` (default): your own usage. `all`: every user's usage (administrators only).
+                 * @example self
+                 */
+                scope?: "self" | "all";
+                /**
+                 * @description With `scope=all`, only this user's rows (administrators only).
+                 * @example 2
+                 */
+                user_id?: number;
+                /**
+                 * @description Only rows of this token.
+                 * @example 42
+                 */
+                token_id?: number;
+                /**
+                 * @description Only rows for this model name (exact match, as the client sent it).
+                 * @example gmx-2.5-flash
+                 */
+                model?: string;
+                /**
+                 * @description Start of the range (inclusive), Unix seconds.
+                 * @example 1767225600
+                 */
+                start_time?: number;
+                /**
+                 * @description End of the range (exclusive), Unix seconds; defaults to now.
+                 * @example 1767398400
+                 */
+                end_time?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "granularity": "day",
+                     *         "start_time": 1767225600,
+                     *         "end_time": 1767398400,
+                     *         "items": [
+                     *           {
+                     *             "time": 1767225600,
+                     *             "model": "gmx-2.5-flash",
+                     *             "requests": 12,
+                     *             "errors": 1,
+                     *             "prompt_tokens": 14000,
+                     *             "completion_tokens": 4200,
+                     *             "quota": 3100
+                     *           },
+                     *           {
+                     *             "time": 1767312000,
+                     *             "model": "gpt-4o-mini",
+                     *             "requests": 3,
+                     *             "errors": 0,
+                     *             "prompt_tokens": 900,
+                     *             "completion_tokens": 300,
+                     *             "quota": 120
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "requests": 15,
+                     *           "errors": 1,
+                     *           "prompt_tokens": 14900,
+                     *           "completion_tokens": 4500,
+                     *           "quota": 3220
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LogStatisticsResponse"];
+                };
+            };
+            /** @description Invalid input, or the time range is empty or too long. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "time range too long: at most 31 days by hour"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -82,4 +82,6 @@ export interface GatewayConfig {
   sqliteCommitIntervalMs: number;
   /** The hot JSON operations skip the Express router when the request allows (src/http/fast-lane/); on by default. */
   fastLane: boolean;
+  /** The built web console served at `/` (console/dist, written by `npm run build`). */
+  consoleFolder: string;
 }

@@ -6,6 +6,7 @@ import YAML from "yaml";
 import type { AllowList } from "../auth/ip/allow-list.js";
 import { parseAllowList } from "../auth/ip/parse-allow-list.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { findProjectRoot } from "../http/find-project-root.js";
 import { configFileSchema } from "./config-file-schema.js";
 import type { ChannelType } from "../providers/channel-type.js";
 import type { ChannelTimeouts, ConfiguredChannel, GatewayConfig, ModelPrice } from "./gateway-config.js";
@@ -182,6 +183,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     uploadFileSizeLimit: readInteger(environment, "UPLOAD_FILE_SIZE_LIMIT", 25 * 1024 * 1024),
     validateResponses: environment.VALIDATE_RESPONSES === "true",
     fastLane: environment.FAST_LANE !== "false",
+    consoleFolder: environment.CONSOLE_DIR || path.join(findProjectRoot(), "console", "dist"),
     shutdownGraceMs: readInteger(environment, "SHUTDOWN_GRACE_MS", 10_000),
     channels,
     groupRatios,

@@ -5,7 +5,7 @@ import type { ApiGeneration } from "./api-generation.js";
  * prints this list, and it must shrink to nothing. Nothing listed here counts as done.
  */
 export const pendingOperations = {
-  management: [],
+  management: ["listAllLogs", "getLogStatistics"],
   openai: [],
   native: [],
 } as const satisfies Record<ApiGeneration, readonly string[]>;

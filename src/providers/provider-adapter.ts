@@ -47,6 +47,8 @@ export type RelayCapabilityMethod<Call> = (
 export interface UnbilledAttemptInput {
   attempt: ChannelAttempt;
   signal: ClientGoneSignal;
+  /** As RelayAttemptInput.upstreamHeaders. */
+  upstreamHeaders: RelayAttemptInput["upstreamHeaders"];
 }
 
 /** The smallest real request that proves a channel's key and base URL; credentials come from `credentialHeaders`. */
@@ -61,7 +63,7 @@ export type ProviderAdapter = {
   readonly type: string;
   /** The headers that carry one channel key upstream (e.g. `Authorization: Bearer`, `x-goog-api-key`). */
   credentialHeaders(key: string): Record<string, string>;
-  /** The channel test (POST /api/channels/{id}/test) for one upstream model name; nothing is billed. */
+  /** The channel test (POST /api/channel/{id}/test) for one upstream model name; nothing is billed. */
   channelTestRequest(upstreamModel: string): ChannelTestRequest;
   /** GET /v1beta/voices on one channel: a read routed like a generation, never billed. */
   nativeVoices?(

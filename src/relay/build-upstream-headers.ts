@@ -1,15 +1,13 @@
-import type { ChannelAttempt } from "../channels/channel-router.js";
-import { findProviderAdapter } from "../providers/find-provider-adapter.js";
-
 /**
- * The headers of one upstream call: the channel's credential where its adapter puts it (credentialHeaders), the
- * body type, and what answer we accept.
+ * The headers of one upstream call: the channel key as its adapter carries it (ProviderAdapter.credentialHeaders),
+ * the body type, and what answer we accept. The relay binds the credentials for each attempt
+ * (RelayAttemptInput.upstreamHeaders), so provider code never looks a channel type up.
  */
 export function buildUpstreamHeaders(
-  attempt: ChannelAttempt,
+  credentials: Readonly<Record<string, string>>,
   options: { stream?: boolean; jsonBody?: boolean; accept?: string } = {},
 ): Record<string, string> {
-  const headers = findProviderAdapter(attempt.channel.type).credentialHeaders(attempt.upstreamKey);
+  const headers: Record<string, string> = { ...credentials };
   if (options.jsonBody !== false) headers["content-type"] = "application/json";
   headers.accept = options.accept ?? (options.stream ? "text/event-stream" : "application/json");
   return headers;

@@ -13,10 +13,13 @@ import { UpstreamFailure } from "./upstream-failure.js";
 import { createRequestId } from "./create-request-id.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
+import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
 
 export interface RelayAttemptInput {
   attempt: ChannelAttempt;
+  /** The headers of an upstream call on this attempt: its channel key as the adapter carries it, body and accept. */
+  upstreamHeaders(options?: Parameters<typeof buildUpstreamHeaders>[1]): Record<string, string>;
   /** The client's response: streams are written to it as they go (JSON and binary answers go through deliver). */
   response: Response;
   /**
@@ -161,9 +164,9 @@ export async function runRelay<Capability extends RelayCapability>(
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
       try {
-        const method = findProviderAdapter(attempt.channel.type)[call.capability] as RelayCapabilityMethod<
-          RelayCapabilityCalls[Capability]
-        >;
+        const adapter = findProviderAdapter(attempt.channel.type);
+        const method = adapter[call.capability] as RelayCapabilityMethod<RelayCapabilityCalls[Capability]>;
+        const credentials = adapter.credentialHeaders(attempt.upstreamKey);
         const routedAttempt = call.upstreamModelSuffix
           ? { ...attempt, upstreamModel: `${attempt.upstreamModel}${call.upstreamModelSuffix}` }
           : attempt;
@@ -171,6 +174,7 @@ export async function runRelay<Capability extends RelayCapability>(
           call.input,
           {
             attempt: routedAttempt,
+            upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options),
             response,
             remember,
             signal: clientGone,

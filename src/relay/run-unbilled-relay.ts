@@ -5,6 +5,7 @@ import type { GatewayContext } from "../gateway-context.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import type { ProviderAdapter } from "../providers/provider-adapter.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
+import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import { ClientGoneSignal } from "./client-gone-signal.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
@@ -39,9 +40,15 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   try {
     let lastFailure: unknown;
     for (const attempt of attempts) {
-      const method = findProviderAdapter(attempt.channel.type)[call.capability] as UnbilledMethod<Capability>;
+      const adapter = findProviderAdapter(attempt.channel.type);
+      const method = adapter[call.capability] as UnbilledMethod<Capability>;
+      const credentials = adapter.credentialHeaders(attempt.upstreamKey);
       try {
-        const answer = await method(call.input, { attempt, signal: clientGone });
+        const answer = await method(call.input, {
+          attempt,
+          signal: clientGone,
+          upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options),
+        });
         context.channelRouter.reportSuccess(attempt.channel.id);
         return answer as Awaited<ReturnType<UnbilledMethod<Capability>>>;
       } catch (error) {

@@ -20,6 +20,7 @@ import { insertTask } from "../store/tasks/insert-task.js";
 import type { TaskRecord } from "../store/tasks/task-record.js";
 import { updateTask } from "../store/tasks/update-task.js";
 import { getAuthenticatedToken } from "../users/authenticated-request.js";
+import { bindTaskUpstreamHeaders } from "./bind-task-upstream-headers.js";
 import { buildChannelAttemptForTask } from "./build-channel-attempt-for-task.js";
 import { computePollDelay } from "./compute-poll-delay.js";
 import { createTaskId } from "./create-task-id.js";
@@ -166,7 +167,12 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     pollsInFlight.add(signal);
     let snapshot: VideoTaskSnapshot;
     try {
-      snapshot = await capability.poll(task.upstreamTaskId, { attempt, signal, stored: storedRequest(task) });
+      snapshot = await capability.poll(task.upstreamTaskId, {
+        attempt,
+        signal,
+        upstreamHeaders: bindTaskUpstreamHeaders(attempt),
+        stored: storedRequest(task),
+      });
     } catch (error) {
       // Shutting down: give the claim back, so the next process (or instance) polls it without waiting out the lease.
       if (signal.aborted)
@@ -312,6 +318,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       return capability.fetchContent(task.upstreamTaskId, {
         attempt,
         signal: new ClientGoneSignal(),
+        upstreamHeaders: bindTaskUpstreamHeaders(attempt),
         stored: storedRequest(task),
       });
     },

@@ -47,6 +47,8 @@ export interface VideoSubmission {
 export interface VideoCallInput {
   attempt: ChannelAttempt;
   signal: ClientGoneSignal;
+  /** The channel key as its adapter carries it, plus body type and accept (as RelayAttemptInput.upstreamHeaders). */
+  upstreamHeaders(options?: { stream?: boolean; jsonBody?: boolean; accept?: string }): Record<string, string>;
   /** Polls and downloads: the task's stored request body (the submission's `keep` fields among it). */
   stored?: Record<string, unknown>;
 }

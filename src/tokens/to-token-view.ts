@@ -19,6 +19,9 @@ export function toTokenView(token: TokenRecord, keyCipher: KeyCipher): Token {
     allow_ips: token.allowIps,
     group: token.group,
     cross_group_retry: token.crossGroupRetry,
+    // Placeholder until the token store keeps the limits (the commit after the spec change).
+    rpm_limit: 0,
+    tpm_limit: 0,
     expired_time: token.expiredTime,
     created_time: token.createdTime,
     accessed_time: token.accessedTime,

@@ -59,6 +59,8 @@ describe.each(testDatabases)("token create, list, get and delete on $name", ({ d
         allow_ips: "10.0.0.0/8\n2001:db8::/32, 192.168.1.7",
         group: "auto",
         cross_group_retry: true,
+        rpm_limit: 0,
+        tpm_limit: 0,
         expired_time: startTime + 3600,
         created_time: startTime,
         accessed_time: startTime,

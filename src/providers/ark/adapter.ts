@@ -11,7 +11,7 @@ import type { ProviderAdapter } from "../provider-adapter.js";
 export const arkAdapter = {
   type: "ark",
   videoTasks: arkVideoTasks,
-  videoSubmission: (call, input) => relayVideoSubmission(call, input),
+  videoSubmission: (call, input) => relayVideoSubmission(arkVideoTasks, call, input),
   credentialHeaders: (key) => ({ authorization: `Bearer ${key}` }),
   // Listing one generation task proves the key and the base URL without generating (and paying for) anything.
   channelTestRequest: () => ({ method: "GET", path: "/api/v3/contents/generations/tasks?page_num=1&page_size=1" }),

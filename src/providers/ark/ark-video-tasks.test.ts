@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startFakeArkVideoServer } from "../../../mocks/upstreams/ark/start-fake-ark-video-server.js";
 import type { ChannelAttempt } from "../../channels/channel-router.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { ClientGoneSignal } from "../../relay/client-gone-signal.js";
 import { closeUpstreamDispatchers } from "../../relay/get-upstream-dispatcher.js";
 import { vidDEFamily } from "../../tasks/families/vid-d-e-family.js";
@@ -23,6 +24,8 @@ const attempt = {
   upstreamModel: "doubao-seedance-1-5-pro-251215",
   upstreamKey: "ark-secret",
 } as unknown as ChannelAttempt;
+const upstreamHeaders = (options?: { jsonBody?: boolean }) =>
+  buildUpstreamHeaders({ authorization: "Bearer ark-secret" }, options);
 const noFetch = () => Promise.reject(new Error("no download expected"));
 
 describe("arkVideoTasks against the fake ARK", () => {
@@ -47,7 +50,7 @@ describe("arkVideoTasks against the fake ARK", () => {
       estimatedCompletionTokens: 108900,
       keep: { callback_url: "https://client.example.com/hook" },
     });
-    const call = { attempt, signal: new ClientGoneSignal() };
+    const call = { attempt, signal: new ClientGoneSignal(), upstreamHeaders };
     const submitted = await arkVideoTasks.submit(submission, call);
     expect(submitted.snapshot).toEqual({ status: "queued", upstreamStatus: "PENDING" });
     const sent = upstream.requests.at(-1)!;
@@ -68,7 +71,9 @@ describe("arkVideoTasks against the fake ARK", () => {
   });
 
   it("ends a task the provider no longer knows as failed", async () => {
-    expect(await arkVideoTasks.poll("cgt-unknown", { attempt, signal: new ClientGoneSignal() })).toEqual({
+    expect(
+      await arkVideoTasks.poll("cgt-unknown", { attempt, signal: new ClientGoneSignal(), upstreamHeaders }),
+    ).toEqual({
       status: "failed",
       upstreamStatus: "UNKNOWN",
       error: { code: "upstream_task_not_found", message: "The upstream no longer knows this video task." },

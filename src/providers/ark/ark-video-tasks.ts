@@ -1,4 +1,3 @@
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import type { VideoTaskCapability } from "../../tasks/video-task-capability.js";
@@ -18,7 +17,7 @@ export const arkVideoTasks: VideoTaskCapability = {
     const answer = await sendUpstreamJsonRequest<{ id?: unknown }>(call.attempt, {
       method: "POST",
       path: "/api/v3/contents/generations/tasks",
-      headers: buildUpstreamHeaders(call.attempt),
+      headers: call.upstreamHeaders(),
       body: JSON.stringify(body),
       signal: call.signal,
     });
@@ -35,7 +34,7 @@ export const arkVideoTasks: VideoTaskCapability = {
       const answer = await sendUpstreamJsonRequest<ArkTaskAnswer>(call.attempt, {
         method: "GET",
         path: `/api/v3/contents/generations/tasks/${encodeURIComponent(upstreamTaskId)}`,
-        headers: buildUpstreamHeaders(call.attempt, { jsonBody: false }),
+        headers: call.upstreamHeaders({ jsonBody: false }),
         signal: call.signal,
       });
       return mapArkVideoTask(answer);

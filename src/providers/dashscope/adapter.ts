@@ -12,7 +12,7 @@ import type { ProviderAdapter } from "../provider-adapter.js";
 export const dashscopeAdapter = {
   type: "dashscope",
   videoTasks: dashscopeVideoTasks,
-  videoSubmission: (call, input) => relayVideoSubmission(call, input),
+  videoSubmission: (call, input) => relayVideoSubmission(dashscopeVideoTasks, call, input),
   credentialHeaders: (key) => ({ authorization: `Bearer ${key}` }),
   // Asking for a task that does not exist answers 200 (task_status UNKNOWN) for a valid key and 401 InvalidApiKey
   // otherwise: it proves the key and the base URL without generating (and paying for) anything.

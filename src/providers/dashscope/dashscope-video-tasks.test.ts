@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startFakeDashscopeVideoServer } from "../../../mocks/upstreams/dashscope/start-fake-dashscope-video-server.js";
 import type { ChannelAttempt } from "../../channels/channel-router.js";
+import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { ClientGoneSignal } from "../../relay/client-gone-signal.js";
 import { closeUpstreamDispatchers } from "../../relay/get-upstream-dispatcher.js";
 import { vidCFamily } from "../../tasks/families/vid-c-family.js";
@@ -23,6 +24,8 @@ const attempt = {
   upstreamModel: "wan2.5-i2v-preview",
   upstreamKey: "dashscope-secret",
 } as unknown as ChannelAttempt;
+const upstreamHeaders = (options?: { jsonBody?: boolean }) =>
+  buildUpstreamHeaders({ authorization: "Bearer dashscope-secret" }, options);
 const noFetch = () => Promise.reject(new Error("no download expected"));
 
 describe("dashscopeVideoTasks against the fake DashScope", () => {
@@ -44,7 +47,7 @@ describe("dashscopeVideoTasks against the fake DashScope", () => {
       { fetchImage: noFetch },
     );
     expect(submission).toMatchObject({ prompt: "The cat blinks", seconds: 10, images: [] });
-    const call = { attempt, signal: new ClientGoneSignal() };
+    const call = { attempt, signal: new ClientGoneSignal(), upstreamHeaders };
     const submitted = await dashscopeVideoTasks.submit(submission, call);
     expect(submitted).toEqual({ upstreamTaskId: "task-42", snapshot: { status: "queued", upstreamStatus: "PENDING" } });
     const sent = upstream.requests.at(-1)!;

@@ -1,4 +1,3 @@
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import type { VideoTaskCapability } from "../../tasks/video-task-capability.js";
@@ -21,7 +20,7 @@ export const dashscopeVideoTasks: VideoTaskCapability = {
     const answer = await sendUpstreamJsonRequest<DashScopeTaskAnswer>(call.attempt, {
       method: "POST",
       path: "/api/v1/services/aigc/video-generation/video-synthesis",
-      headers: { ...buildUpstreamHeaders(call.attempt), "x-dashscope-async": "enable" },
+      headers: { ...call.upstreamHeaders(), "x-dashscope-async": "enable" },
       body: JSON.stringify(body),
       signal: call.signal,
     });
@@ -39,7 +38,7 @@ export const dashscopeVideoTasks: VideoTaskCapability = {
     const answer = await sendUpstreamJsonRequest<DashScopeTaskAnswer>(call.attempt, {
       method: "GET",
       path: `/api/v1/tasks/${encodeURIComponent(upstreamTaskId)}`,
-      headers: buildUpstreamHeaders(call.attempt, { jsonBody: false }),
+      headers: call.upstreamHeaders({ jsonBody: false }),
       signal: call.signal,
     });
     return mapDashScopeVideoTask(answer);

@@ -19,7 +19,7 @@ import { unsupportedNativeImageForm } from "./unsupported-native-image-form.js";
 export const nativeAdapter = {
   type: "native",
   videoTasks: nativeVideoTasks,
-  videoSubmission: (call, input) => relayVideoSubmission(call, input),
+  videoSubmission: (call, input) => relayVideoSubmission(nativeVideoTasks, call, input),
   credentialHeaders: (key) => ({ "x-goog-api-key": key }),
   // One short message, one output token: the cheapest call that proves the key, the base URL and the model.
   channelTestRequest: (upstreamModel) => ({

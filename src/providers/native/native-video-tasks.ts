@@ -1,5 +1,4 @@
 import type { Readable } from "node:stream";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
@@ -26,7 +25,7 @@ export const nativeVideoTasks: VideoTaskCapability = {
     const operation = await sendUpstreamJsonRequest<NativeVideoOperation>(call.attempt, {
       method: "POST",
       path: `/v1beta/models/${encodeURIComponent(call.attempt.upstreamModel)}:predictLongRunning`,
-      headers: buildUpstreamHeaders(call.attempt),
+      headers: call.upstreamHeaders(),
       body: JSON.stringify(body),
       signal: call.signal,
     });
@@ -63,7 +62,7 @@ export const nativeVideoTasks: VideoTaskCapability = {
     const response = await sendUpstreamRequest(call.attempt, {
       method: "GET",
       path: buildNativeFileDownloadPath(file),
-      headers: buildUpstreamHeaders(call.attempt, { jsonBody: false, accept: "*/*" }),
+      headers: call.upstreamHeaders({ jsonBody: false, accept: "*/*" }),
       signal: call.signal,
     });
     const contentType = response.headers["content-type"];
@@ -85,7 +84,7 @@ async function readOperation(
       method: "GET",
       // The name is `models/{model}/operations/{id}`: its slashes are path separators, each part encoded.
       path: `/v1beta/${name.split("/").map(encodeURIComponent).join("/")}`,
-      headers: buildUpstreamHeaders(call.attempt, { jsonBody: false }),
+      headers: call.upstreamHeaders({ jsonBody: false }),
       signal: call.signal,
     });
   } catch (error) {

@@ -11,7 +11,6 @@ import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.
 import { convertChatRequestToNative, type ChatToNativeResult } from "./convert-chat-request-to-native.js";
 import { convertNativeResponseToChat } from "./convert-native-response-to-chat.js";
 import { createNativeEventToChatTransform } from "./create-native-event-to-chat-transform.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { formatChatStreamErrorFrame } from "../openai/format-chat-stream-error-frame.js";
 import { recordStreamedText } from "../../relay/observed-usage.js";
 
@@ -61,7 +60,7 @@ export async function relayNativeChat(
     path: request.stream
       ? `/v1beta/models/${modelPath}:streamGenerateContent?alt=sse`
       : `/v1beta/models/${modelPath}:generateContent`,
-    headers: buildUpstreamHeaders(input.attempt, { stream: request.stream === true }),
+    headers: input.upstreamHeaders({ stream: request.stream === true }),
     body: JSON.stringify(translation.body),
     signal: input.signal,
   } as const;

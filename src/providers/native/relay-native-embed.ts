@@ -2,7 +2,6 @@ import type { Response } from "express";
 import type { components } from "../../../generated/types/native.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type EmbedContentRequest = components["schemas"]["EmbedContentRequest"];
 type BatchEmbedContentsRequest = components["schemas"]["BatchEmbedContentsRequest"];
@@ -32,7 +31,7 @@ export async function relayNativeEmbed(
   const answer = await sendUpstreamJsonRequest<unknown>(input.attempt, {
     method: "POST",
     path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:${call.method}`,
-    headers: buildUpstreamHeaders(input.attempt),
+    headers: input.upstreamHeaders(),
     body: JSON.stringify(body),
     signal: input.signal,
   });

@@ -6,7 +6,6 @@ import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import { convertEmbeddingRequestToNative, readEmbeddingTexts } from "./convert-embedding-request-to-native.js";
 import { convertNativeEmbeddingsToOpenai } from "./convert-native-embeddings-to-openai.js";
 import { estimateEmbeddingTokens } from "./estimate-embedding-tokens.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type EmbeddingRequest = OpenaiComponents["schemas"]["CreateEmbeddingRequest"];
 type BatchEmbedContentsResponse = NativeComponents["schemas"]["BatchEmbedContentsResponse"];
@@ -24,7 +23,7 @@ export async function relayNativeEmbeddings(request: EmbeddingRequest, input: Re
     const answer = await sendUpstreamJsonRequest<Partial<BatchEmbedContentsResponse>>(input.attempt, {
       method: "POST",
       path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:batchEmbedContents`,
-      headers: buildUpstreamHeaders(input.attempt),
+      headers: input.upstreamHeaders(),
       body: JSON.stringify(batch),
       signal: input.signal,
     });

@@ -7,7 +7,6 @@ import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.
 import { collectProducedMedia, type ProducedMedia } from "./collect-produced-media.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
 import { pipeNativeEventStream } from "./pipe-native-event-stream.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
 type GenerateContentResponse = components["schemas"]["GenerateContentResponse"];
@@ -36,7 +35,7 @@ export async function relayNativeGenerate(
   const upstreamRequest = {
     method: "POST",
     path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:${method}${call.mode === "sse" ? "?alt=sse" : ""}`,
-    headers: buildUpstreamHeaders(input.attempt, { stream: call.mode === "sse" }),
+    headers: input.upstreamHeaders({ stream: call.mode === "sse" }),
     body: JSON.stringify(call.request),
     signal: input.signal,
   } as const;

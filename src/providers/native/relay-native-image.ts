@@ -1,7 +1,6 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { convertNativeToImageResult } from "./convert-native-to-image-result.js";
 
@@ -29,7 +28,7 @@ export async function relayNativeImage(call: NativeImageCall, input: RelayAttemp
   const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, {
     method: "POST",
     path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:generateContent`,
-    headers: buildUpstreamHeaders(input.attempt),
+    headers: input.upstreamHeaders(),
     body: JSON.stringify(body),
     signal: input.signal,
   });

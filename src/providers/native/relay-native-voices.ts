@@ -1,7 +1,6 @@
 import type { components, operations } from "../../../generated/types/native.js";
 import type { QueryParameters } from "../../http/operation-types.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { UnbilledAttemptInput } from "../provider-adapter.js";
 
 type VoiceQuery = QueryParameters<operations["listVoices"]>;
@@ -28,7 +27,7 @@ export async function relayNativeVoices(query: VoiceQuery, input: UnbilledAttemp
   return sendUpstreamJsonRequest<ListVoicesResponse>(input.attempt, {
     method: "GET",
     path: `/v1beta/voices?${search.toString()}`,
-    headers: buildUpstreamHeaders(input.attempt, { jsonBody: false }),
+    headers: input.upstreamHeaders({ jsonBody: false }),
     signal: input.signal,
   });
 }

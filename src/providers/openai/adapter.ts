@@ -29,5 +29,5 @@ export const openaiAdapter = {
   speech: (request, input) => relayOpenaiSpeech(request, input.response, input),
   transcription: (call, input) => relayOpenaiTranscription(call, input),
   videoTasks: openaiVideoTasks,
-  videoSubmission: (call, input) => relayVideoSubmission(call, input),
+  videoSubmission: (call, input) => relayVideoSubmission(openaiVideoTasks, call, input),
 } as const satisfies ProviderAdapter;

@@ -1,5 +1,4 @@
 import type { Readable } from "node:stream";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
@@ -25,7 +24,7 @@ export const openaiVideoTasks: VideoTaskCapability = {
     const video = await sendUpstreamJsonRequest<OpenaiVideoObject>(call.attempt, {
       method: "POST",
       path: "/v1/videos",
-      headers: buildUpstreamHeaders(call.attempt, { jsonBody: false }),
+      headers: call.upstreamHeaders({ jsonBody: false }),
       body: convertVideoSubmissionToOpenai(submission, call.attempt.upstreamModel),
       signal: call.signal,
     });
@@ -36,7 +35,7 @@ export const openaiVideoTasks: VideoTaskCapability = {
     const video = await sendUpstreamJsonRequest<OpenaiVideoObject>(call.attempt, {
       method: "POST",
       path: `/v1/videos/${encodeURIComponent(sourceUpstreamTaskId)}/remix`,
-      headers: buildUpstreamHeaders(call.attempt),
+      headers: call.upstreamHeaders(),
       body: JSON.stringify({ prompt: submission.prompt }),
       signal: call.signal,
     });
@@ -48,7 +47,7 @@ export const openaiVideoTasks: VideoTaskCapability = {
       const video = await sendUpstreamJsonRequest<OpenaiVideoObject>(call.attempt, {
         method: "GET",
         path: `/v1/videos/${encodeURIComponent(upstreamTaskId)}`,
-        headers: buildUpstreamHeaders(call.attempt, { jsonBody: false }),
+        headers: call.upstreamHeaders({ jsonBody: false }),
         signal: call.signal,
       });
       return convertOpenaiVideoToSnapshot(video);
@@ -67,7 +66,7 @@ export const openaiVideoTasks: VideoTaskCapability = {
     const response = await sendUpstreamRequest(call.attempt, {
       method: "GET",
       path: `/v1/videos/${encodeURIComponent(upstreamTaskId)}/content`,
-      headers: buildUpstreamHeaders(call.attempt, { jsonBody: false, accept: "application/binary" }),
+      headers: call.upstreamHeaders({ jsonBody: false, accept: "application/binary" }),
       signal: call.signal,
     });
     const contentType = response.headers["content-type"];

@@ -11,7 +11,6 @@ import { formatChatStreamErrorFrame } from "./format-chat-stream-error-frame.js"
 import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-transform.js";
 import { inlineReasoningIntoContent } from "./inline-reasoning-into-content.js";
 import { prepareOpenaiChatBody } from "./prepare-openai-chat-body.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { recordStreamedText } from "../../relay/observed-usage.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
@@ -27,7 +26,7 @@ export async function relayOpenaiChat(
   const upstreamRequest = {
     method: "POST",
     path: "/v1/chat/completions",
-    headers: buildUpstreamHeaders(input.attempt, { stream: request.stream === true }),
+    headers: input.upstreamHeaders({ stream: request.stream === true }),
     body: JSON.stringify(prepared.body),
     signal: input.signal,
   } as const;

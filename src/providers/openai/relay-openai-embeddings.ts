@@ -3,7 +3,6 @@ import type { components } from "../../../generated/types/openai.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 
 type EmbeddingRequest = components["schemas"]["CreateEmbeddingRequest"];
 type EmbeddingResponse = components["schemas"]["CreateEmbeddingResponse"];
@@ -17,7 +16,7 @@ export async function relayOpenaiEmbeddings(
   const result = await sendUpstreamJsonRequest<EmbeddingResponse>(input.attempt, {
     method: "POST",
     path: "/v1/embeddings",
-    headers: buildUpstreamHeaders(input.attempt),
+    headers: input.upstreamHeaders(),
     body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,
   });

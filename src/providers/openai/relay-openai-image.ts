@@ -3,7 +3,6 @@ import { FormData } from "undici";
 import type { components } from "../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import type { ImageCall, UploadedImageFile } from "../image-call.js";
@@ -22,7 +21,7 @@ export async function relayOpenaiImage(call: ImageCall, response: Response, inpu
       ? await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
           method: "POST",
           path,
-          headers: buildUpstreamHeaders(input.attempt),
+          headers: input.upstreamHeaders(),
           body: JSON.stringify({
             ...withoutInjectedDefaults(call.request, response),
             model: input.attempt.upstreamModel,
@@ -32,7 +31,7 @@ export async function relayOpenaiImage(call: ImageCall, response: Response, inpu
       : await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
           method: "POST",
           path,
-          headers: buildUpstreamHeaders(input.attempt, { jsonBody: false }),
+          headers: input.upstreamHeaders({ jsonBody: false }),
           body: buildEditForm(call.fields, call.files, input.attempt.upstreamModel),
           signal: input.signal,
         });

@@ -8,7 +8,6 @@ import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";
 import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { recordStreamedText } from "../../relay/observed-usage.js";
 
 type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
@@ -26,7 +25,7 @@ export async function relayOpenaiResponses(
   const upstreamRequest = {
     method: "POST",
     path: "/v1/responses",
-    headers: buildUpstreamHeaders(input.attempt, { stream: request.stream === true }),
+    headers: input.upstreamHeaders({ stream: request.stream === true }),
     body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,
   } as const;

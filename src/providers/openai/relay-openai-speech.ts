@@ -1,7 +1,6 @@
 import type { Response } from "express";
 import type { components } from "../../../generated/types/openai.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamBufferedRequest } from "../../relay/send-upstream-buffered-request.js";
 
@@ -21,7 +20,7 @@ export async function relayOpenaiSpeech(
   const upstream = await sendUpstreamBufferedRequest(input.attempt, {
     method: "POST",
     path: "/v1/audio/speech",
-    headers: buildUpstreamHeaders(input.attempt, { accept: "audio/*" }),
+    headers: input.upstreamHeaders({ accept: "audio/*" }),
     body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,
   });

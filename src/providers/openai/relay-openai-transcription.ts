@@ -1,6 +1,5 @@
 import { FormData } from "undici";
 import type { components } from "../../../generated/types/openai.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { formatTranscript, type TranscriptFormat } from "./format-transcript.js";
@@ -32,7 +31,7 @@ export async function relayOpenaiTranscription(call: TranscriptionCall, input: R
   const transcript = await sendUpstreamJsonRequest<VerboseTranscript>(input.attempt, {
     method: "POST",
     path: `/v1/audio/${call.task}`,
-    headers: buildUpstreamHeaders(input.attempt, { jsonBody: false }),
+    headers: input.upstreamHeaders({ jsonBody: false }),
     body: form,
     signal: input.signal,
   });

@@ -1,0 +1,13 @@
+import type { components } from "../../../generated/types/management";
+
+// Short names for the generated management types the console uses; nothing here is written by hand.
+export type Token = components["schemas"]["Token"];
+export type CreateTokenRequest = components["schemas"]["CreateTokenRequest"];
+export type UpdateTokenRequest = components["schemas"]["UpdateTokenRequest"];
+export type User = components["schemas"]["User"];
+export type Channel = components["schemas"]["Channel"];
+export type CreateChannelRequest = components["schemas"]["CreateChannelRequest"];
+export type ChannelTestResult = components["schemas"]["ChannelTestResult"];
+export type UsageLog = components["schemas"]["UsageLog"];
+export type LogStatistics = components["schemas"]["LogStatistics"];
+export type UsageBucket = components["schemas"]["UsageBucket"];

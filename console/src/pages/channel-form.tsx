@@ -1,0 +1,140 @@
+import { type FormEvent, useState } from "react";
+import type { Channel, CreateChannelRequest } from "../api/management-types";
+import { describeError } from "../format/describe-error";
+
+const splitList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+
+type ChannelType = CreateChannelRequest["type"];
+const channelTypes = ["openai", "native", "ark", "dashscope"] as const satisfies readonly ChannelType[];
+// Fails to compile when the spec adds a channel type this list does not offer yet.
+const everyTypeOffered: Exclude<ChannelType, (typeof channelTypes)[number]> extends never ? true : never = true;
+void everyTypeOffered;
+
+/** A channel's fields. Keys are write-only: editing leaves them as they are unless new ones are typed. */
+export function ChannelForm({
+  channel,
+  onSubmit,
+  onCancel,
+}: {
+  channel?: Channel;
+  onSubmit: (fields: CreateChannelRequest) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState("");
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const keys = text("keys")
+      .split("\n")
+      .map((key) => key.trim())
+      .filter(Boolean);
+    const mapping = Object.fromEntries(
+      text("mapping")
+        .split("\n")
+        .map((line) => line.split("=").map((part) => part.trim()))
+        .filter((pair) => pair.length === 2 && pair[0] && pair[1]),
+    );
+    const fields: CreateChannelRequest = {
+      name: text("name"),
+      type: text("type") as ChannelType,
+      base_url: text("baseUrl"),
+      ...(keys.length > 0 ? { keys } : {}),
+      models: splitList(text("models")),
+      model_mapping: mapping,
+      groups: splitList(text("groups")),
+      priority: Number(text("priority")) || 0,
+      weight: Number(text("weight")),
+      enabled: form.get("enabled") === "on",
+    };
+    setBusy(true);
+    setFailure("");
+    try {
+      await onSubmit(fields);
+    } catch (error) {
+      setFailure(describeError(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="stacked-form" onSubmit={submit}>
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
+      <label>
+        Name
+        <input name="name" required maxLength={64} defaultValue={channel?.name} />
+      </label>
+      <label>
+        Type (upstream protocol)
+        <select name="type" defaultValue={channel?.type ?? "openai"}>
+          {channelTypes.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Base URL
+        <input
+          name="baseUrl"
+          type="url"
+          required
+          defaultValue={channel?.base_url}
+          placeholder="https://api.example.com"
+        />
+      </label>
+      <label>
+        {channel ? "New upstream keys, one per line (empty keeps the current ones)" : "Upstream keys, one per line"}
+        <textarea name="keys" rows={2} required={!channel} spellCheck={false} autoComplete="off" />
+      </label>
+      <label>
+        Models (comma separated)
+        <input name="models" required defaultValue={channel?.models.join(", ")} />
+      </label>
+      <label>
+        Model renames, one per line as ours=upstream
+        <textarea
+          name="mapping"
+          rows={2}
+          defaultValue={Object.entries(channel?.model_mapping ?? {})
+            .map(([ours, upstream]) => `${ours}=${upstream}`)
+            .join("\n")}
+        />
+      </label>
+      <label>
+        Groups (comma separated)
+        <input name="groups" required defaultValue={channel?.groups.join(", ") ?? "default"} />
+      </label>
+      <div className="form-row">
+        <label>
+          Priority (higher first)
+          <input name="priority" type="number" step={1} defaultValue={channel?.priority ?? 0} />
+        </label>
+        <label>
+          Weight
+          <input name="weight" type="number" min={0} step={1} defaultValue={channel?.weight ?? 1} />
+        </label>
+      </div>
+      <label className="inline">
+        <input name="enabled" type="checkbox" defaultChecked={channel?.enabled ?? true} />
+        Enabled
+      </label>
+      <div className="form-actions">
+        <button type="submit" disabled={busy}>
+          {channel ? "Save channel" : "Create channel"}
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

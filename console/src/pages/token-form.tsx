@@ -1,0 +1,205 @@
+import { type FormEvent, useState } from "react";
+import type { CreateTokenRequest, Token } from "../api/management-types";
+import { describeError } from "../format/describe-error";
+import { formatQuota } from "../format/format-quota";
+
+const unitsPerDollar = 500_000;
+
+function toLocalInput(unixSeconds: number): string {
+  const date = new Date(unixSeconds * 1000 - new Date().getTimezoneOffset() * 60_000);
+  return date.toISOString().slice(0, 16);
+}
+
+/**
+ * Every creation field of a token (edit shows the same ones, except how many to create). The quota is typed in
+ * US dollars and sent in units; the expiry is "never" (-1) or a local date and time.
+ */
+export function TokenForm({
+  token,
+  onSubmit,
+  onCancel,
+}: {
+  token?: Token;
+  onSubmit: (fields: CreateTokenRequest) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [neverExpires, setNeverExpires] = useState(!token || token.expired_time === -1);
+  const [unlimited, setUnlimited] = useState(token?.unlimited_quota ?? false);
+  const [quotaDollars, setQuotaDollars] = useState(token ? String(token.remain_quota / unitsPerDollar) : "1");
+  const [limitModels, setLimitModels] = useState(token?.model_limits_enabled ?? false);
+  const [group, setGroup] = useState(token?.group ?? "");
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState("");
+  const quotaUnits = Math.round(Number(quotaDollars) * unitsPerDollar);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const expiry = text("expiry");
+    const fields: CreateTokenRequest = {
+      name: text("name"),
+      expired_time: neverExpires || !expiry ? -1 : Math.floor(new Date(expiry).getTime() / 1000),
+      unlimited_quota: unlimited,
+      remain_quota: unlimited ? (token?.remain_quota ?? 0) : Math.max(0, quotaUnits),
+      model_limits_enabled: limitModels,
+      model_limits: text("modelLimits")
+        .split(/[\s,]+/)
+        .filter(Boolean),
+      allow_ips: text("allowIps"),
+      group,
+      cross_group_retry: form.get("crossGroupRetry") === "on",
+      rpm_limit: Number(text("rpmLimit")) || 0,
+      tpm_limit: Number(text("tpmLimit")) || 0,
+      ...(token ? {} : { count: Number(text("count")) || 1 }),
+    };
+    setBusy(true);
+    setFailure("");
+    try {
+      await onSubmit(fields);
+    } catch (error) {
+      setFailure(describeError(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="stacked-form" onSubmit={submit}>
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
+      <label>
+        Name (at most 30 characters)
+        <input name="name" required maxLength={30} defaultValue={token?.name} />
+      </label>
+      {!token && (
+        <label>
+          How many tokens to create
+          <input name="count" type="number" min={1} max={100} defaultValue={1} />
+          <span className="hint">With more than one, they are named name-1, name-2, …</span>
+        </label>
+      )}
+      <fieldset>
+        <legend>Expiry</legend>
+        <label className="inline">
+          <input type="checkbox" checked={neverExpires} onChange={(event) => setNeverExpires(event.target.checked)} />
+          Never expires
+        </label>
+        <label>
+          Expires at (local time)
+          <input
+            name="expiry"
+            type="datetime-local"
+            disabled={neverExpires}
+            required={!neverExpires}
+            defaultValue={token && token.expired_time !== -1 ? toLocalInput(token.expired_time) : ""}
+          />
+        </label>
+      </fieldset>
+      <fieldset>
+        <legend>Quota</legend>
+        <label className="inline">
+          <input type="checkbox" checked={unlimited} onChange={(event) => setUnlimited(event.target.checked)} />
+          Unlimited quota
+        </label>
+        <label>
+          Quota in US dollars
+          <input
+            name="quota"
+            type="number"
+            min={0}
+            step="any"
+            disabled={unlimited}
+            value={quotaDollars}
+            onChange={(event) => setQuotaDollars(event.target.value)}
+            aria-describedby="quota-units"
+          />
+        </label>
+        <span id="quota-units" className="hint">
+          {unlimited ? "Not counted while unlimited" : formatQuota(Number.isFinite(quotaUnits) ? quotaUnits : 0)}
+        </span>
+      </fieldset>
+      <fieldset>
+        <legend>Models</legend>
+        <label className="inline">
+          <input type="checkbox" checked={limitModels} onChange={(event) => setLimitModels(event.target.checked)} />
+          Only allow the models listed
+        </label>
+        <label>
+          Allowed models (comma separated)
+          <input name="modelLimits" defaultValue={token?.model_limits} disabled={!limitModels} />
+        </label>
+      </fieldset>
+      <label>
+        IP allow-list (addresses or CIDR ranges, comma or newline separated; empty allows any)
+        <textarea name="allowIps" rows={2} defaultValue={token?.allow_ips} />
+      </label>
+      <fieldset>
+        <legend>Group</legend>
+        <label>
+          Billing group (empty: your own group; auto: fail over between groups)
+          <input
+            name="group"
+            list="group-suggestions"
+            value={group}
+            onChange={(event) => setGroup(event.target.value)}
+          />
+          <datalist id="group-suggestions">
+            <option value="auto" />
+            <option value="default" />
+          </datalist>
+        </label>
+        <label className="inline">
+          <input
+            name="crossGroupRetry"
+            type="checkbox"
+            defaultChecked={token?.cross_group_retry}
+            aria-describedby="cross-group-hint"
+          />
+          Retry in other groups
+        </label>
+        <span id="cross-group-hint" className="hint">
+          Takes effect only when the group is auto.
+        </span>
+      </fieldset>
+      <fieldset>
+        <legend>Rate limits (0 means none)</legend>
+        <div className="form-row">
+          <label>
+            Requests per minute
+            <input
+              name="rpmLimit"
+              type="number"
+              min={0}
+              max={1_000_000}
+              step={1}
+              defaultValue={token?.rpm_limit ?? 0}
+            />
+          </label>
+          <label>
+            Tokens per minute
+            <input
+              name="tpmLimit"
+              type="number"
+              min={0}
+              max={1_000_000_000}
+              step={1}
+              defaultValue={token?.tpm_limit ?? 0}
+            />
+          </label>
+        </div>
+      </fieldset>
+      <div className="form-actions">
+        <button type="submit" disabled={busy}>
+          {token ? "Save token" : "Create token"}
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

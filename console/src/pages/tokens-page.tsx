@@ -1,0 +1,182 @@
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import type { CreateTokenRequest, Token } from "../api/management-types";
+import { unwrapAnswer } from "../api/unwrap-answer";
+import { ModalDialog } from "../components/modal-dialog";
+import { Notice, type NoticeMessage } from "../components/notice";
+import { PageHeading } from "../components/page-heading";
+import { Pager } from "../components/pager";
+import { describeError } from "../format/describe-error";
+import type { Session } from "../session";
+import { RevealedKeys, type RevealedKey } from "./revealed-keys";
+import { TokenForm } from "./token-form";
+import { TokenTable } from "./token-table";
+
+const pageSize = 20;
+
+/** The signed-in user's tokens: list and search, create, edit, enable or disable, delete, reveal keys. */
+export function TokensPage({ session }: { session: Session }) {
+  const { client } = session;
+  const [filter, setFilter] = useState({ keyword: "", token: "" });
+  const [page, setPage] = useState(1);
+  const [tokens, setTokens] = useState<{ items: Token[]; total: number }>();
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [revealed, setRevealed] = useState<RevealedKey[]>([]);
+  const [editing, setEditing] = useState<Token | "new">();
+  const [notice, setNotice] = useState<NoticeMessage>();
+
+  const load = useCallback(async () => {
+    const searching = filter.keyword !== "" || filter.token !== "";
+    try {
+      const answer = searching
+        ? await unwrapAnswer(
+            client.GET("/api/token/search", {
+              params: {
+                query: {
+                  ...(filter.keyword ? { keyword: filter.keyword } : {}),
+                  ...(filter.token ? { token: filter.token } : {}),
+                  p: page,
+                  size: pageSize,
+                },
+              },
+            }),
+          )
+        : await unwrapAnswer(client.GET("/api/token/", { params: { query: { p: page, size: pageSize } } }));
+      setTokens(answer.data);
+      // The selection survives a reload (after revealing keys, say) for the tokens still on the page.
+      const shown = new Set(answer.data.items.map((token) => token.id));
+      setSelected((current) => new Set([...current].filter((id) => shown.has(id))));
+    } catch (error) {
+      setNotice({ kind: "error", text: describeError(error) });
+    }
+  }, [client, filter, page]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function act(action: () => Promise<string>) {
+    try {
+      setNotice({ kind: "success", text: await action() });
+    } catch (error) {
+      setNotice({ kind: "error", text: describeError(error) });
+    }
+    await load();
+  }
+
+  function search(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPage(1);
+    setFilter({ keyword: String(form.get("keyword")).trim(), token: String(form.get("token")).trim() });
+  }
+
+  const setStatus = (token: Token, status: 1 | 2) =>
+    act(async () => {
+      await unwrapAnswer(
+        client.PUT("/api/token/", { params: { query: { status_only: true } }, body: { id: token.id, status } }),
+      );
+      return `Token ${token.name} ${status === 1 ? "enabled" : "disabled"}.`;
+    });
+  const remove = (token: Token) => {
+    if (!window.confirm(`Delete token ${token.name}? Requests with its key stop working at once.`)) return;
+    void act(async () => {
+      await unwrapAnswer(client.DELETE("/api/token/{id}", { params: { path: { id: token.id } } }));
+      return `Token ${token.name} deleted.`;
+    });
+  };
+  const removeSelected = () => {
+    if (!window.confirm(`Delete ${selected.size} selected tokens?`)) return;
+    void act(async () => {
+      const answer = await unwrapAnswer(client.POST("/api/token/batch", { body: { ids: [...selected] } }));
+      return `${answer.data} tokens deleted.`;
+    });
+  };
+  const reveal = (token: Token) =>
+    act(async () => {
+      const answer = await unwrapAnswer(client.POST("/api/token/{id}/key", { params: { path: { id: token.id } } }));
+      setRevealed([{ id: token.id, name: token.name, key: answer.data.key }]);
+      return `Key of ${token.name} shown below.`;
+    });
+  const revealSelected = () =>
+    act(async () => {
+      const ids = [...selected];
+      const answer = await unwrapAnswer(client.POST("/api/token/batch/keys", { body: { ids } }));
+      const names = new Map(tokens?.items.map((token) => [token.id, token.name]));
+      setRevealed(
+        Object.entries(answer.data.keys).map(([id, key]) => ({
+          id: Number(id),
+          name: names.get(Number(id)) ?? id,
+          key,
+        })),
+      );
+      return `${Object.keys(answer.data.keys).length} keys shown below.`;
+    });
+  // A failed save throws back to the form, which keeps the user's input and shows the gateway's message.
+  const save = async (fields: CreateTokenRequest) => {
+    if (editing === "new") await unwrapAnswer(client.POST("/api/token/", { body: fields }));
+    else if (editing) {
+      const { count: _count, ...changes } = fields;
+      await unwrapAnswer(client.PUT("/api/token/", { body: { id: editing.id, ...changes } }));
+    }
+    setNotice({ kind: "success", text: `Token ${fields.name} ${editing === "new" ? "created" : "saved"}.` });
+    setEditing(undefined);
+    await load();
+  };
+
+  return (
+    <>
+      <PageHeading>Tokens</PageHeading>
+      <search>
+        <form className="toolbar" aria-label="Search tokens" onSubmit={search}>
+          <label>
+            Name contains
+            <input name="keyword" defaultValue={filter.keyword} />
+          </label>
+          <label>
+            Key contains (sk- optional, % wildcard at most twice)
+            <input name="token" defaultValue={filter.token} spellCheck={false} />
+          </label>
+          <button type="submit">Search</button>
+        </form>
+      </search>
+      <div className="toolbar">
+        <button type="button" onClick={() => setEditing("new")}>
+          New token
+        </button>
+        <button type="button" disabled={selected.size === 0} onClick={revealSelected}>
+          Show keys of selected ({selected.size})
+        </button>
+        <button type="button" disabled={selected.size === 0} onClick={removeSelected}>
+          Delete selected ({selected.size})
+        </button>
+      </div>
+      <Notice notice={notice} />
+      {revealed.length > 0 && <RevealedKeys keys={revealed} onHide={() => setRevealed([])} />}
+      {tokens && (
+        <>
+          <TokenTable
+            tokens={tokens.items}
+            selected={selected}
+            onSelect={setSelected}
+            onEdit={setEditing}
+            onSetStatus={setStatus}
+            onReveal={reveal}
+            onDelete={remove}
+          />
+          <Pager page={page} pageSize={pageSize} total={tokens.total} label="Token" onPage={setPage} />
+        </>
+      )}
+      {editing && (
+        <ModalDialog
+          title={editing === "new" ? "New token" : `Edit token ${editing.name}`}
+          onClose={() => setEditing(undefined)}
+        >
+          <TokenForm
+            token={editing === "new" ? undefined : editing}
+            onSubmit={save}
+            onCancel={() => setEditing(undefined)}
+          />
+        </ModalDialog>
+      )}
+    </>
+  );
+}
