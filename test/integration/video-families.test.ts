@@ -399,6 +399,23 @@ describe.each(testDatabases)("video families on $name", ({ database }) => {
     await expectSpent(tokenId, 6 * unitsPerSecond);
   });
 
+  it("fails a vid-e task the provider fails, with its code, and refunds it whole", async () => {
+    const { id: tokenId, key } = await createApiKey(gateway, { remainQuota: start });
+    ark.videos.setTimeline({ queuedPolls: 0, runningPolls: 0 });
+    const submitted = await call(key, "/v1/video/generations", {
+      model: "vid-e-1-5-pro-251215",
+      metadata: { content: [{ type: "text", text: "Something [fail] --dur 4" }] },
+    });
+    expect(submitted.status).toBe(200);
+    const failed = await waitForStatus(key, submitted.body.id, "failed");
+    expect(failed.data.error).toEqual({
+      code: "OutputVideoSensitiveContentDetected",
+      message: "The request failed because the output video may contain sensitive information.",
+    });
+    expect(failed.data.metadata.output.task_status).toBe("FAILED");
+    await expectSpent(tokenId, 0);
+  });
+
   it("bills vid-d-2-0 per 1M output tokens where the provider reports them", async () => {
     const { id: tokenId, key } = await createApiKey(gateway, { remainQuota: start });
     ark.videos.setTimeline({ queuedPolls: 0, runningPolls: 0 });
