@@ -73,7 +73,7 @@ export type ProviderAdapter = {
   /**
    * Asynchronous video tasks (submit / poll / fetch content / remix) in this protocol. The submission is planned by
    * runRelay as the `videoSubmission` capability (an adapter with `videoTasks` sets
-   * `videoSubmission: (call, input) => relayVideoSubmission(call, input)`); polls and content go to the channel
+   * `videoSubmission: (call, input) => relayVideoSubmission(itsVideoTasks, call, input)`); polls and content go to the channel
    * that accepted the task (src/tasks/).
    */
   videoTasks?: VideoTaskCapability;

@@ -20,8 +20,8 @@ import { insertTask } from "../store/tasks/insert-task.js";
 import type { TaskRecord } from "../store/tasks/task-record.js";
 import { updateTask } from "../store/tasks/update-task.js";
 import { getAuthenticatedToken } from "../users/authenticated-request.js";
-import { bindTaskUpstreamHeaders } from "./bind-task-upstream-headers.js";
 import { buildChannelAttemptForTask } from "./build-channel-attempt-for-task.js";
+import { buildVideoCallInput } from "./build-video-call-input.js";
 import { computePollDelay } from "./compute-poll-delay.js";
 import { createTaskId } from "./create-task-id.js";
 import { findVideoModelFamily } from "./find-video-model-family.js";
@@ -126,7 +126,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     await settle(won);
     options.onFinished?.(won);
     context.logger.info(
-      { taskId: won.id, status: won.status, quota: cost, seconds, code: won.errorCode },
+      { taskId: won.id, traceId: won.traceId, status: won.status, quota: cost, seconds, code: won.errorCode },
       "video task finished",
     );
     return won;
@@ -168,9 +168,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     let snapshot: VideoTaskSnapshot;
     try {
       snapshot = await capability.poll(task.upstreamTaskId, {
-        attempt,
-        signal,
-        upstreamHeaders: bindTaskUpstreamHeaders(attempt),
+        ...buildVideoCallInput(attempt, signal),
         stored: storedRequest(task),
       });
     } catch (error) {
@@ -239,39 +237,38 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
           ...(remixSource?.upstreamTaskId ? { remixOfUpstreamTaskId: remixSource.upstreamTaskId } : {}),
           async store(submitted, attempt) {
             const now = context.now();
+            let task: TaskRecord;
             try {
-              return input.render(
-                await insertTask(db, {
-                  id: createTaskId(),
-                  userId: token.userId,
-                  tokenId: token.id,
-                  tokenName: token.name,
-                  channelId: attempt.attempt.channel.id,
-                  keyIndex: Math.max(0, attempt.attempt.channel.keys.indexOf(attempt.attempt.upstreamKey)),
-                  model,
-                  upstreamModel: attempt.attempt.upstreamModel,
-                  upstreamTaskId: submitted.upstreamTaskId,
-                  // A submission is queued until the first poll says otherwise, even if the upstream started at once.
-                  status: "queued",
-                  upstreamStatus: "PENDING",
-                  reservationId: attempt.reservation.requestId,
-                  reservedQuota: attempt.reservation.reserved,
-                  unlimitedQuota: attempt.reservation.unlimited,
-                  billingGroup: attempt.attempt.group,
-                  traceId: input.traceId ?? null,
-                  idempotencyKey: input.idempotencyKey ?? null,
-                  requestHash,
-                  requestBody: {
-                    ...submission.keep,
-                    prompt: submission.prompt,
-                    seconds: String(submission.seconds),
-                    ...(submission.size === undefined ? {} : { size: submission.size }),
-                    ...(remixSource ? { remix_from_video_id: remixSource.id } : {}),
-                  },
-                  createdTime: now,
-                  nextPollAt: clockMs() + pollIntervalMs,
-                }),
-              );
+              task = await insertTask(db, {
+                id: createTaskId(),
+                userId: token.userId,
+                tokenId: token.id,
+                tokenName: token.name,
+                channelId: attempt.attempt.channel.id,
+                keyIndex: Math.max(0, attempt.attempt.channel.keys.indexOf(attempt.attempt.upstreamKey)),
+                model,
+                upstreamModel: attempt.attempt.upstreamModel,
+                upstreamTaskId: submitted.upstreamTaskId,
+                // A submission is queued until the first poll says otherwise, even if the upstream started at once.
+                status: "queued",
+                upstreamStatus: "PENDING",
+                reservationId: attempt.reservation.requestId,
+                reservedQuota: attempt.reservation.reserved,
+                unlimitedQuota: attempt.reservation.unlimited,
+                billingGroup: attempt.attempt.group,
+                traceId: input.traceId ?? null,
+                idempotencyKey: input.idempotencyKey ?? null,
+                requestHash,
+                requestBody: {
+                  ...submission.keep,
+                  prompt: submission.prompt,
+                  seconds: String(submission.seconds),
+                  ...(submission.size === undefined ? {} : { size: submission.size }),
+                  ...(remixSource ? { remix_from_video_id: remixSource.id } : {}),
+                },
+                createdTime: now,
+                nextPollAt: clockMs() + pollIntervalMs,
+              });
             } catch (error) {
               // The same key submitted twice at once: the other request stored its task first.
               if (input.idempotencyKey !== undefined && isUniqueViolation(error))
@@ -280,6 +277,11 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
                 });
               throw error;
             }
+            context.logger.info(
+              { taskId: task.id, traceId: task.traceId, channel: attempt.attempt.channel.name, model },
+              "video task submitted",
+            );
+            return input.render(task);
           },
         },
         model,
@@ -316,9 +318,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       if (!attempt || !capability?.fetchContent || task.upstreamTaskId === null)
         throw new NotFoundError(`The video of task ${task.id} is no longer available.`, { code: "video_unavailable" });
       return capability.fetchContent(task.upstreamTaskId, {
-        attempt,
-        signal: new ClientGoneSignal(),
-        upstreamHeaders: bindTaskUpstreamHeaders(attempt),
+        ...buildVideoCallInput(attempt, new ClientGoneSignal()),
         stored: storedRequest(task),
       });
     },

@@ -4,8 +4,8 @@ import type { VideoSubmissionCall } from "./video-submission-call.js";
 import type { SubmittedVideoTask, VideoTaskCapability } from "./video-task-capability.js";
 
 /**
- * One attempt of a video submission, for every adapter with `videoTasks` (which it passes in, so provider code
- * never looks the registry up): submit (or remix) through the channel's capability, then store the task and deliver its answer. An upstream refusal throws (the relay tries the next
+ * One attempt of a video submission, for every adapter with `videoTasks` (which passes its own capability, so
+ * provider code never looks the registry up): submit (or remix) through it, then store the task and deliver its answer. An upstream refusal throws (the relay tries the next
  * channel or refunds); the reservation is handed to the task only once the upstream accepted.
  */
 export async function relayVideoSubmission(
@@ -13,7 +13,7 @@ export async function relayVideoSubmission(
   call: VideoSubmissionCall,
   input: RelayAttemptInput,
 ): Promise<void> {
-  const upstreamCall = { attempt: input.attempt, signal: input.signal, upstreamHeaders: input.upstreamHeaders };
+  const upstreamCall = { attempt: input.attempt, upstreamHeaders: input.upstreamHeaders, signal: input.signal };
   const remixOf = call.remixOfUpstreamTaskId;
   if (remixOf !== undefined && !capability.remix)
     throw new InvalidRequestError(`${call.submission.model} cannot be remixed on this channel.`, {

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { buildUpstreamHeaders } from "../relay/build-upstream-headers.js";
 import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
 import type { TaskStatus } from "../store/tasks/task-record.js";
 
@@ -43,12 +44,14 @@ export interface VideoSubmission {
   keep?: Record<string, unknown>;
 }
 
-/** What every upstream call of a capability gets: the channel attempt (channel, key, upstream model) and an abort. */
+/**
+ * What every upstream call of a capability gets: the channel attempt (channel, key, upstream model), the headers
+ * that carry the channel key as the adapter does (plus body type and accept), and an abort.
+ */
 export interface VideoCallInput {
   attempt: ChannelAttempt;
+  upstreamHeaders(options?: Parameters<typeof buildUpstreamHeaders>[1]): Record<string, string>;
   signal: ClientGoneSignal;
-  /** The channel key as its adapter carries it, plus body type and accept (as RelayAttemptInput.upstreamHeaders). */
-  upstreamHeaders(options?: { stream?: boolean; jsonBody?: boolean; accept?: string }): Record<string, string>;
   /** Polls and downloads: the task's stored request body (the submission's `keep` fields among it). */
   stored?: Record<string, unknown>;
 }

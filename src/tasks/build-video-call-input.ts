@@ -1,10 +1,11 @@
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import { buildUpstreamHeaders } from "../relay/build-upstream-headers.js";
+import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
 import type { VideoCallInput } from "./video-task-capability.js";
 
-/** For polls and downloads (outside the relay): the attempt's key as its adapter carries it, as the relay binds it. */
-export function bindTaskUpstreamHeaders(attempt: ChannelAttempt): VideoCallInput["upstreamHeaders"] {
+/** The input of a poll or content call outside the relay: the channel key carried as its adapter does. */
+export function buildVideoCallInput(attempt: ChannelAttempt, signal: ClientGoneSignal): VideoCallInput {
   const credentials = findProviderAdapter(attempt.channel.type).credentialHeaders(attempt.upstreamKey);
-  return (options) => buildUpstreamHeaders(credentials, options);
+  return { attempt, signal, upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options) };
 }
