@@ -28,7 +28,11 @@ import { openDatabase } from "./store/open-database.js";
 import { createAccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
 import { createKeyRevealLimiter } from "./tokens/create-key-reveal-limiter.js";
 import { bootstrapRootUser } from "./users/bootstrap-root-user.js";
+import { createCallbackDeliverer } from "./callbacks/create-callback-deliverer.js";
+import { createTaskCallbackSender } from "./callbacks/create-task-callback-sender.js";
+import { createAddressRule } from "./net/create-address-rule.js";
 import { createSafeFetcher } from "./net/create-safe-fetcher.js";
+import { insertCallbackDelivery } from "./store/callback-deliveries/insert-callback-delivery.js";
 import { createVideoTaskService } from "./tasks/create-video-task-service.js";
 import { startTaskPoller } from "./tasks/start-task-poller.js";
 import { createUserAuthenticator } from "./users/create-user-authenticator.js";
@@ -112,8 +116,19 @@ export async function createGateway(
   if (config.adminToken) await bootstrapRootUser(context, config.adminToken);
   // A claim keeps other pollers off a task while its poll runs; a poller that died frees its tasks after this.
   const taskLeaseMs = Math.max(4 * config.tasks.pollIntervalMs, 30_000);
+  const callbackDeliverer = createCallbackDeliverer({
+    isAllowedAddress: createAddressRule(config.fetchAllowPrivate),
+    backoffMs: config.tasks.callbackBackoffMs,
+    tries: config.tasks.callbackTries,
+    now: context.now,
+    record: (attempt) => insertCallbackDelivery(database.db, attempt),
+    onRecordFailure: (error) =>
+      logger.warn({ err: (error as Error).message }, "a task callback attempt could not be recorded"),
+  });
+  const taskCallbacks = createTaskCallbackSender(context, callbackDeliverer);
   const videoTasks = createVideoTaskService(context, {
     leaseMs: taskLeaseMs,
+    onFinished: (task) => taskCallbacks.send(task),
     // input_reference URLs: the image types the OpenAI video API takes, up to 20 MiB, within 30 s.
     fetchImage: createSafeFetcher({
       maxBytes: 20 * 1024 * 1024,
@@ -166,6 +181,9 @@ export async function createGateway(
     context,
     async close() {
       await taskPoller.stop();
+      // Retries waiting for their turn end undelivered (the attempts so far are on the task).
+      await callbackDeliverer.close();
+      await taskCallbacks.drain();
       reservationRecovery.stop();
       await context.accessTimeRecorder.stop();
       await billing.flush();

@@ -2553,17 +2553,19 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description One media input. */
+        /** @description One media input. Items may carry further provider keys (for example `reference_description`), forwarded unchanged. */
         VideoMediaItem: {
             /**
-             * @description `video` (source video to edit) or `reference_image`.
+             * @description `video` (source video to edit) or `reference_image` for `vid-c2.7-videoedit` (which takes no other type); the other `vid-c2.7-` models also take `first_frame`, `last_frame`, `reference_video`, `reference_voice`, `first_clip` and `driving_audio`.
              * @enum {string}
              */
-            type: "video" | "reference_image";
+            type: "video" | "reference_image" | "first_frame" | "last_frame" | "reference_video" | "reference_voice" | "first_clip" | "driving_audio";
             /** @description Publicly reachable URL of the media. */
             url: string;
+        } & {
+            [key: string]: unknown;
         };
-        /** @description `vid-c-` structured input (preferred form). */
+        /** @description `vid-c-` structured input (preferred form). Further provider keys (for example `negative_prompt`) are forwarded unchanged. */
         VideoMetadataInput: {
             /** @description Prompt; required for `vid-c-` (keep it equal to the top-level `prompt`). For `vid-c2.7-videoedit` it refers to the media by number. */
             prompt?: string;
@@ -2571,35 +2573,26 @@ export interface components {
             img_url?: string;
             /** @description Media inputs. `vid-c2.7-videoedit`: required, at least one `{type: video, url}` and at most 4 `{type: reference_image, url}`. URLs must be publicly reachable. */
             media?: components["schemas"]["VideoMediaItem"][];
+        } & {
+            [key: string]: unknown;
         };
-        /** @description `vid-c-` parameters; they win over the top-level fields (for example `duration`). */
+        /** @description `vid-c-` parameters; when given they win over the top-level fields (for example `duration`). The defaults are named in the descriptions rather than as schema defaults, so that an absent parameter never overrides a top-level field. */
         VideoMetadataParameters: {
             /**
              * @description `480P`, `720P` (default), `1080P`; `vid-c2.7-videoedit`: `720P` or `1080P`.
-             * @default 720P
              * @enum {string}
              */
             resolution?: "480P" | "720P" | "1080P";
             /**
              * @description Aspect ratio (default `16:9`).
-             * @default 16:9
              * @enum {string}
              */
             ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4";
-            /**
-             * @description Length in seconds (default 5; common values 3, 5, 10).
-             * @default 5
-             */
+            /** @description Length in seconds (default 5; common values 3, 5, 10). */
             duration?: number;
-            /**
-             * @description Let the service extend the prompt (default true).
-             * @default true
-             */
+            /** @description Let the service extend the prompt (default true). */
             prompt_extend?: boolean;
-            /**
-             * @description Add a watermark (default false).
-             * @default false
-             */
+            /** @description Add a watermark (default false). */
             watermark?: boolean;
             /** @description Random seed, 0 to 2147483647. */
             seed?: number;
@@ -2625,7 +2618,7 @@ export interface components {
             type: "image_url";
             /** @description The image. */
             image_url: {
-                /** @description Image URL or data URI. */
+                /** @description Image URL, data URI or (`vid-d-`) `asset://<id>` reference. */
                 url: string;
             };
             /**
@@ -2634,8 +2627,44 @@ export interface components {
              */
             role?: "first_frame" | "last_frame" | "reference_image";
         };
-        /** @description A `vid-e-` content item: the text prompt or an image. */
-        VideoContentItem: components["schemas"]["VideoTextContent"] | components["schemas"]["VideoImageContent"];
+        /** @description `vid-d-2-0`: a reference video (URL or `asset://` reference). */
+        VideoReferenceVideoContent: {
+            /**
+             * @description Always `video_url`.
+             * @enum {string}
+             */
+            type: "video_url";
+            /** @description The video. */
+            video_url: {
+                /** @description Video URL or `asset://<id>`. */
+                url: string;
+            };
+            /**
+             * @description Always `reference_video`.
+             * @enum {string}
+             */
+            role?: "reference_video";
+        };
+        /** @description `vid-d-2-0`: a reference audio track (URL or `asset://` reference). */
+        VideoReferenceAudioContent: {
+            /**
+             * @description Always `audio_url`.
+             * @enum {string}
+             */
+            type: "audio_url";
+            /** @description The audio. */
+            audio_url: {
+                /** @description Audio URL or `asset://<id>`. */
+                url: string;
+            };
+            /**
+             * @description Always `reference_audio`.
+             * @enum {string}
+             */
+            role?: "reference_audio";
+        };
+        /** @description A content item: the text prompt or an image (`vid-e-`, `vid-d-`), or a reference video or audio (`vid-d-2-0` only). */
+        VideoContentItem: components["schemas"]["VideoTextContent"] | components["schemas"]["VideoImageContent"] | components["schemas"]["VideoReferenceVideoContent"] | components["schemas"]["VideoReferenceAudioContent"];
         /** @description Family-specific structured input: `input` and `parameters` for `vid-c-`, `content`, `return_last_frame` and `callback_url` for `vid-e-`. Unknown keys are forwarded. */
         VideoGenerationMetadata: {
             input?: components["schemas"]["VideoMetadataInput"];
@@ -2652,7 +2681,7 @@ export interface components {
             return_last_frame?: boolean;
             /**
              * Format: uri
-             * @description `vid-e-`: address notified when the task ends. The payload is not specified by the product documents; it is the upstream's own.
+             * @description Address notified when the task ends (the seed names it for `vid-e-`; every family offers it): the task's wrapped query answer, POSTed and signed with the user's secret (see `POST /api/user/self/webhook-secret`); attempts are shown in `data.metadata.callback` of queries. Never passed to the upstream.
              */
             callback_url?: string;
         } & {
@@ -2846,6 +2875,30 @@ export interface components {
             output_video_duration?: number;
         };
         /**
+         * @description The task's callback (`metadata.callback_url` at submission) and every delivery attempt so far. When the task ends
+         *     the gateway POSTs this wrapped query answer to the URL, signed with the user's secret
+         *     (`POST /api/user/self/webhook-secret`): `X-Signature-Timestamp: <unix seconds>` and
+         *     `X-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`, retried with doubling waits until the
+         *     receiver answers 2xx. Shown on queries only (the delivered body does not carry it).
+         */
+        VideoTaskCallback: {
+            /** @description The address given at submission. */
+            url: string;
+            /** @description Attempts in order; empty until the task ends. */
+            deliveries: {
+                /** @description 1 for the first try. */
+                attempt: number;
+                /** @description True when the receiver answered 2xx. */
+                delivered: boolean;
+                /** @description The receiver's HTTP status; null when no answer came. */
+                status_code?: number | null;
+                /** @description Why the attempt failed (refused address, timeout, status), naming the host only. */
+                error?: string | null;
+                /** @description Unix seconds of the attempt. */
+                time: number;
+            }[];
+        };
+        /**
          * @description Task state. Check success in this order: `status` is `completed`, `video_url` or `url` is non-empty, upstream
          *     `metadata.output.task_status` is `SUCCEEDED` (for troubleshooting only). Result URLs are temporary signed addresses.
          */
@@ -2889,6 +2942,7 @@ export interface components {
                 url?: string;
                 /** @description Result URL. */
                 video_url?: string;
+                callback?: components["schemas"]["VideoTaskCallback"];
             };
         };
         /** @description Wrapped query form `{code, message, data}` (default). */

@@ -48,9 +48,9 @@ describe("the provider registry", () => {
     );
     expect(served).toEqual({
       openai: ["chat", "responses", "embeddings", "images", "speech", "transcription", "videoSubmission"],
-      native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding"],
-      ark: ["images"],
-      dashscope: ["images"],
+      native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding", "videoSubmission"],
+      ark: ["images", "videoSubmission"],
+      dashscope: ["images", "videoSubmission"],
     });
     expect("nativeVoices" in providerRegistry.native).toBe(true);
     // Video tasks: an adapter serves the submission exactly when it has the task capability (polls use it).

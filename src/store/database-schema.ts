@@ -141,6 +141,26 @@ export interface TasksTable {
   poll_failures: WithDefault<number>;
 }
 
+export interface UserWebhookSecretsTable {
+  user_id: number;
+  /** the signing secret, encrypted by the key cipher */
+  secret_encrypted: string;
+  created_time: number;
+  updated_time: number;
+}
+
+export interface TaskCallbackDeliveriesTable {
+  id: Generated<number>;
+  task_id: string;
+  /** 1 for the first try */
+  attempt: number;
+  /** the receiver's HTTP status; null when no answer came */
+  status_code: number | null;
+  error_message: string | null;
+  succeeded: StoredBoolean;
+  created_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -148,4 +168,6 @@ export interface Database {
   quota_reservations: QuotaReservationsTable;
   usage_logs: UsageLogsTable;
   tasks: TasksTable;
+  user_webhook_secrets: UserWebhookSecretsTable;
+  task_callback_deliveries: TaskCallbackDeliveriesTable;
 }

@@ -10,6 +10,7 @@ import type { FetchMedia } from "../net/create-safe-fetcher.js";
 import { ClientGoneSignal } from "../relay/client-gone-signal.js";
 import { runRelay } from "../relay/run-relay.js";
 import { UpstreamFailure } from "../relay/upstream-failure.js";
+import { listCallbackDeliveries } from "../store/callback-deliveries/list-callback-deliveries.js";
 import { claimTaskForRefresh } from "../store/tasks/claim-task-for-refresh.js";
 import { findFinishedTasksWithOpenReservations } from "../store/tasks/find-finished-tasks-with-open-reservations.js";
 import { findTaskById } from "../store/tasks/find-task-by-id.js";
@@ -40,6 +41,8 @@ export interface VideoTaskServiceOptions {
   leaseMs: number;
   /** Epoch milliseconds for poll scheduling (tests may move it). */
   clockMs?: () => number;
+  /** Told once per task, by the winner of the terminal transition, after settlement (callbacks). */
+  onFinished?(task: TaskRecord): void;
 }
 
 /**
@@ -95,7 +98,11 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     const seconds = completed ? (snapshot.seconds ?? Number(requestedSeconds(task))) : null;
     const cost =
       completed && seconds !== null
-        ? context.billing.priceUsage(task.model, task.billingGroup, { ...zeroUsage, durationSeconds: seconds })
+        ? context.billing.priceUsage(task.model, task.billingGroup, {
+            ...zeroUsage,
+            completionTokens: snapshot.completionTokens ?? 0,
+            durationSeconds: seconds,
+          })
         : 0;
     const won = await updateTask(
       db,
@@ -117,6 +124,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     );
     if (won === null) return (await findTaskById(db, task.id)) ?? task;
     await settle(won);
+    options.onFinished?.(won);
     context.logger.info(
       { taskId: won.id, traceId: won.traceId, status: won.status, quota: cost, seconds, code: won.errorCode },
       "video task finished",
@@ -159,7 +167,10 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     pollsInFlight.add(signal);
     let snapshot: VideoTaskSnapshot;
     try {
-      snapshot = await capability.poll(task.upstreamTaskId, buildVideoCallInput(attempt, signal));
+      snapshot = await capability.poll(task.upstreamTaskId, {
+        ...buildVideoCallInput(attempt, signal),
+        stored: storedRequest(task),
+      });
     } catch (error) {
       // Shutting down: give the claim back, so the next process (or instance) polls it without waiting out the lease.
       if (signal.aborted)
@@ -249,6 +260,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
                 idempotencyKey: input.idempotencyKey ?? null,
                 requestHash,
                 requestBody: {
+                  ...submission.keep,
                   prompt: submission.prompt,
                   seconds: String(submission.seconds),
                   ...(submission.size === undefined ? {} : { size: submission.size }),
@@ -275,7 +287,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
         model,
         isStream: false,
         promptTokenEstimate: 0,
-        maxOutputTokens: 0,
+        maxOutputTokens: submission.estimatedCompletionTokens ?? 0,
         reservedUsage: { durationSeconds: submission.seconds },
         acceptsAttempt: (attempt) => remixSource === undefined || attempt.channel.id === remixSource.channelId,
         handsOverReservation: true,
@@ -305,7 +317,10 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       const capability = attempt && findVideoTaskCapability(attempt.channel);
       if (!attempt || !capability?.fetchContent || task.upstreamTaskId === null)
         throw new NotFoundError(`The video of task ${task.id} is no longer available.`, { code: "video_unavailable" });
-      return capability.fetchContent(task.upstreamTaskId, buildVideoCallInput(attempt, new ClientGoneSignal()));
+      return capability.fetchContent(task.upstreamTaskId, {
+        ...buildVideoCallInput(attempt, new ClientGoneSignal()),
+        stored: storedRequest(task),
+      });
     },
 
     async settleInterrupted() {
@@ -323,10 +338,20 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       return settled;
     },
 
+    async listCallbackDeliveries(task) {
+      const stored = storedRequest(task);
+      return typeof stored.callback_url === "string" ? listCallbackDeliveries(db, task.id) : undefined;
+    },
+
     abortPolls() {
       for (const signal of pollsInFlight) signal.abort(new Error("gateway shutting down"));
     },
   };
+}
+
+function storedRequest(task: TaskRecord): Record<string, unknown> {
+  const body = task.requestBody;
+  return body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {};
 }
 
 function requestedSeconds(task: TaskRecord): string {

@@ -35,6 +35,13 @@ export interface VideoSubmission {
   images: VideoReferenceImage[];
   /** The client's request body as validated (every field), for the family fields a capability forwards. */
   body: Record<string, unknown>;
+  /** Upper estimate of the output tokens, for models the provider bills per 1M output tokens (reserved with seconds). */
+  estimatedCompletionTokens?: number;
+  /**
+   * Family fields kept with the task (in its stored request body) for later polls and downloads: what an upstream
+   * answer does not repeat (vid-b's seconds per sample) and the client's callback address.
+   */
+  keep?: Record<string, unknown>;
 }
 
 /**
@@ -45,6 +52,8 @@ export interface VideoCallInput {
   attempt: ChannelAttempt;
   upstreamHeaders(options?: Parameters<typeof buildUpstreamHeaders>[1]): Record<string, string>;
   signal: ClientGoneSignal;
+  /** Polls and downloads: the task's stored request body (the submission's `keep` fields among it). */
+  stored?: Record<string, unknown>;
 }
 
 /** A task's state as one poll saw it, normalized. */
@@ -56,6 +65,8 @@ export interface VideoTaskSnapshot {
   progress?: number;
   /** Billable seconds the upstream reports (required to bill a completed task; absent → the requested seconds). */
   seconds?: number;
+  /** Output tokens the upstream reports, for models priced per 1M output tokens. */
+  completionTokens?: number;
   /** The (temporary) result URL of a completed task, when the protocol gives one. */
   resultUrl?: string;
   /** Why a failed task failed. */

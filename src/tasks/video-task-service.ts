@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import type { CallbackDeliveryRecord } from "../store/callback-deliveries/callback-delivery-record.js";
 import type { TaskRecord } from "../store/tasks/task-record.js";
 import type { UploadedVideoFile } from "./video-model-family.js";
 import type { VideoContent } from "./video-task-capability.js";
@@ -32,6 +33,8 @@ export interface VideoTaskService {
   openContent(task: TaskRecord): Promise<VideoContent>;
   /** Settles finished tasks whose winner stopped before settling (their cost is on the row). */
   settleInterrupted(): Promise<number>;
+  /** The callback delivery attempts of a task that has a callback; undefined for one without. */
+  listCallbackDeliveries(task: TaskRecord): Promise<CallbackDeliveryRecord[] | undefined>;
   /** Aborts polls in flight (shutdown). */
   abortPolls(): void;
 }

@@ -3,6 +3,7 @@ import { pipeline } from "node:stream/promises";
 import type { Request, Response } from "express";
 import type { operations } from "../../../generated/types/openai.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";
 import { readPathParameter } from "../../http/read-path-parameter.js";
@@ -34,9 +35,14 @@ function readHeader(request: Request, name: string): string | undefined {
 }
 
 /** The body as the validator left it: JSON as sent, or multipart text fields (files are in `request.files`). */
-function readSubmission(request: Request): { body: Record<string, unknown>; files: UploadedVideoFile[] } {
+function readSubmission(
+  request: Request,
+  response: Response,
+): { body: Record<string, unknown>; files: UploadedVideoFile[] } {
   return {
-    body: { ...((request.body ?? {}) as Record<string, unknown>) },
+    // The family rules apply their own defaults (vid-b: 1080p; vid-c: metadata.parameters over the top level), so
+    // they must see what the client sent, not the spec's generic defaults the validator wrote in.
+    body: { ...withoutInjectedDefaults((request.body ?? {}) as Record<string, unknown>, response) },
     files: (request.files as UploadedVideoFile[] | undefined) ?? [],
   };
 }
@@ -49,7 +55,7 @@ export function createVideoHandlers(videoTasks: VideoTaskService): Record<VideoO
   const submitWith =
     (render: (task: Parameters<typeof renderOpenaiVideo>[0]) => unknown): OperationHandler =>
     async (request, response) => {
-      const { body, files } = readSubmission(request);
+      const { body, files } = readSubmission(request, response);
       // The validator leaves a placeholder under a file part's name; the file itself is in `files`.
       for (const file of files) delete body[file.fieldname];
       await videoTasks.submit(request, response, {
@@ -69,7 +75,11 @@ export function createVideoHandlers(videoTasks: VideoTaskService): Record<VideoO
   const queryGeneration: OperationHandler = async (request, response) => {
     const task = await readTask(request, response);
     const query = request.query as QueryParameters<operations["getVideoGeneration"]>;
-    response.json(query.format === "plain" ? renderVideoTaskPlain(task) : renderVideoTaskDetail(task));
+    if (query.format === "plain") {
+      response.json(renderVideoTaskPlain(task));
+      return;
+    }
+    response.json(renderVideoTaskDetail(task, await videoTasks.listCallbackDeliveries(task)));
   };
 
   return {

@@ -1,4 +1,5 @@
 import type { components } from "../../../generated/types/openai.js";
+import type { CallbackDeliveryRecord } from "../../store/callback-deliveries/callback-delivery-record.js";
 import type { TaskRecord } from "../../store/tasks/task-record.js";
 import type { VideoTaskSnapshot } from "../video-task-capability.js";
 import { describeTaskResultUrl } from "./describe-task-result-url.js";
@@ -6,10 +7,16 @@ import { describeTaskResultUrl } from "./describe-task-result-url.js";
 type VideoTaskQueryResponse = components["schemas"]["VideoTaskQueryResponse"];
 type VideoTaskOutput = components["schemas"]["VideoTaskOutput"];
 
-/** The wrapped query form `{code: success, message, data}` with every field of the seed's query response. */
-export function renderVideoTaskDetail(task: TaskRecord): VideoTaskQueryResponse {
+/**
+ * The wrapped query form `{code: success, message, data}` with every field of the seed's query response; queries of
+ * a task with a callback also show its delivery attempts (the delivered body itself does not).
+ */
+export function renderVideoTaskDetail(
+  task: TaskRecord,
+  deliveries?: readonly CallbackDeliveryRecord[],
+): VideoTaskQueryResponse {
   const snapshot = (task.responseBody ?? {}) as Partial<VideoTaskSnapshot>;
-  const request = (task.requestBody ?? {}) as { prompt?: string; seconds?: string };
+  const request = (task.requestBody ?? {}) as { prompt?: string; seconds?: string; callback_url?: string };
   const url = describeTaskResultUrl(task);
   const output: VideoTaskOutput = { task_id: task.id, task_status: task.upstreamStatus ?? "PENDING" };
   if (request.prompt !== undefined) output.orig_prompt = request.prompt;
@@ -51,6 +58,20 @@ export function renderVideoTaskDetail(task: TaskRecord): VideoTaskQueryResponse 
             }
           : {}),
         ...(url === undefined ? {} : { url, video_url: url }),
+        ...(deliveries === undefined || request.callback_url === undefined
+          ? {}
+          : {
+              callback: {
+                url: request.callback_url,
+                deliveries: deliveries.map((delivery) => ({
+                  attempt: delivery.attempt,
+                  delivered: delivery.succeeded,
+                  status_code: delivery.statusCode,
+                  error: delivery.errorMessage,
+                  time: delivery.createdTime,
+                })),
+              },
+            }),
       },
     },
   };
