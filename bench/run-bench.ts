@@ -23,6 +23,7 @@ import {
   type GatewayLaunch,
 } from "./start-bench-servers.js";
 import { writeBenchmarksMarkdown } from "./write-benchmarks-markdown.js";
+import { measureTaskDrain, writeTaskDrainSection } from "./measure-task-drain.js";
 
 // `npm run bench`: issue 4's benchmark. Writes docs/BENCHMARKS.md; BENCH_QUICK=1 runs 1 s points to check the harness.
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -155,6 +156,10 @@ try {
   for (const verdict of evaluateAims(complete))
     log(`${verdict.passed ? "pass" : "FAIL"}: ${verdict.aim} (${verdict.measured})`);
   log(`wrote docs/BENCHMARKS.md; raw results in ${resultsFile}`);
+  log("task point: queued video tasks drained against the fake");
+  const taskDrain = await measureTaskDrain({ tasks: process.env.BENCH_QUICK === "1" ? 500 : 10_000 });
+  writeTaskDrainSection(projectRoot, taskDrain);
+  log(`task point: ${taskDrain.pollsPerSecond.toFixed(0)} polls/s, drained in ${taskDrain.drainSeconds.toFixed(1)} s`);
 } finally {
   await upstream.stop();
 }

@@ -54,6 +54,8 @@ export async function startContractGateway(models: ContractChannelModels): Promi
       timeouts: { header_ms: upstreamHeaderTimeoutMs },
       // One attempt and no cooldown: each provoked 502/504 costs one upstream call and leaves the channel usable.
       relay: { max_attempts: 1, cooldown_after_failures: 1_000_000 },
+      // Video tasks finish within a few polls on the fake: the download, content and remix checks wait for that.
+      tasks: { poll_interval_ms: 50 },
       // The checks reveal keys far more often than a person would.
       key_reveal_rate_limit: { points: 10_000, duration_seconds: 60 },
     }),

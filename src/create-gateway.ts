@@ -22,11 +22,19 @@ import { createProviderServices } from "./providers/create-provider-services.js"
 import { createKeyCipher } from "./keys/create-key-cipher.js";
 import type { Logger } from "./logging/logger.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
+import { createOpenRelayRegistry } from "./relay/create-open-relay-registry.js";
 import { closeUpstreamDispatchers } from "./relay/get-upstream-dispatcher.js";
 import { openDatabase } from "./store/open-database.js";
 import { createAccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
 import { createKeyRevealLimiter } from "./tokens/create-key-reveal-limiter.js";
 import { bootstrapRootUser } from "./users/bootstrap-root-user.js";
+import { createCallbackDeliverer } from "./callbacks/create-callback-deliverer.js";
+import { createTaskCallbackSender } from "./callbacks/create-task-callback-sender.js";
+import { createAddressRule } from "./net/create-address-rule.js";
+import { createSafeFetcher } from "./net/create-safe-fetcher.js";
+import { insertCallbackDelivery } from "./store/callback-deliveries/insert-callback-delivery.js";
+import { createVideoTaskService } from "./tasks/create-video-task-service.js";
+import { startTaskPoller } from "./tasks/start-task-poller.js";
 import { createUserAuthenticator } from "./users/create-user-authenticator.js";
 
 export interface Gateway {
@@ -99,12 +107,41 @@ export async function createGateway(
     logger,
     reload: () => channelRouter.reload(),
   });
-  const context: GatewayContext = { ...baseContext, channelRouter, channelChanges };
+  const openRelays = createOpenRelayRegistry();
+  const context: GatewayContext = { ...baseContext, channelRouter, channelChanges, openRelays };
   const reservationRecovery = startReservationRecovery(billing, logger, {
     olderThanSeconds: config.reservationRecoveryAfterSeconds,
     intervalMs: 10 * 60 * 1000,
   });
   if (config.adminToken) await bootstrapRootUser(context, config.adminToken);
+  // A claim keeps other pollers off a task while its poll runs; a poller that died frees its tasks after this.
+  const taskLeaseMs = Math.max(4 * config.tasks.pollIntervalMs, 30_000);
+  const callbackDeliverer = createCallbackDeliverer({
+    isAllowedAddress: createAddressRule(config.fetchAllowPrivate),
+    backoffMs: config.tasks.callbackBackoffMs,
+    tries: config.tasks.callbackTries,
+    now: context.now,
+    record: (attempt) => insertCallbackDelivery(database.db, attempt),
+    onRecordFailure: (error) =>
+      logger.warn({ err: (error as Error).message }, "a task callback attempt could not be recorded"),
+  });
+  const taskCallbacks = createTaskCallbackSender(context, callbackDeliverer);
+  const videoTasks = createVideoTaskService(context, {
+    leaseMs: taskLeaseMs,
+    onFinished: (task) => taskCallbacks.send(task),
+    // input_reference URLs: the image types the OpenAI video API takes, up to 20 MiB, within 30 s.
+    fetchImage: createSafeFetcher({
+      maxBytes: 20 * 1024 * 1024,
+      allowedMimeTypes: ["image/png", "image/jpeg", "image/webp"],
+      timeoutMs: 30_000,
+    }),
+  });
+  await videoTasks.settleInterrupted();
+  const taskPoller = startTaskPoller(database, videoTasks, logger, {
+    pollIntervalMs: config.tasks.pollIntervalMs,
+    maxConcurrentPolls: config.tasks.maxConcurrentPolls,
+    leaseMs: taskLeaseMs,
+  });
 
   const app = createApp({
     logger,
@@ -127,7 +164,7 @@ export async function createGateway(
         jsonBodyLimit: config.managementBodyLimit,
       },
       openai: {
-        handlers: createOpenaiHandlers(context),
+        handlers: createOpenaiHandlers(context, videoTasks),
         authenticate: createApiKeyAuthenticator(context, "openai"),
         jsonBodyLimit: config.jsonBodyLimit,
         fastLaneOperations: config.fastLane ? ["createChatCompletion", "createResponse", "createEmbedding"] : [],
@@ -143,6 +180,10 @@ export async function createGateway(
     app,
     context,
     async close() {
+      await taskPoller.stop();
+      // Retries waiting for their turn end undelivered (the attempts so far are on the task).
+      await callbackDeliverer.close();
+      await taskCallbacks.drain();
       reservationRecovery.stop();
       await context.accessTimeRecorder.stop();
       await billing.flush();

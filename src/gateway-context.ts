@@ -8,6 +8,7 @@ import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
 import type { ProviderServices } from "./providers/provider-services.js";
 import type { Logger } from "./logging/logger.js";
+import type { OpenRelayRegistry } from "./relay/create-open-relay-registry.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
 import type { GatewayMetrics } from "./metrics/gateway-metrics.js";
 import type { TokenRateLimiter } from "./rate-limits/create-token-rate-limiter.js";
@@ -33,6 +34,8 @@ export interface GatewayContext {
   metrics: GatewayMetrics;
   /** What provider adapters share (downloaders, safety settings, logger, clock), built once. */
   providers: ProviderServices;
+  /** Upstream calls in flight, for a graceful stop (src/main.ts); absent in contexts built for unit tests. */
+  openRelays?: OpenRelayRegistry;
   /** Unix seconds; injectable so tests can move time. */
   now(): number;
 }

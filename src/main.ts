@@ -5,6 +5,7 @@ import { createGateway, type Gateway } from "./create-gateway.js";
 import { GatewayError } from "./errors/gateway-error.js";
 import { createGatewayServer } from "./http/create-gateway-server.js";
 import { createLogger } from "./logging/logger.js";
+import { UpstreamFailure } from "./relay/upstream-failure.js";
 
 // Process entry: config → store → app → listen; SIGTERM/SIGINT stop taking requests, drain, flush, exit.
 let config: GatewayConfig;
@@ -41,14 +42,31 @@ let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, "draining");
-  const forceExit = setTimeout(() => {
-    logger.warn("drain timed out; closing remaining connections");
-    server.closeAllConnections();
-  }, config.shutdownGraceMs);
-  forceExit.unref();
+  logger.info({ signal, graceMs: config.shutdownGraceMs }, "draining");
+  // New connections are refused; requests in flight have the grace period to finish on their own.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive connections become idle as their answers end: close them as they do.
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+  idleSweep.unref();
+  const graceOver = new Promise<"grace over">((resolve) =>
+    setTimeout(() => resolve("grace over"), config.shutdownGraceMs).unref(),
+  );
+  if ((await Promise.race([closed, graceOver])) === "grace over") {
+    // Streams still open end with an error event in their generation's shape and are billed for what they used.
+    const aborted = gateway.context.openRelays?.abortAll(
+      new UpstreamFailure("The gateway is shutting down; this answer ends here.", false, {
+        status: 503,
+        code: "shutting_down",
+      }),
+    );
+    logger.warn({ aborted }, "grace period over; open requests were ended with an error");
+    const lastCall = new Promise<void>((resolve) => setTimeout(resolve, 2000).unref());
+    await Promise.race([closed, lastCall]);
+    server.closeAllConnections();
+    await closed;
+  }
+  clearInterval(idleSweep);
   await gateway.close();
   logger.info("stopped");
   process.exit(0);

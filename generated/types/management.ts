@@ -213,6 +213,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/self/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or rotate the signing secret of task callbacks
+         * @description Creates the signed-in user's callback signing secret, or replaces it (the old one stops signing at once), and
+         *     returns it in `data.secret`. No body.
+         *
+         *     Every task callback (`metadata.callback_url` on `POST /v1/video/generations`) is a POST of the task's wrapped query
+         *     answer with `X-Signature-Timestamp: <unix seconds>` and `X-Signature: sha256=<hex HMAC-SHA256 of
+         *     "<timestamp>.<raw body>" keyed by this secret>`. A receiver recomputes the HMAC over the raw bytes it received,
+         *     compares in constant time, and refuses timestamps far from its clock (replays). Callbacks of a user without a secret
+         *     are not sent.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/": {
         parameters: {
             query?: never;
@@ -683,6 +710,20 @@ export interface components {
             /** @description The user. */
             data: components["schemas"]["User"];
         };
+        /** @description The signing secret of the user's task callbacks. */
+        WebhookSecret: {
+            /**
+             * @description HMAC-SHA256 key of the `X-Signature` header on every task callback (`whsec_` and 43 base64url characters).
+             *     Shown once, when created or rotated; store it with the receiver. Callbacks signed after the rotation use
+             *     the new secret only.
+             */
+            secret: string;
+        };
+        /** @description Success envelope whose `data` carries the new signing secret. */
+        WebhookSecretResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The new secret. */
+            data: components["schemas"]["WebhookSecret"];
+        };
         /** @description A new user account (administrators only). */
         CreateUserRequest: {
             /** @description Sign-in name, 3 to 32 characters, unique. */
@@ -1127,7 +1168,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+         * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
          * @example 1
          */
         PageNumber: number;
@@ -1157,7 +1198,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
@@ -1328,7 +1369,7 @@ export interface operations {
                  */
                 token?: string;
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
@@ -1790,6 +1831,38 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "secret": "whsec_Q2hhbmdlIG1lIGJlZm9yZSB1c2UhIFRoaXMgaXMgYW4"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createUser: {
         parameters: {
             query?: never;
@@ -1836,7 +1909,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description Invalid input, or the username is taken. */
+            /** @description Invalid input. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1847,6 +1920,15 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description The username is taken (also when concurrent requests create the same name; one of them wins). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -1856,7 +1938,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
@@ -2325,7 +2407,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];
@@ -2427,7 +2509,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1. A page past the last one returns an empty `items` array.
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
                  * @example 1
                  */
                 p?: components["parameters"]["PageNumber"];

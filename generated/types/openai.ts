@@ -402,7 +402,10 @@ export interface paths {
          * @description Asynchronous: the answer is a task in `queued` with `progress` 0. Poll `GET /v1/video/generations/{task_id}` every
          *     3 to 15 seconds (video editing: 5 to 15) until `completed` or `failed`, then use the temporary result URL promptly.
          *     Quota for the worst case is reserved at submission and settled (or refunded on failure) when the task ends; video is
-         *     billed by duration. Optional header `X-Trace-ID` (unique per request).
+         *     billed by duration (`pricing.<model>.per_second` × seconds the upstream reports × group ratio). Optional header
+         *     `X-Trace-ID` (unique per request); optional `Idempotency-Key` makes retries safe. Task ids are the gateway's own
+         *     (`video_` and 32 random hex digits); the upstream's task id never reaches the client. A task that has not ended
+         *     after `tasks.timeout_minutes` (default 1440) fails and is refunded.
          *
          *     Generic fields: `model` (required), `prompt`, `image` (URL or base64), `duration` (integer seconds, default 5),
          *     `resolution` (`480p`, `720p` default, `1080p`, `4k`), `aspect_ratio` (`16:9` default, `9:16`, `1:1`, `4:3`, `3:4`,
@@ -464,7 +467,7 @@ export interface paths {
          * @description Returns a completed `vid-a-2` video inline as base64 and as a `data:` URI usable in a video tag. Only the dedicated
          *     family `vid-a-2` supports it; a task of another family is answered with 400. A task that has not completed yet is
          *     answered with 409 `task_not_completed` (our design; the product documents do not show this case). An unknown task,
-         *     or one belonging to another key, is 404.
+         *     or one belonging to another user, is 404. The bytes are fetched from the upstream through the gateway.
          */
         get: operations["downloadVideoGeneration"];
         put?: never;
@@ -493,7 +496,9 @@ export interface paths {
          *     Two response shapes coexist and clients should accept both status names `completed` and `succeeded`:
          *     the wrapped form `{code: success, message, data}` (default) and the plain form `{task_id, status, format, url, error}`,
          *     which this gateway returns when the query string has `format=plain` (our design: the product documents show the
-         *     plain shape but not how it is selected). A task belonging to another key is reported as 404.
+         *     plain shape but not how it is selected). A task belonging to another user is reported as 404 (every
+         *     API key of the owner sees it). Queries are not billed; a query of an unfinished task whose last poll is older than
+         *     the poll interval refreshes it from the upstream first.
          */
         get: operations["getVideoGeneration"];
         put?: never;
@@ -565,11 +570,57 @@ export interface paths {
          * Retrieve a video (OpenAI-video style)
          * @description Polls a task created with `POST /v1/videos` (or a `vid-a-2` task from `/v1/video/generations`). Poll every 3 to 15
          *     seconds until `status` is `completed` (then `url` holds a temporary result URL and `completed_at` is set) or `failed`
-         *     (then `error` says why). An unknown task, or one belonging to another key, is 404.
+         *     (then `error` says why). An unknown task, or one belonging to another user, is 404. Queries are not billed. Once completed, fetch the
+         *     bytes with `GET /v1/videos/{task_id}/content`.
          */
         get: operations["getVideo"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/videos/{task_id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the video of a finished task (OpenAI-video style, vid-a-2)
+         * @description Streams the finished MP4 through the gateway (what the OpenAI SDK's `videos.downloadContent` calls). The gateway
+         *     never redirects to an upstream URL, which could carry a credential. A task that has not completed is answered
+         *     with 409 `task_not_completed`; an unknown task, or one belonging to another user, with 404. Not billed.
+         */
+        get: operations["getVideoContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/videos/{task_id}/remix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remix a finished video (OpenAI-video style, vid-a-2)
+         * @description Creates a new task that changes a completed `vid-a-2` video of the same user (what the OpenAI SDK's
+         *     `videos.remix` calls); the same as `POST /v1/videos` with `remix_from_video_id`. The new task runs on the channel
+         *     that made the source video, is billed like any submission (the source's seconds at `per_second`), and is polled
+         *     like any other. An unknown or unfinished source, or another user's, is 404.
+         */
+        post: operations["remixVideo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2502,17 +2553,19 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description One media input. */
+        /** @description One media input. Items may carry further provider keys (for example `reference_description`), forwarded unchanged. */
         VideoMediaItem: {
             /**
-             * @description `video` (source video to edit) or `reference_image`.
+             * @description `video` (source video to edit) or `reference_image` for `vid-c2.7-videoedit` (which takes no other type); the other `vid-c2.7-` models also take `first_frame`, `last_frame`, `reference_video`, `reference_voice`, `first_clip` and `driving_audio`.
              * @enum {string}
              */
-            type: "video" | "reference_image";
+            type: "video" | "reference_image" | "first_frame" | "last_frame" | "reference_video" | "reference_voice" | "first_clip" | "driving_audio";
             /** @description Publicly reachable URL of the media. */
             url: string;
+        } & {
+            [key: string]: unknown;
         };
-        /** @description `vid-c-` structured input (preferred form). */
+        /** @description `vid-c-` structured input (preferred form). Further provider keys (for example `negative_prompt`) are forwarded unchanged. */
         VideoMetadataInput: {
             /** @description Prompt; required for `vid-c-` (keep it equal to the top-level `prompt`). For `vid-c2.7-videoedit` it refers to the media by number. */
             prompt?: string;
@@ -2520,35 +2573,26 @@ export interface components {
             img_url?: string;
             /** @description Media inputs. `vid-c2.7-videoedit`: required, at least one `{type: video, url}` and at most 4 `{type: reference_image, url}`. URLs must be publicly reachable. */
             media?: components["schemas"]["VideoMediaItem"][];
+        } & {
+            [key: string]: unknown;
         };
-        /** @description `vid-c-` parameters; they win over the top-level fields (for example `duration`). */
+        /** @description `vid-c-` parameters; when given they win over the top-level fields (for example `duration`). The defaults are named in the descriptions rather than as schema defaults, so that an absent parameter never overrides a top-level field. */
         VideoMetadataParameters: {
             /**
              * @description `480P`, `720P` (default), `1080P`; `vid-c2.7-videoedit`: `720P` or `1080P`.
-             * @default 720P
              * @enum {string}
              */
             resolution?: "480P" | "720P" | "1080P";
             /**
              * @description Aspect ratio (default `16:9`).
-             * @default 16:9
              * @enum {string}
              */
             ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4";
-            /**
-             * @description Length in seconds (default 5; common values 3, 5, 10).
-             * @default 5
-             */
+            /** @description Length in seconds (default 5; common values 3, 5, 10). */
             duration?: number;
-            /**
-             * @description Let the service extend the prompt (default true).
-             * @default true
-             */
+            /** @description Let the service extend the prompt (default true). */
             prompt_extend?: boolean;
-            /**
-             * @description Add a watermark (default false).
-             * @default false
-             */
+            /** @description Add a watermark (default false). */
             watermark?: boolean;
             /** @description Random seed, 0 to 2147483647. */
             seed?: number;
@@ -2574,7 +2618,7 @@ export interface components {
             type: "image_url";
             /** @description The image. */
             image_url: {
-                /** @description Image URL or data URI. */
+                /** @description Image URL, data URI or (`vid-d-`) `asset://<id>` reference. */
                 url: string;
             };
             /**
@@ -2583,8 +2627,44 @@ export interface components {
              */
             role?: "first_frame" | "last_frame" | "reference_image";
         };
-        /** @description A `vid-e-` content item: the text prompt or an image. */
-        VideoContentItem: components["schemas"]["VideoTextContent"] | components["schemas"]["VideoImageContent"];
+        /** @description `vid-d-2-0`: a reference video (URL or `asset://` reference). */
+        VideoReferenceVideoContent: {
+            /**
+             * @description Always `video_url`.
+             * @enum {string}
+             */
+            type: "video_url";
+            /** @description The video. */
+            video_url: {
+                /** @description Video URL or `asset://<id>`. */
+                url: string;
+            };
+            /**
+             * @description Always `reference_video`.
+             * @enum {string}
+             */
+            role?: "reference_video";
+        };
+        /** @description `vid-d-2-0`: a reference audio track (URL or `asset://` reference). */
+        VideoReferenceAudioContent: {
+            /**
+             * @description Always `audio_url`.
+             * @enum {string}
+             */
+            type: "audio_url";
+            /** @description The audio. */
+            audio_url: {
+                /** @description Audio URL or `asset://<id>`. */
+                url: string;
+            };
+            /**
+             * @description Always `reference_audio`.
+             * @enum {string}
+             */
+            role?: "reference_audio";
+        };
+        /** @description A content item: the text prompt or an image (`vid-e-`, `vid-d-`), or a reference video or audio (`vid-d-2-0` only). */
+        VideoContentItem: components["schemas"]["VideoTextContent"] | components["schemas"]["VideoImageContent"] | components["schemas"]["VideoReferenceVideoContent"] | components["schemas"]["VideoReferenceAudioContent"];
         /** @description Family-specific structured input: `input` and `parameters` for `vid-c-`, `content`, `return_last_frame` and `callback_url` for `vid-e-`. Unknown keys are forwarded. */
         VideoGenerationMetadata: {
             input?: components["schemas"]["VideoMetadataInput"];
@@ -2601,7 +2681,7 @@ export interface components {
             return_last_frame?: boolean;
             /**
              * Format: uri
-             * @description `vid-e-`: address notified when the task ends. The payload is not specified by the product documents; it is the upstream's own.
+             * @description Address notified when the task ends (the seed names it for `vid-e-`; every family offers it): the task's wrapped query answer, POSTed and signed with the user's secret (see `POST /api/user/self/webhook-secret`); attempts are shown in `data.metadata.callback` of queries. Never passed to the upstream.
              */
             callback_url?: string;
         } & {
@@ -2735,14 +2815,14 @@ export interface components {
             created_at: number;
             /** @description Upstream details, for troubleshooting only. */
             metadata?: {
-                /** @description Upstream task. */
+                /** @description Task output. */
                 output?: {
-                    /** @description Upstream task id. */
+                    /** @description The task id (ours, the same as `id`; the upstream's own id is never shown). */
                     task_id?: string;
-                    /** @description Upstream status such as `PENDING`. */
+                    /** @description Upstream status in the seed's vocabulary (`PENDING`, `RUNNING`, `SUCCEEDED`, `FAILED`, `CANCELED`, `UNKNOWN`), for troubleshooting only. */
                     task_status?: string;
                 };
-                /** @description Upstream request id. */
+                /** @description The gateway's request id of the submission. */
                 request_id?: string;
             };
         };
@@ -2750,7 +2830,7 @@ export interface components {
         VideoDownloadResult: {
             /** @description True when the video was downloaded. */
             success: boolean;
-            /** @description Upstream generation id. */
+            /** @description Id of this download (`gen_…`); the upstream's own ids are never shown. */
             generation_id?: string;
             /** @description Task id. */
             task_id: string;
@@ -2775,7 +2855,7 @@ export interface components {
         };
         /** @description Upstream task output, for troubleshooting. */
         VideoTaskOutput: {
-            /** @description Upstream task id. */
+            /** @description The task id (ours, the same as `id`; the upstream's own id is never shown). */
             task_id?: string;
             /** @description Upstream status: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELED or UNKNOWN. */
             task_status?: string;
@@ -2793,6 +2873,30 @@ export interface components {
             input_video_duration?: number;
             /** @description Output video seconds. */
             output_video_duration?: number;
+        };
+        /**
+         * @description The task's callback (`metadata.callback_url` at submission) and every delivery attempt so far. When the task ends
+         *     the gateway POSTs this wrapped query answer to the URL, signed with the user's secret
+         *     (`POST /api/user/self/webhook-secret`): `X-Signature-Timestamp: <unix seconds>` and
+         *     `X-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`, retried with doubling waits until the
+         *     receiver answers 2xx. Shown on queries only (the delivered body does not carry it).
+         */
+        VideoTaskCallback: {
+            /** @description The address given at submission. */
+            url: string;
+            /** @description Attempts in order; empty until the task ends. */
+            deliveries: {
+                /** @description 1 for the first try. */
+                attempt: number;
+                /** @description True when the receiver answered 2xx. */
+                delivered: boolean;
+                /** @description The receiver's HTTP status; null when no answer came. */
+                status_code?: number | null;
+                /** @description Why the attempt failed (refused address, timeout, status), naming the host only. */
+                error?: string | null;
+                /** @description Unix seconds of the attempt. */
+                time: number;
+            }[];
         };
         /**
          * @description Task state. Check success in this order: `status` is `completed`, `video_url` or `url` is non-empty, upstream
@@ -2838,6 +2942,7 @@ export interface components {
                 url?: string;
                 /** @description Result URL. */
                 video_url?: string;
+                callback?: components["schemas"]["VideoTaskCallback"];
             };
         };
         /** @description Wrapped query form `{code, message, data}` (default). */
@@ -2950,10 +3055,26 @@ export interface components {
             seconds?: string;
             /** @description Frame size, for example `720x1280`. */
             size?: string;
-            /** @description Temporary result URL once completed; or download it with `GET /v1/video/generations/download?id=`. */
+            /** @description Once completed: where to fetch the video. For `vid-a-2` this is the gateway's own `/v1/videos/{id}/content` (needs your API key); other families give the upstream's temporary signed URL. Download promptly. */
             url?: string;
             /** @description Why the task failed, when `status` is `failed`. */
             error?: components["schemas"]["VideoTaskError"] | null;
+            /** @description The video this one remixes, if any. */
+            remixed_from_video_id?: string | null;
+            /** @description The prompt as submitted. */
+            prompt?: string;
+        };
+        /**
+         * Format: binary
+         * @description The video bytes (MP4).
+         */
+        VideoContent: string;
+        /** @description Body of `POST /v1/videos/{task_id}/remix`: how to change the finished video. */
+        VideoRemixRequest: {
+            /** @description What to change. */
+            prompt: string;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: {
@@ -3220,6 +3341,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The Idempotency-Key was used with a different body, or its first request is still in progress. */
+        VideoIdempotencyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "message": "This Idempotency-Key was used with a different request body.",
+                 *         "type": "invalid_request_error",
+                 *         "code": "idempotency_key_reused"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The task has not completed yet (designed here: poll until `completed`, then download). */
         VideoTaskNotReady: {
             headers: {
@@ -3254,6 +3393,14 @@ export interface components {
          * @example 3f9d2c7e-1b4a-4c55-9e0f-6a2b8d1c4e77
          */
         VideoTraceIdHeader: string;
+        /**
+         * @description Makes a submission safe to retry: the same key from the same user within 24 hours returns the task it created
+         *     first and charges nothing more; the same key with a different body is answered with 409
+         *     `idempotency_key_reused` (and 409 `idempotency_key_in_use` while the first request with it is still running).
+         *     Keys are per user, so every API key of the user shares them.
+         * @example 7d0f3c1e-2b4a-4f7e-9c55-0a1b2c3d4e5f
+         */
+        VideoIdempotencyKeyHeader: string;
         /**
          * @description The task id returned at submission (for `vid-a-2` it starts with `video_`).
          * @example video_68f1c2a9e0b84
@@ -3705,6 +3852,14 @@ export interface operations {
                  * @example 3f9d2c7e-1b4a-4c55-9e0f-6a2b8d1c4e77
                  */
                 "X-Trace-ID"?: components["parameters"]["VideoTraceIdHeader"];
+                /**
+                 * @description Makes a submission safe to retry: the same key from the same user within 24 hours returns the task it created
+                 *     first and charges nothing more; the same key with a different body is answered with 409
+                 *     `idempotency_key_reused` (and 409 `idempotency_key_in_use` while the first request with it is still running).
+                 *     Keys are per user, so every API key of the user shares them.
+                 * @example 7d0f3c1e-2b4a-4f7e-9c55-0a1b2c3d4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["VideoIdempotencyKeyHeader"];
             };
             path?: never;
             cookie?: never;
@@ -3731,7 +3886,7 @@ export interface operations {
                      *       "created_at": 1767225600,
                      *       "metadata": {
                      *         "output": {
-                     *           "task_id": "0385dc79-5ff8-4d82-bcb6-5a3a4e1f2c7b",
+                     *           "task_id": "video_68f1c2a9e0b84",
                      *           "task_status": "PENDING"
                      *         },
                      *         "request_id": "4909100c-7b5a-9f92-bfe5-2c0a9d8e7f61"
@@ -3746,6 +3901,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["VideoIdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3899,6 +4055,14 @@ export interface operations {
                  * @example 3f9d2c7e-1b4a-4c55-9e0f-6a2b8d1c4e77
                  */
                 "X-Trace-ID"?: components["parameters"]["VideoTraceIdHeader"];
+                /**
+                 * @description Makes a submission safe to retry: the same key from the same user within 24 hours returns the task it created
+                 *     first and charges nothing more; the same key with a different body is answered with 409
+                 *     `idempotency_key_reused` (and 409 `idempotency_key_in_use` while the first request with it is still running).
+                 *     Keys are per user, so every API key of the user shares them.
+                 * @example 7d0f3c1e-2b4a-4f7e-9c55-0a1b2c3d4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["VideoIdempotencyKeyHeader"];
             };
             path?: never;
             cookie?: never;
@@ -3944,6 +4108,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["VideoIdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3989,6 +4154,121 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    getVideoContent: {
+        parameters: {
+            query?: {
+                /** @description Which asset: `video` (the MP4, default). `thumbnail` and `spritesheet` are not served (400). */
+                variant?: "video" | "thumbnail" | "spritesheet";
+            };
+            header?: {
+                /**
+                 * @description Optional unique id per request, logged and forwarded for tracing.
+                 * @example 3f9d2c7e-1b4a-4c55-9e0f-6a2b8d1c4e77
+                 */
+                "X-Trace-ID"?: components["parameters"]["VideoTraceIdHeader"];
+            };
+            path: {
+                /**
+                 * @description The task id returned at submission (for `vid-a-2` it starts with `video_`).
+                 * @example video_68f1c2a9e0b84
+                 */
+                task_id: components["parameters"]["VideoTaskIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The video bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": components["schemas"]["VideoContent"];
+                };
+            };
+            400: components["responses"]["VideoBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["VideoTaskNotReady"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    remixVideo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional unique id per request, logged and forwarded for tracing.
+                 * @example 3f9d2c7e-1b4a-4c55-9e0f-6a2b8d1c4e77
+                 */
+                "X-Trace-ID"?: components["parameters"]["VideoTraceIdHeader"];
+                /**
+                 * @description Makes a submission safe to retry: the same key from the same user within 24 hours returns the task it created
+                 *     first and charges nothing more; the same key with a different body is answered with 409
+                 *     `idempotency_key_reused` (and 409 `idempotency_key_in_use` while the first request with it is still running).
+                 *     Keys are per user, so every API key of the user shares them.
+                 * @example 7d0f3c1e-2b4a-4f7e-9c55-0a1b2c3d4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["VideoIdempotencyKeyHeader"];
+            };
+            path: {
+                /**
+                 * @description The task id returned at submission (for `vid-a-2` it starts with `video_`).
+                 * @example video_68f1c2a9e0b84
+                 */
+                task_id: components["parameters"]["VideoTaskIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "prompt": "Same scene at night with neon reflections"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VideoRemixRequest"];
+            };
+        };
+        responses: {
+            /** @description The new video task, queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "video_7a21d0c4b9e3f5a6b7c8d9e0f1a2b3c4",
+                     *       "object": "video",
+                     *       "model": "vid-a-2",
+                     *       "status": "queued",
+                     *       "progress": 0,
+                     *       "created_at": 1767225700,
+                     *       "seconds": "8",
+                     *       "size": "1280x720",
+                     *       "remixed_from_video_id": "video_68f1c2a9e0b84"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenaiVideo"];
+                };
+            };
+            400: components["responses"]["VideoBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["VideoIdempotencyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
         };
     };
 }

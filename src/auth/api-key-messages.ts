@@ -1,3 +1,4 @@
+import { shortenClientValue } from "../errors/shorten-client-value.js";
 export const apiKeyMessages = {
   missing: "Missing API key. Send Authorization: Bearer sk-<API_KEY>.",
   missingNative:
@@ -8,5 +9,5 @@ export const apiKeyMessages = {
   expired: "This API key has expired.",
   exhausted: "This API key's quota is used up: top up the token or make its quota unlimited.",
   ipNotAllowed: (ip: string) => `Requests from IP ${ip} are not allowed for this API key.`,
-  modelNotAllowed: (model: string) => `This API key is not allowed to use model ${model}.`,
+  modelNotAllowed: (model: string) => `This API key is not allowed to use model ${shortenClientValue(model)}.`,
 } as const;

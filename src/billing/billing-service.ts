@@ -59,6 +59,8 @@ export interface BillingService {
    * between. False when settling waits on the database (PostgreSQL).
    */
   readonly settlesSynchronously: boolean;
+  // Now false on both databases: settle resolves only once its settlement is committed (issue 17, defect 9), so
+  // the relay's answer-first branch is no longer taken; it stays until the relay refactor can drop it.
   /** Queues a usage log row; rows are written in batches off the hot path. */
   recordUsage(entry: UsageLogEntry): void;
   /** Writes queued rows now (tests, shutdown). */

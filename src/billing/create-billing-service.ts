@@ -6,9 +6,8 @@ import type { GatewayContext } from "../gateway-context.js";
 import { applyTokenSettlement } from "../store/quota/apply-token-settlement.js";
 import { assertQuotaAmount } from "../store/quota/assert-quota-amount.js";
 import { findUnsettledReservationsOlderThan } from "../store/quota/find-unsettled-reservations-older-than.js";
-import { insertReservation } from "../store/quota/insert-reservation.js";
 import type { ReservationRecord } from "../store/quota/reservation-record.js";
-import { reserveTokenQuota } from "../store/quota/reserve-token-quota.js";
+import { reserveQuotaWithLedgerRow } from "../store/quota/reserve-quota-with-ledger-row.js";
 import { settleReservation } from "../store/quota/settle-reservation.js";
 import { runInTransaction } from "../store/run-in-transaction.js";
 import { findTokenByIdForUser } from "../store/tokens/find-token-by-id-for-user.js";
@@ -35,9 +34,8 @@ const RECOVERY_PAGE_SIZE = 500;
  *   would take a working model down over a config omission; the warning makes the omission visible.
  * - The worst case caps the output at the model's `max_output_tokens` when the request asks for more: the model
  *   cannot produce more, and holding more only refuses requests that would have been affordable.
- * - reserve takes the balance in one conditional UPDATE first and writes the ledger row second, outside a
- *   transaction, to keep the hot path at two statements. If the ledger insert fails the hold is given back. A crash
- *   between the two loses that one hold (in the operator's favour); the other order could refund money never taken.
+ * - reserve takes the balance and writes the ledger row in one statement on PostgreSQL (a writable CTE), so a
+ *   crash leaves both or neither and recovery finds every hold; SQLite's ledger writes the row with its window.
  * - settle marks the reservation settled and moves the balance in one transaction, so a crash cannot leave a
  *   reservation settled but unrefunded. Unlimited tokens have no ledger row: the exactly-once guard for them is the
  *   Reservation object itself (settling the same object twice is a no-op).
@@ -132,27 +130,25 @@ export function createBillingService(context: BillingContext, options: BillingSe
         const current = await findTokenByIdForUser(db, token.id, token.userId);
         throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
       }
-      const remaining = await reserveTokenQuota(db, token.id, amount);
-      if (remaining === null) {
+      // One statement: the hold and its ledger row commit together, so a crash can never strand a hold unfound.
+      const reserved = await reserveQuotaWithLedgerRow(db, {
+        id: requestId,
+        tokenId: token.id,
+        userId: token.userId,
+        reserved: amount,
+        createdTime: context.now(),
+      });
+      if (!reserved) {
         const current = await findTokenByIdForUser(db, token.id, token.userId);
         throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
-      }
-      try {
-        await insertReservation(db, {
-          id: requestId,
-          tokenId: token.id,
-          userId: token.userId,
-          reserved: amount,
-          createdTime: context.now(),
-        });
-      } catch (error) {
-        if (amount > 0) await applyTokenSettlement(db, { tokenId: token.id, refund: amount, actual: 0 });
-        throw error;
       }
       return { ...base, reserved: amount, unlimited: false };
     },
 
-    settlesSynchronously: sqliteLedger !== undefined,
+    // On both databases settle resolves once the settlement is committed, so the relay settles before it answers:
+    // an answer the client has seen is billed after any crash (on SQLite the commit is brought forward and shared
+    // by the settlements of one event loop turn; see create-sqlite-quota-ledger.ts).
+    settlesSynchronously: false,
 
     async settle(reservation, actualCost) {
       assertQuotaAmount("actualCost", actualCost);

@@ -3,8 +3,8 @@ import { request } from "undici";
 import type { components } from "../../generated/types/management.js";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
-import { maskKey } from "../keys/mask-key.js";
 import { getUpstreamDispatcher } from "../relay/get-upstream-dispatcher.js";
+import { maskUpstreamSecrets } from "../relay/mask-upstream-secrets.js";
 import { readUpstreamErrorMessage } from "../relay/read-upstream-error-message.js";
 import { findChannelById } from "../store/channels/find-channel-by-id.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
@@ -13,11 +13,6 @@ import type { ChannelServicesContext } from "./channel-services-context.js";
 import { toChannel } from "./to-channel.js";
 
 type ChannelTestResult = components["schemas"]["ChannelTestResult"];
-
-/** Upstreams sometimes echo the key they refused; none of the channel's keys may leave in a message. */
-function removeKeys(text: string, keys: string[]): string {
-  return keys.filter((key) => key.length > 0).reduce((scrubbed, key) => scrubbed.replaceAll(key, maskKey(key)), text);
-}
 
 /**
  * Sends one tiny request through the channel's pool with its first key (disabled channels too: an administrator
@@ -45,7 +40,8 @@ export async function testChannelUpstream(
     success,
     latency_ms: Math.max(0, Math.round(performance.now() - started)),
     model,
-    message: removeKeys(message, channel.keys),
+    // Upstreams sometimes echo the key they refused; none of the channel's keys may leave in a message.
+    message: maskUpstreamSecrets(message, channel.keys),
   });
   try {
     const credentials = adapter.credentialHeaders(channel.keys[0] ?? "");

@@ -76,6 +76,17 @@ export const configFileSchema = {
         cooldown_seconds: { type: "number", minimum: 0 },
       },
     },
+    tasks: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        poll_interval_ms: { type: "integer", minimum: 1 },
+        timeout_minutes: { type: "number", exclusiveMinimum: 0 },
+        max_concurrent_polls: { type: "integer", minimum: 1 },
+        callback_backoff_ms: { type: "integer", minimum: 1 },
+        callback_tries: { type: "integer", minimum: 5, maximum: 20 },
+      },
+    },
     native: {
       type: "object",
       additionalProperties: false,

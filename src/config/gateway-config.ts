@@ -61,6 +61,16 @@ export interface GatewayConfig {
   defaultMaxOutputTokens: number;
   defaultTimeouts: ChannelTimeouts;
   relay: { maxAttempts: number; cooldownAfterFailures: number; cooldownSeconds: number };
+  /** Asynchronous (video) tasks: how often unfinished tasks are polled, when they time out, how many polls at once. */
+  tasks: {
+    pollIntervalMs: number;
+    timeoutMinutes: number;
+    maxConcurrentPolls: number;
+    /** Wait before the first callback retry, doubled before each next one (`tasks.callback_backoff_ms`). */
+    callbackBackoffMs: number;
+    /** Callback tries in all, the first included (`tasks.callback_tries`, at least 5). */
+    callbackTries: number;
+  };
   nativeSafetySettings: Array<{ category: string; threshold: string }> | undefined;
   /**
    * Private ranges the SSRF-safe fetcher may reach (GATEWAY_CONFIG `fetch.allow_private`; empty by default):

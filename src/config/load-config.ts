@@ -40,6 +40,13 @@ interface RawConfigFile {
   default_max_output_tokens?: number;
   timeouts?: RawTimeouts;
   relay?: { max_attempts?: number; cooldown_after_failures?: number; cooldown_seconds?: number };
+  tasks?: {
+    poll_interval_ms?: number;
+    timeout_minutes?: number;
+    max_concurrent_polls?: number;
+    callback_backoff_ms?: number;
+    callback_tries?: number;
+  };
   native?: { safety_settings?: Array<{ category: string; threshold: string }> };
   key_reveal_rate_limit?: { points?: number; duration_seconds?: number };
   fetch?: { allow_private?: string[] };
@@ -190,6 +197,13 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
       maxAttempts: file.relay?.max_attempts ?? 3,
       cooldownAfterFailures: file.relay?.cooldown_after_failures ?? 3,
       cooldownSeconds: file.relay?.cooldown_seconds ?? 30,
+    },
+    tasks: {
+      pollIntervalMs: file.tasks?.poll_interval_ms ?? 5000,
+      timeoutMinutes: file.tasks?.timeout_minutes ?? 1440,
+      maxConcurrentPolls: file.tasks?.max_concurrent_polls ?? 32,
+      callbackBackoffMs: file.tasks?.callback_backoff_ms ?? 1000,
+      callbackTries: file.tasks?.callback_tries ?? 6,
     },
     nativeSafetySettings: file.native?.safety_settings,
     fetchAllowPrivate: readFetchAllowPrivate(file.fetch?.allow_private),

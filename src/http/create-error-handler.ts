@@ -1,5 +1,8 @@
 import type { ErrorRequestHandler } from "express";
 import { GatewayError } from "../errors/gateway-error.js";
+import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import { NotFoundError } from "../errors/not-found-error.js";
+import { shortenClientValue } from "../errors/shorten-client-value.js";
 import type { Logger } from "../logging/logger.js";
 import type { ApiGeneration } from "./api-generation.js";
 import { isImageParameterError } from "./is-image-parameter-error.js";
@@ -25,15 +28,27 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
       isImageParameterError(request.originalUrl.split("?")[0] ?? "", rawError)
     )
       error = new GatewayError(error.message, { ...error.options, code: "invalid_parameter" });
+    // An unknown model is the client's mistake; the native table answers it 404 NOT_FOUND.
+    if (generation === "native" && error instanceof NoAvailableChannelError) {
+      error = new NotFoundError(error.message, { code: "model_not_found", cause: error });
+    }
+    if (error.message.length > maximumMessageLength)
+      error = new GatewayError(shortenMessage(error.message), error.options);
+    const path = shortenClientValue(request.path);
     const { requestId } = readRequestIds(request);
     if (response.headersSent) {
       // A stream already started: the stream writer reports the failure in-band; here we can only end it.
-      logger.warn({ err: error, path: request.path, requestId }, "error after response started");
+      logger.warn({ err: error, path, requestId }, "error after response started");
       response.end();
       return;
     }
+    // Server faults get the stack; client mistakes (and a model no channel serves) one short line at info.
+    if (error.status >= 500 && !(error instanceof NoAvailableChannelError)) {
+      logger.error({ err: error.options.cause ?? error, path, requestId }, error.message);
+    } else {
+      logger.info({ status: error.status, code: error.code, path, requestId }, error.message);
+    }
     if (error.status >= 500) {
-      logger.error({ err: error.options.cause ?? error, path: request.path, requestId }, error.message);
       // What a user quotes in a support request to find this line.
       error = new GatewayError(`${error.message} (request id ${requestId})`, error.options);
     }
@@ -48,4 +63,11 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
       .send(JSON.stringify(renderErrorBody(generation, error)));
     void next;
   };
+}
+
+const maximumMessageLength = 1000;
+
+/** A last guard for messages that quote client input at length (validator messages, upstream texts). */
+function shortenMessage(message: string): string {
+  return `${message.slice(0, maximumMessageLength)}…`;
 }

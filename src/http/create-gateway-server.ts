@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { Socket } from "node:net";
 import type { Express } from "express";
+import { answerClientError } from "./answer-client-error.js";
 
 /**
  * The gateway's HTTP server for an Express app. Requests and responses are born with the app's Express
@@ -23,11 +24,13 @@ export function createGatewayServer(app: Express): http.Server {
     ).call(this, request, options);
   }
   GatewayResponse.prototype = app.response;
-  return http.createServer(
+  const server = http.createServer(
     {
       IncomingMessage: GatewayRequest as unknown as typeof http.IncomingMessage,
       ServerResponse: GatewayResponse as unknown as typeof http.ServerResponse,
     },
     app,
   );
+  server.on("clientError", answerClientError);
+  return server;
 }

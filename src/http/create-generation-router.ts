@@ -7,7 +7,9 @@ import { GatewayError } from "../errors/gateway-error.js";
 import type { Logger } from "../logging/logger.js";
 import type { ApiGeneration } from "./api-generation.js";
 import { noteClientBodyFields } from "./client-body-fields.js";
+import { assertJsonNestingDepth } from "./assert-json-nesting-depth.js";
 import { createErrorHandler } from "./create-error-handler.js";
+import { reportBrokenMultipart } from "./report-broken-multipart.js";
 import { loadBundledSpec } from "./load-bundled-spec.js";
 import { memoizeValidatorRouteMatching } from "./memoize-validator-route-matching.js";
 import { compileJsonBodyValidators } from "./fast-lane/compile-json-body-validators.js";
@@ -41,7 +43,11 @@ interface OpenApiRequestMetadata {
 export function createGenerationRouter(options: GenerationRouterOptions): GenerationRouting {
   memoizeValidatorRouteMatching();
   const router = express.Router();
-  const parseJson = express.json({ limit: options.jsonBodyLimit });
+  // The nesting bound runs on the raw bytes before parsing (body-parser keeps the thrown error's 400).
+  const parseJson = express.json({
+    limit: options.jsonBodyLimit,
+    verify: (_request, _response, body) => assertJsonNestingDepth(body),
+  });
   router.use(parseJson);
   router.use(noteClientBodyFields);
 
@@ -66,6 +72,9 @@ export function createGenerationRouter(options: GenerationRouterOptions): Genera
   // Authenticate right after the operation is identified (the validator's security slot), before bodies are checked.
   const securityIndex = validatorMiddlewares.findIndex((middleware) => middleware.name === "securityMiddleware");
   validatorMiddlewares.splice(securityIndex + 1, 0, options.authenticate);
+  const multipartIndex = validatorMiddlewares.findIndex((middleware) => middleware.name === "multipartMiddleware");
+  if (multipartIndex >= 0)
+    validatorMiddlewares[multipartIndex] = reportBrokenMultipart(validatorMiddlewares[multipartIndex]!);
   router.use(validatorMiddlewares);
 
   router.use((request, response, next) => {

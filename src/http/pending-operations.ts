@@ -6,14 +6,7 @@ import type { ApiGeneration } from "./api-generation.js";
  */
 export const pendingOperations = {
   management: [],
-  openai: [
-    "submitVideoGeneration",
-    "getVideoGeneration",
-    "getVideoGenerationViaQueryBase",
-    "downloadVideoGeneration",
-    "createVideo",
-    "getVideo",
-  ],
+  openai: [],
   native: [],
 } as const satisfies Record<ApiGeneration, readonly string[]>;
 

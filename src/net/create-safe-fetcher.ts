@@ -5,6 +5,7 @@ import { Agent, buildConnector, request } from "undici";
 import type { AllowList } from "../auth/ip/allow-list.js";
 import { isIpInAllowList } from "../auth/ip/is-ip-in-allow-list.js";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { assertMediaBytesMatchType } from "./assert-media-bytes-match-type.js";
 import { isAlwaysRefusedAddress } from "./is-always-refused-address.js";
 import { isPublicIpAddress } from "./is-public-ip-address.js";
 
@@ -29,6 +30,8 @@ export interface SafeFetcherOptions {
   allowPrivate?: AllowList;
   /** Redirects followed before giving up; each hop is checked again. Default 3. */
   maxRedirects?: number;
+  /** Tests only: resolves host names instead of the system resolver (names that resolve to private addresses). */
+  resolve?: (hostname: string) => Promise<dns.LookupAddress[]>;
 }
 
 export interface FetchedMedia {
@@ -63,7 +66,14 @@ export function createSafeFetcher(options: SafeFetcherOptions): FetchMedia {
       isIpInAllowList(options.allowPrivate, stripBrackets(address)));
 
   const checkingLookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+    const resolved = (done: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) =>
+      options.resolve
+        ? options.resolve(hostname).then(
+            (addresses) => done(null, addresses),
+            (error: NodeJS.ErrnoException) => done(error, []),
+          )
+        : dns.lookup(hostname, { ...lookupOptions, all: true }, done);
+    resolved((error, addresses) => {
       if (error) return callback(error, "", 4);
       const refused = addresses.find((entry) => !isAllowedAddress(entry.address));
       // One bad answer refuses the name: picking the good answers would let a rebinding resolver win the race.
@@ -147,7 +157,13 @@ export function createSafeFetcher(options: SafeFetcherOptions): FetchMedia {
         if (error instanceof InvalidRequestError) throw error;
         throw fetchFailure(current, describeFailure(error), error);
       }
-      return { mimeType, data: Buffer.concat(chunks) };
+      const data = Buffer.concat(chunks);
+      try {
+        assertMediaBytesMatchType(mimeType, data);
+      } catch (error) {
+        throw fetchFailure(current, `sent bytes that are not ${mimeType}, the content type it declared`, error);
+      }
+      return { mimeType, data };
     }
   };
 }
@@ -167,6 +183,12 @@ function parseMediaUrl(text: string): URL {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new InvalidRequestError(`Media URL scheme ${url.protocol} is not allowed; use http or https.`, {
+      code: "invalid_media_url",
+    });
+  }
+  // Credentials in a URL are a smuggling vector (`http://public@private/`) and have no business in a media link.
+  if (url.username !== "" || url.password !== "") {
+    throw new InvalidRequestError(`Media URL on host ${url.host} carries credentials, which are not allowed.`, {
       code: "invalid_media_url",
     });
   }

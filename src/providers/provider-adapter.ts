@@ -9,6 +9,8 @@ import type { NativeEmbedCall } from "./native/relay-native-embed.js";
 import type { NativeGenerateCall } from "./native/relay-native-generate.js";
 import type { TranscriptionCall } from "./openai/relay-openai-transcription.js";
 import type { ProviderServices } from "./provider-services.js";
+import type { VideoSubmissionCall } from "../tasks/video-submission-call.js";
+import type { VideoTaskCapability } from "../tasks/video-task-capability.js";
 
 /**
  * The typed call each billed capability takes, by capability name. A capability is one client operation family;
@@ -24,6 +26,8 @@ export interface RelayCapabilityCalls {
   transcription: TranscriptionCall;
   nativeGeneration: NativeGenerateCall;
   nativeEmbedding: NativeEmbedCall;
+  /** A video task submission (or remix); adapters with `videoTasks` serve it with relayVideoSubmission. */
+  videoSubmission: VideoSubmissionCall;
 }
 
 export type RelayCapability = keyof RelayCapabilityCalls;
@@ -66,6 +70,11 @@ export type ProviderAdapter = {
     query: QueryParameters<NativeOperations["listVoices"]>,
     input: UnbilledAttemptInput,
   ): Promise<NativeComponents["schemas"]["ListVoicesResponse"]>;
-  // Async tasks (video) come here as one optional `videoTasks` capability (submit / poll / fetch content), planned
-  // by the task lifecycle rather than by runRelay: see docs/ARCHITECTURE.md, "Async tasks".
+  /**
+   * Asynchronous video tasks (submit / poll / fetch content / remix) in this protocol. The submission is planned by
+   * runRelay as the `videoSubmission` capability (an adapter with `videoTasks` sets
+   * `videoSubmission: (call, input) => relayVideoSubmission(itsVideoTasks, call, input)`); polls and content go to the channel
+   * that accepted the task (src/tasks/).
+   */
+  videoTasks?: VideoTaskCapability;
 } & { readonly [Capability in RelayCapability]?: RelayCapabilityMethod<RelayCapabilityCalls[Capability]> };

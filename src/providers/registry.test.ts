@@ -15,6 +15,7 @@ const capabilities: readonly RelayCapability[] = [
   "transcription",
   "nativeGeneration",
   "nativeEmbedding",
+  "videoSubmission",
 ];
 
 function specChannelTypes(): string[] {
@@ -46,12 +47,15 @@ describe("the provider registry", () => {
       ]),
     );
     expect(served).toEqual({
-      openai: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
-      native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding"],
-      ark: ["images"],
-      dashscope: ["images"],
+      openai: ["chat", "responses", "embeddings", "images", "speech", "transcription", "videoSubmission"],
+      native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding", "videoSubmission"],
+      ark: ["images", "videoSubmission"],
+      dashscope: ["images", "videoSubmission"],
     });
     expect("nativeVoices" in providerRegistry.native).toBe(true);
+    // Video tasks: an adapter serves the submission exactly when it has the task capability (polls use it).
+    for (const adapter of Object.values(providerRegistry))
+      expect([adapter.type, "videoTasks" in adapter]).toEqual([adapter.type, "videoSubmission" in adapter]);
   });
 
   it("puts a channel key upstream only in the adapter's credential headers", () => {

@@ -31,6 +31,8 @@ export interface RelayAttemptInput {
   signal: ClientGoneSignal;
   observed: ObservedUsage;
   requestId: string;
+  /** The quota held for this request; a call with `handsOverReservation` stores it where it will be settled. */
+  reservation: Reservation;
   /**
    * Hands over the JSON answer. A client that reads its balance right after the answer must see the request
    * billed: it is sent after settlement, or right before a settlement that cannot be observed late
@@ -58,8 +60,15 @@ export interface RelayCall<Capability extends RelayCapability> {
    * Usage priced per unit that the reservation must hold too (images requested at `per_image`), beyond the token
    * worst case, so a per-image model cannot be granted more images than the balance covers.
    */
-  reservedUsage?: Pick<MeteredUsage, "imageCount">;
+  reservedUsage?: Pick<MeteredUsage, "imageCount" | "durationSeconds">;
   maxOutputTokens: number | undefined;
+  /** Narrows the planned channels further (a remix must go to the channel holding the source video). */
+  acceptsAttempt?: (attempt: ChannelAttempt) => boolean;
+  /**
+   * An asynchronous task: a successful attempt has handed the reservation to the task row (which settles it when
+   * the task ends), so the relay neither settles nor logs usage then. A failed submission is still refunded here.
+   */
+  handsOverReservation?: boolean;
 }
 
 const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
@@ -85,7 +94,11 @@ export async function runRelay<Capability extends RelayCapability>(
       userGroup,
       context.config.relay.maxAttempts,
     )
-    .filter((attempt) => findProviderAdapter(attempt.channel.type)[call.capability] !== undefined);
+    .filter(
+      (attempt) =>
+        findProviderAdapter(attempt.channel.type)[call.capability] !== undefined &&
+        (call.acceptsAttempt === undefined || call.acceptsAttempt(attempt)),
+    );
   if (plan.length === 0) throw new NoAvailableChannelError(call.model);
 
   const { requestId, ledgerRequestId } = readRequestIds(request);
@@ -122,6 +135,7 @@ export async function runRelay<Capability extends RelayCapability>(
     if (!response.writableFinished) clientGone.abort(new Error("client disconnected"));
   };
   response.on("close", onClientGone);
+  const leaveOpenRelays = context.openRelays?.add(clientGone);
 
   const observed = createObservedUsage();
   const remembered = new Map<string, unknown>();
@@ -192,6 +206,7 @@ export async function runRelay<Capability extends RelayCapability>(
             signal: clientGone,
             observed,
             requestId,
+            reservation,
             deliver,
             deliverBytes,
           },
@@ -219,10 +234,13 @@ export async function runRelay<Capability extends RelayCapability>(
   } finally {
     if (call.isStream) metrics.openStreams.dec();
     response.off("close", onClientGone);
+    leaveOpenRelays?.();
     // A whole JSON or binary answer goes out first when settling cannot be observed late (settlesSynchronously):
     // the settlement then runs right after the write, in the same turn of the event loop.
     answerFirst = context.billing.settlesSynchronously && delivery !== undefined && !failure;
-    if (!answerFirst) await settleAndRecord();
+    const handedOver = call.handsOverReservation === true && !failure;
+    if (handedOver) answerFirst = false;
+    else if (!answerFirst) await settleAndRecord();
   }
   try {
     if (failure && !response.headersSent) throw failure;

@@ -136,7 +136,7 @@ export async function sendUpstreamBufferedRequest(
     throw upstreamTransportFailure(error);
   }
   if (answer.statusCode < 200 || answer.statusCode >= 300)
-    throw upstreamStatusFailure(answer.statusCode, answer.headers, answer.body.toString("utf8"));
+    throw upstreamStatusFailure(answer.statusCode, answer.headers, answer.body.toString("utf8"), attempt.channel.keys);
   if (answer.tooLarge) {
     // The same request would most likely get as large an answer from another channel: not retried.
     throw new UpstreamFailure(

@@ -37,6 +37,7 @@ function attemptFor(options: { id?: number; baseUrl?: string; headerMs?: number 
     channel: {
       id: options.id ?? 1,
       baseUrl: options.baseUrl ?? baseUrl,
+      keys: ["upstream-secret"],
       timeouts: { connectMs: 1000, headerMs: options.headerMs ?? 2000, idleMs: 2000 },
     },
     group: "default",

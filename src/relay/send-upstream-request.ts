@@ -44,5 +44,5 @@ export async function sendUpstreamRequest(
   if (response.statusCode >= 200 && response.statusCode < 300) return response;
 
   const bodyText = await readUpstreamErrorText(response.body);
-  throw upstreamStatusFailure(response.statusCode, response.headers, bodyText);
+  throw upstreamStatusFailure(response.statusCode, response.headers, bodyText, attempt.channel.keys);
 }

@@ -1,27 +1,30 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { isRetryableUpstreamStatus, mapUpstreamStatus } from "./classify-upstream-status.js";
+import { maskUpstreamSecrets } from "./mask-upstream-secrets.js";
 import { readUpstreamErrorMessage } from "./read-upstream-error-message.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
 /**
- * The failure for an upstream's non-2xx answer: its message (never its key) in our error, retryable for 408,
+ * The failure for an upstream's non-2xx answer: its message (the channel's keys and anything key-shaped masked) in our error, retryable for 408,
  * 429 and 5xx, with the upstream's Retry-After when it gave one in seconds.
  */
 export function upstreamStatusFailure(
   statusCode: number,
   headers: IncomingHttpHeaders,
   bodyText: string,
+  channelKeys: readonly string[],
 ): UpstreamFailure {
   const retryAfterHeader = headers["retry-after"];
   const retryAfterSeconds =
     typeof retryAfterHeader === "string" && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
   const status = mapUpstreamStatus(statusCode);
   return new UpstreamFailure(
-    `Upstream error (${statusCode}): ${readUpstreamErrorMessage(bodyText)}`,
+    `Upstream error (${statusCode}): ${maskUpstreamSecrets(readUpstreamErrorMessage(bodyText), channelKeys)}`,
     isRetryableUpstreamStatus(statusCode),
     {
       status,
       code: status === 429 ? "rate_limit_exceeded" : status >= 500 ? "upstream_error" : "invalid_request",
+      upstreamStatusCode: statusCode,
       ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
       upstreamAnswer: { statusCode, bodyText },
     },

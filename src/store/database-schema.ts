@@ -119,6 +119,46 @@ export interface TasksTable {
   created_time: number;
   updated_time: number;
   completed_time: number | null;
+  token_name: WithDefault<string>;
+  /** the group the reservation was priced under (its ratio applies at settlement) */
+  billing_group: WithDefault<string>;
+  /** which of the channel's keys submitted the task (the upstream task lives under that account) */
+  key_index: WithDefault<number>;
+  upstream_model: string | null;
+  /** the seed's upstream vocabulary: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELED, UNKNOWN */
+  upstream_status: string | null;
+  trace_id: string | null;
+  idempotency_key: string | null;
+  /** SHA-256 of the submitted request, to tell a replay from a different body under the same key */
+  request_hash: string | null;
+  reserved_quota: WithDefault<number>;
+  unlimited_quota: StoredBoolean;
+  /** the final cost, written by the terminal compare-and-swap (null while the task runs) */
+  quota: number | null;
+  billed_seconds: number | null;
+  /** epoch milliseconds when the task is next due for a poll; a claim pushes it out by the lease */
+  next_poll_at: WithDefault<number>;
+  poll_failures: WithDefault<number>;
+}
+
+export interface UserWebhookSecretsTable {
+  user_id: number;
+  /** the signing secret, encrypted by the key cipher */
+  secret_encrypted: string;
+  created_time: number;
+  updated_time: number;
+}
+
+export interface TaskCallbackDeliveriesTable {
+  id: Generated<number>;
+  task_id: string;
+  /** 1 for the first try */
+  attempt: number;
+  /** the receiver's HTTP status; null when no answer came */
+  status_code: number | null;
+  error_message: string | null;
+  succeeded: StoredBoolean;
+  created_time: number;
 }
 
 export interface Database {
@@ -128,4 +168,6 @@ export interface Database {
   quota_reservations: QuotaReservationsTable;
   usage_logs: UsageLogsTable;
   tasks: TasksTable;
+  user_webhook_secrets: UserWebhookSecretsTable;
+  task_callback_deliveries: TaskCallbackDeliveriesTable;
 }

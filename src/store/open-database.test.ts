@@ -50,7 +50,16 @@ describe("openDatabase", () => {
     const database = await openDatabase("sqlite::memory:");
     const tables = await database.db.introspection.getTables();
     expect(tables.map((table) => table.name).sort()).toEqual(
-      ["channels", "quota_reservations", "tasks", "tokens", "usage_logs", "users"].sort(),
+      [
+        "channels",
+        "quota_reservations",
+        "task_callback_deliveries",
+        "tasks",
+        "tokens",
+        "usage_logs",
+        "user_webhook_secrets",
+        "users",
+      ].sort(),
     );
     await database.close();
   });

@@ -1,5 +1,7 @@
+import { shortenClientValue } from "../errors/shorten-client-value.js";
 import type { components } from "../../generated/types/management.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { isUniqueViolation } from "../channels/is-unique-violation.js";
+import { ConflictError } from "../errors/conflict-error.js";
 import { PermissionError } from "../errors/permission-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { hashPassword } from "../keys/hash-password.js";
@@ -23,15 +25,21 @@ export async function createUserAccount(
     if (actor.role === "user") throw new PermissionError("This operation requires an administrator.");
     if (role === "admin" && actor.role !== "root") throw new PermissionError("Only root can create administrators.");
   }
-  if (await findUserByUsername(context.database.db, request.username)) {
-    throw new InvalidRequestError(`Username ${request.username} is already taken.`, { param: "username" });
+  const taken = () =>
+    new ConflictError(`Username ${shortenClientValue(request.username)} is already taken.`, { param: "username" });
+  if (await findUserByUsername(context.database.db, request.username)) throw taken();
+  try {
+    return await insertUser(context.database.db, {
+      username: request.username,
+      passwordHash: await hashPassword(request.password),
+      displayName: request.display_name ?? request.username,
+      role,
+      group: request.group ?? "default",
+      createdTime: context.now(),
+    });
+  } catch (error) {
+    // Concurrent creations of one name all pass the lookup above; the unique index lets one through.
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
   }
-  return insertUser(context.database.db, {
-    username: request.username,
-    passwordHash: await hashPassword(request.password),
-    displayName: request.display_name ?? request.username,
-    role,
-    group: request.group ?? "default",
-    createdTime: context.now(),
-  });
 }

@@ -279,18 +279,13 @@ describe.each(testDatabases)("native relay (/v1beta) on native channels on $name
     expect(await remainQuota()).toBe(before);
   });
 
-  it("answers an unknown model with 503 UNAVAILABLE, no available channel", async () => {
+  it("answers an unknown model with 404 NOT_FOUND, no available channel (the seed's native error table)", async () => {
     const response = await post("/v1beta/models/gmx-unknown:generateContent", {
       contents: [{ parts: [{ text: "x" }] }],
     });
-    expect(response.status).toBe(503);
-    const requestId = response.headers.get("x-request-id");
+    expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
-      error: {
-        code: 503,
-        message: `no available channel for model gmx-unknown (request id ${requestId})`,
-        status: "UNAVAILABLE",
-      },
+      error: { code: 404, message: "no available channel for model gmx-unknown", status: "NOT_FOUND" },
     });
   });
 
@@ -408,7 +403,7 @@ describe.each(testDatabases)("native relay (/v1beta) on native channels on $name
     const unknown = await fetch(`${gateway.url}/v1beta/voices?model=gmx-nope`, {
       headers: { "x-goog-api-key": apiKey },
     });
-    expect(unknown.status).toBe(503);
+    expect(unknown.status).toBe(404);
   });
 
   it("lists the key's models in the native shape, paged by us, honouring model limits", async () => {

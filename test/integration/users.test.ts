@@ -140,7 +140,7 @@ describe.each(testDatabases)("users and sign-in on $name", ({ database }) => {
       expect(login.response.status).toBe(401);
     });
 
-    it("refuses a username that is taken (400)", async () => {
+    it("refuses a username that is taken (409)", async () => {
       const first = await gateway.client.management.POST("/api/user/", {
         body: { username: "duplicate", password: "password-1234" },
       });
@@ -148,7 +148,7 @@ describe.each(testDatabases)("users and sign-in on $name", ({ database }) => {
       const second = await gateway.client.management.POST("/api/user/", {
         body: { username: "duplicate", password: "other-password" },
       });
-      expect(second.response.status).toBe(400);
+      expect(second.response.status).toBe(409);
       expect(second.error?.success).toBe(false);
       expect(second.error?.message).toContain("duplicate");
       expect(second.error?.message).toMatch(/taken/);

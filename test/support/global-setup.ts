@@ -13,7 +13,10 @@ export function setup(): () => void {
       .readdirSync(testLogFolder)
       .filter((file) => file.endsWith(".log"))
       .reduce((sum, file) => sum + fs.readFileSync(`${testLogFolder}/${file}`, "utf8").split("\n").length, 0);
-    if (findings.length > 0) throw new Error(`Full API keys found in log lines: ${findings.join(", ")}`);
-    console.log(`log scan: ${lineCount} log lines written during the suite, no full API key in any`);
+    if (findings.length > 0)
+      throw new Error(`Keys found in log lines or response bodies: ${findings.slice(0, 50).join(", ")}`);
+    console.log(
+      `secrets scan: ${lineCount} log lines written during the suite and every response body: no full API key (either form) and no channel key`,
+    );
   };
 }

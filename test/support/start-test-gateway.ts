@@ -9,6 +9,7 @@ import { loadConfig } from "../../src/config/load-config.js";
 import { createGateway, type Gateway } from "../../src/create-gateway.js";
 import { createLogger } from "../../src/logging/logger.js";
 import type { GatewayDatabase } from "../../src/store/gateway-database.js";
+import { tapResponsesForKeys } from "./tap-responses-for-keys.js";
 import { testLogFolder } from "./test-log-folder.js";
 
 export interface TestGateway {
@@ -27,6 +28,8 @@ export interface StartTestGatewayOptions {
   configFile?: Record<string, unknown>;
   environment?: Record<string, string>;
   now?: () => number;
+  /** Log here instead of the shared scanned folder (a test that reads its own log lines). */
+  logFile?: string;
 }
 
 /** A real gateway on 127.0.0.1 and a random port, with response validation on, logging to the scanned folder. */
@@ -47,12 +50,17 @@ export async function startTestGateway(options: StartTestGatewayOptions): Promis
   fs.writeFileSync(file, YAML.stringify(configFile));
   environment.GATEWAY_CONFIG ??= file;
   const config = loadConfig(environment);
-  const logger = createLogger({ level: config.logLevel, file: path.join(testLogFolder, `gateway-${process.pid}.log`) });
+  const logger = createLogger({
+    level: config.logLevel,
+    file: options.logFile ?? path.join(testLogFolder, `gateway-${process.pid}.log`),
+  });
   const gateway = await createGateway(config, logger, {
     database: options.database,
     ...(options.now ? { now: options.now } : {}),
   });
-  const server = createGatewayServer(gateway.app).listen(0, "127.0.0.1");
+  const server = createGatewayServer(gateway.app);
+  tapResponsesForKeys(server, testLogFolder, collectConfigChannelKeys(configFile));
+  server.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -67,4 +75,12 @@ export async function startTestGateway(options: StartTestGatewayOptions): Promis
       await gateway.close();
     },
   };
+}
+
+/** The configured channels' keys that are long enough to look for (short made-up ones would match words). */
+function collectConfigChannelKeys(configFile: Record<string, unknown>): string[] {
+  const channels = (configFile.channels as Array<{ key?: unknown; keys?: unknown }> | undefined) ?? [];
+  return channels
+    .flatMap((channel) => [channel.key, ...(Array.isArray(channel.keys) ? channel.keys : [])])
+    .filter((key): key is string => typeof key === "string" && key.length >= 10);
 }

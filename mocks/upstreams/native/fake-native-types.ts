@@ -1,3 +1,4 @@
+import type { FakeTaskBook } from "../shared/create-fake-task-book.js";
 import type { FakeUpstream } from "../shared/fake-upstream.js";
 import type { RecordedRequest } from "../shared/recorded-request.js";
 
@@ -8,6 +9,14 @@ export interface NativeRecordedRequest extends RecordedRequest {
 
 export interface FakeNativeUpstream extends FakeUpstream {
   requests: NativeRecordedRequest[];
+  /** The long-running video operations: their timeline (`setTimeline`), `vanish`, and every poll's time. */
+  videos: FakeTaskBook<{
+    model: string;
+    prompt: string;
+    sampleCount: number;
+    durationSeconds: number;
+    fileIds: string[];
+  }>;
 }
 
 export interface FakeNativeServerOptions {

@@ -12,6 +12,8 @@ import type {
 import type { NativeAnswer } from "./native-answer.js";
 import { NativeUpstreamError } from "./native-upstream-error.js";
 import { INVALID_JSON, routeNativeRequest } from "./route-native-request.js";
+import { type NativeVideoState, routeNativeVideoRequest } from "./route-native-video-request.js";
+import { createFakeTaskBook } from "../shared/create-fake-task-book.js";
 import { writeNativeAnswer } from "./write-native-answer.js";
 
 /**
@@ -24,12 +26,24 @@ export async function startFakeNativeServer(options: FakeNativeServerOptions = {
     now: options.now ?? Date.now,
     createResponseId: options.createResponseId ?? (() => randomBytes(16).toString("base64url").slice(0, 22)),
   };
+  let videoIds = 0;
+  const videos: NativeVideoState = {
+    operations: createFakeTaskBook(context.now),
+    nextId: () => {
+      videoIds += 1;
+      return videoIds;
+    },
+  };
   const upstream = await startFakeUpstreamServer({
     port: options.port,
     now: context.now,
+    onReset() {
+      videos.operations.clear();
+      videoIds = 0;
+    },
     renderErrorBody: (status, message) =>
       new NativeUpstreamError(status, message ?? describeFaultStatus(status)).toEnvelope(),
-    handle: (exchange) => handleExchange(exchange, options.apiKey, context),
+    handle: (exchange) => handleExchange(exchange, options.apiKey, context, videos),
   });
   return {
     url: upstream.url,
@@ -46,6 +60,7 @@ export async function startFakeNativeServer(options: FakeNativeServerOptions = {
     },
     reset: () => upstream.reset(),
     close: () => upstream.close(),
+    videos: videos.operations,
   };
 }
 
@@ -53,12 +68,14 @@ async function handleExchange(
   exchange: FakeExchange,
   apiKey: string | undefined,
   context: NativeAnswerContext,
+  videos: NativeVideoState,
 ): Promise<void> {
   const { url, body } = exchange;
   (exchange.record as NativeRecordedRequest).query = collectQuery(url.searchParams);
   let answer: NativeAnswer;
   try {
     checkApiKey(apiKey, exchange);
+    if (await routeNativeVideoRequest(exchange, videos)) return;
     answer = routeNativeRequest(
       {
         method: exchange.record.method,

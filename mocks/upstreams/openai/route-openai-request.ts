@@ -7,12 +7,15 @@ import { handleEmbeddings } from "./handle-embeddings.js";
 import { handleImages } from "./handle-images.js";
 import { handleListModels } from "./handle-list-models.js";
 import { handleResponses } from "./handle-responses.js";
+import { handleVideos } from "./handle-videos.js";
+import type { FakeVideoStore } from "./create-fake-video-store.js";
 import { OpenaiRequestError } from "./openai-request-error.js";
 import type { ResponsesUsage } from "./plan-response-reply.js";
 
 export interface OpenaiFakeState {
   ids: IdSequence;
   storedResponses: Map<string, ResponsesUsage>;
+  videos: FakeVideoStore;
 }
 
 /** Dispatches by method and path; anything else gets OpenAI's "Invalid URL" 404. */
@@ -22,6 +25,7 @@ export async function routeOpenaiRequest(exchange: FakeExchange, state: OpenaiFa
   if (method === "GET" && path === "/v1/models") return handleListModels(exchange);
   const modelMatch = /^\/v1\/models\/([^/]+)$/.exec(path);
   if (method === "GET" && modelMatch) return handleListModels(exchange, decodeURIComponent(modelMatch[1]));
+  if (path.startsWith("/v1/videos") && (await handleVideos(exchange, state.videos, state.ids, path))) return;
   if (method === "POST") {
     switch (path) {
       case "/v1/chat/completions":

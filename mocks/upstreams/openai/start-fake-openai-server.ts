@@ -1,4 +1,5 @@
 import { createIdSequence } from "../shared/create-id-sequence.js";
+import { createFakeVideoStore, type FakeVideoController } from "./create-fake-video-store.js";
 import type { FakeUpstream } from "../shared/fake-upstream.js";
 import { sendJson } from "../shared/send-json.js";
 import { startFakeUpstreamServer } from "../shared/start-fake-upstream-server.js";
@@ -10,6 +11,10 @@ import { renderOpenaiStatusError } from "./render-openai-status-error.js";
 import { routeOpenaiRequest } from "./route-openai-request.js";
 
 export type { FakeUpstream } from "../shared/fake-upstream.js";
+export type { FakeVideoController, FakeVideoTimeline, FakeVideo } from "./create-fake-video-store.js";
+
+/** The fake with its video task controls. */
+export type FakeOpenaiUpstream = FakeUpstream & { videos: FakeVideoController };
 export type { FaultPlan } from "../shared/fault-plan.js";
 export type { RecordedRequest } from "../shared/recorded-request.js";
 
@@ -26,11 +31,15 @@ export interface FakeOpenaiServerOptions {
  * A fake OpenAI-compatible upstream on 127.0.0.1 with deterministic replies (see README.md in this folder),
  * request recording and fault injection.
  */
-export async function startFakeOpenaiServer(options: FakeOpenaiServerOptions = {}): Promise<FakeUpstream> {
-  const state = { ids: createIdSequence(), storedResponses: new Map<string, ResponsesUsage>() };
+export async function startFakeOpenaiServer(options: FakeOpenaiServerOptions = {}): Promise<FakeOpenaiUpstream> {
+  const state = {
+    ids: createIdSequence(),
+    storedResponses: new Map<string, ResponsesUsage>(),
+    videos: createFakeVideoStore(),
+  };
   // A separate counter, so object ids do not depend on how many requests came before.
   const requestIds = createIdSequence();
-  return startFakeUpstreamServer({
+  const upstream = await startFakeUpstreamServer({
     port: options.port,
     now: options.now,
     renderErrorBody: renderOpenaiStatusError,
@@ -38,6 +47,7 @@ export async function startFakeOpenaiServer(options: FakeOpenaiServerOptions = {
       state.ids.reset();
       requestIds.reset();
       state.storedResponses.clear();
+      state.videos.reset();
     },
     async handle(exchange) {
       exchange.response.setHeader("x-request-id", requestIds.next("req_fake"));
@@ -54,4 +64,5 @@ export async function startFakeOpenaiServer(options: FakeOpenaiServerOptions = {
       }
     },
   });
+  return Object.assign(upstream, { videos: state.videos });
 }

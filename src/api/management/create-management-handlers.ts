@@ -7,6 +7,7 @@ import { createChannelHandlers } from "./channel-handlers.js";
 import { createLogHandlers } from "./log-handlers.js";
 import { createTokenHandlers } from "./token-handlers.js";
 import { createUserHandlers } from "./user-handlers.js";
+import { createWebhookSecretHandlers } from "./webhook-secret-handlers.js";
 
 export function createManagementHandlers(context: GatewayContext): OperationHandlerMap<operations> {
   return completeHandlerMap<operations, (typeof pendingOperations.management)[number]>(
@@ -15,6 +16,7 @@ export function createManagementHandlers(context: GatewayContext): OperationHand
       ...createUserHandlers(context),
       ...createLogHandlers(context),
       ...createChannelHandlers(context),
+      ...createWebhookSecretHandlers(context),
     },
     pendingOperations.management,
   );

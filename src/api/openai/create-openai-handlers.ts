@@ -6,10 +6,20 @@ import { pendingOperations } from "../../http/pending-operations.js";
 import { createAudioHandlers } from "./audio-handlers.js";
 import { createImageHandlers } from "./image-handlers.js";
 import { createTextHandlers } from "./text-handlers.js";
+import type { VideoTaskService } from "../../tasks/video-task-service.js";
+import { createVideoHandlers } from "./video-handlers.js";
 
-export function createOpenaiHandlers(context: GatewayContext): OperationHandlerMap<operations> {
+export function createOpenaiHandlers(
+  context: GatewayContext,
+  videoTasks: VideoTaskService,
+): OperationHandlerMap<operations> {
   return completeHandlerMap<operations, (typeof pendingOperations.openai)[number]>(
-    { ...createTextHandlers(context), ...createAudioHandlers(context), ...createImageHandlers(context) },
+    {
+      ...createTextHandlers(context),
+      ...createAudioHandlers(context),
+      ...createImageHandlers(context),
+      ...createVideoHandlers(videoTasks),
+    },
     pendingOperations.openai,
   );
 }

@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from "express";
 import type { OperationHandler } from "../operation-handler.js";
+import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { assertJsonNestingDepth } from "../assert-json-nesting-depth.js";
 import { adoptExpressObjects } from "./adopt-express-objects.js";
 import type { FastLaneRoute } from "./compile-json-body-validators.js";
 import { isPlainJsonRequest } from "./is-plain-json-request.js";
@@ -47,9 +49,12 @@ export function createFastLane(options: FastLaneOptions): FastLane {
   async function serve(route: FastLaneRoute, request: Request, response: Response, rawBody: Buffer): Promise<void> {
     const fail = (error: unknown) => options.errorHandler(error, request, response, ignoreNext);
     try {
+      assertJsonNestingDepth(rawBody);
       const body = parseJsonObject(rawBody);
       if (body === undefined) {
-        fail(await options.explainUnparsableBody(rawBody, request.headers));
+        // Should the parser ever accept what JSON.parse refused, the answer is still a 400, never a 500 for nothing.
+        const explanation = await options.explainUnparsableBody(rawBody, request.headers);
+        fail(explanation ?? new InvalidRequestError("Request body is not valid JSON.", { code: "invalid_json" }));
         return;
       }
       (request as { _body?: boolean })._body = true;
@@ -89,11 +94,15 @@ function readBody(request: IncomingMessage, onBody: (body: Buffer) => void): voi
   request.on("end", () => onBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
 }
 
-/** The body as body-parser's strict JSON mode accepts it (an object or array; empty is `{}`), else undefined. */
+/**
+ * The body as body-parser's strict JSON mode accepts it (an object or array; empty is `{}`; a UTF-8 byte-order
+ * mark is dropped, as its decoder does), else undefined.
+ */
 function parseJsonObject(body: Buffer): object | undefined {
   if (body.length === 0) return {};
+  const hasByteOrderMark = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
   try {
-    const parsed: unknown = JSON.parse(body.toString("utf8"));
+    const parsed: unknown = JSON.parse(body.toString("utf8", hasByteOrderMark ? 3 : 0));
     return parsed !== null && typeof parsed === "object" ? parsed : undefined;
   } catch {
     return undefined;

@@ -13,7 +13,7 @@ const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`,
 const json = <T>(name: string) => JSON.parse(fixture(name)) as T;
 
 function mapped(status: number, body: string, headers: Record<string, string> = {}): GatewayError {
-  const failure = toImageFailure(upstreamStatusFailure(status, headers, body), {
+  const failure = toImageFailure(upstreamStatusFailure(status, headers, body, []), {
     readError: readArkError,
     secrets: ["ark-channel-secret"],
   });

@@ -1,3 +1,5 @@
+import { relayVideoSubmission } from "../../tasks/relay-video-submission.js";
+import { nativeVideoTasks } from "./native-video-tasks.js";
 import type { ChatToNativeResult } from "./convert-chat-request-to-native.js";
 import type { ProviderAdapter } from "../provider-adapter.js";
 import { relayNativeChat } from "./relay-native-chat.js";
@@ -15,6 +17,8 @@ import { relayNativeVoices } from "./relay-native-voices.js";
  */
 export const nativeAdapter = {
   type: "native",
+  videoTasks: nativeVideoTasks,
+  videoSubmission: (call, input) => relayVideoSubmission(nativeVideoTasks, call, input),
   credentialHeaders: (key) => ({ "x-goog-api-key": key }),
   // One short message, one output token: the cheapest call that proves the key, the base URL and the model.
   channelTestRequest: (upstreamModel) => ({

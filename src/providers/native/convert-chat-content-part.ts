@@ -5,6 +5,7 @@ import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import { detectMimeTypeFromFilename } from "./detect-mime-type-from-filename.js";
 import { extractMarkdownDataImages } from "./extract-markdown-data-images.js";
 import { nativeMediaMimeTypes } from "./native-media-mime-types.js";
+import { assertInlineDataMatchesType } from "./assert-inline-data-matches-type.js";
 import { parseDataUri } from "./parse-data-uri.js";
 
 type Part = NativeComponents["schemas"]["Part"];
@@ -59,6 +60,7 @@ export async function convertChatContentPart(part: ContentPart, context: Content
       }
       const parsed = parseDataUri(`data:${mimeType};base64,${part.input_audio.data}`);
       if (parsed === undefined) throw invalidBase64(`${context.path}.input_audio.data`);
+      assertInlineDataMatchesType(mimeType, parsed.data, `${context.path}.input_audio.data`);
       return [{ inlineData: { mimeType, data: parsed.data } }];
     }
     case "file":
@@ -108,6 +110,7 @@ async function readMedia(url: string, path: string, context: ContentPartContext)
     const parsed = parseDataUri(url);
     if (parsed === undefined) throw invalidBase64(path);
     requireAllowedType(parsed.mimeType, path);
+    assertInlineDataMatchesType(parsed.mimeType, parsed.data, path);
     return { inlineData: { mimeType: parsed.mimeType, data: parsed.data } };
   }
   if (!/^https?:\/\//i.test(url.trim())) {

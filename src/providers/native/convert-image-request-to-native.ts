@@ -5,6 +5,7 @@ import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import { mapImageQualityToSize } from "./map-image-quality-to-size.js";
 import { mapImageSizeToAspectRatio } from "./map-image-size-to-aspect-ratio.js";
 import { nativeImageMimeTypes } from "./native-image-mime-types.js";
+import { assertInlineDataMatchesType } from "./assert-inline-data-matches-type.js";
 import { parseDataUri } from "./parse-data-uri.js";
 
 type ImageRequest = OpenaiComponents["schemas"]["ImageGenerationRequest"];
@@ -104,7 +105,9 @@ async function readReferenceImage(reference: string, param: string, fetchMedia: 
   if (/^data:/i.test(value)) {
     const parsed = parseDataUri(value);
     if (parsed === undefined) throw new InvalidRequestError(`${param} is not a valid base64 data URI.`, { param });
-    return inlineImage(parsed.mimeType, parsed.data, param);
+    const part = inlineImage(parsed.mimeType, parsed.data, param);
+    assertInlineDataMatchesType(parsed.mimeType, parsed.data, param);
+    return part;
   }
   if (/^https?:\/\//i.test(value)) {
     const media = await fetchMedia(value);

@@ -1,4 +1,6 @@
 import type { ProviderAdapter } from "../provider-adapter.js";
+import { relayVideoSubmission } from "../../tasks/relay-video-submission.js";
+import { openaiVideoTasks } from "./openai-video-tasks.js";
 import { relayOpenaiChat } from "./relay-openai-chat.js";
 import { relayOpenaiEmbeddings } from "./relay-openai-embeddings.js";
 import { relayOpenaiImage } from "./relay-openai-image.js";
@@ -26,4 +28,6 @@ export const openaiAdapter = {
   images: (call, input, services) => relayOpenaiImage(call, input, services),
   speech: (request, input) => relayOpenaiSpeech(request, input.response, input),
   transcription: (call, input) => relayOpenaiTranscription(call, input),
+  videoTasks: openaiVideoTasks,
+  videoSubmission: (call, input) => relayVideoSubmission(openaiVideoTasks, call, input),
 } as const satisfies ProviderAdapter;

@@ -92,7 +92,7 @@ describe("img-c-2 on the OpenAI images API (recorded bodies)", () => {
 
   it("maps the safety system's refusal to prompt_blocked and a bad value to invalid_parameter", () => {
     const map = (status: number, body: string) =>
-      toImageFailure(upstreamStatusFailure(status, {}, body), {
+      toImageFailure(upstreamStatusFailure(status, {}, body, []), {
         readError: readOpenaiImageError,
         secrets: [],
       }) as GatewayError;

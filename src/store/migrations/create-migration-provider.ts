@@ -3,6 +3,8 @@ import type { DatabaseDialect } from "../database-dialect.js";
 import { createInitialMigration } from "./create-initial-migration.js";
 import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
 import { createUnsettledReservationsIndexMigration } from "./create-unsettled-reservations-index-migration.js";
+import { createVideoTasksMigration } from "./create-video-tasks-migration.js";
+import { createWebhookSecretsMigration } from "./create-webhook-secrets-migration.js";
 
 // Migrations are listed in code rather than globbed from disk so they survive bundling and
 // run the same from src/ (tsx) and dist/ (tsc). Names sort in the order they must run.
@@ -11,6 +13,8 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0001_initial": createInitialMigration(dialect),
     "0002_unsettled_reservations_index": createUnsettledReservationsIndexMigration(),
     "0003_token_rate_limits": createTokenRateLimitsMigration(),
+    "0004_video_tasks": createVideoTasksMigration(),
+    "0005_webhook_secrets_and_callback_deliveries": createWebhookSecretsMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -202,4 +202,32 @@ describe("createCommitWindow", () => {
       await database.close();
     }
   });
+
+  it("deferDurably resolves only once committed, bringing the commit forward and sharing it within one turn", async () => {
+    const { writer, reader } = openFileConnections();
+    let commits = 0;
+    const window = createCommitWindow(writer, { intervalMs: 60_000, onCommitError: (error) => console.error(error) });
+    window.beforeCommit(() => {
+      commits += 1;
+    });
+    const insert = writer.prepare("insert into t (id, n) values (?, ?)");
+    const durable = ["a", "b", "c"].map((id, n) =>
+      window.deferDurably(() => void insert.run(id, n)).then(() => countCommitted(reader)),
+    );
+    // Each sees every write of its turn committed, with one commit for the three, long before the interval.
+    expect(await Promise.all(durable)).toEqual([3, 3, 3]);
+    expect(commits).toBe(1);
+  });
+
+  it("deferDurably rejects when the work fails, so nobody answers as if it were billed", async () => {
+    const { writer } = openFileConnections();
+    const window = createCommitWindow(writer, {
+      intervalMs: 60_000,
+      onCommitError: () => undefined,
+      onDeferredError: () => undefined,
+    });
+    const failing = writer.prepare("insert into t (id, n) values ('same', 1)");
+    await window.deferDurably(() => void failing.run());
+    await expect(window.deferDurably(() => void failing.run())).rejects.toThrow(/UNIQUE/);
+  });
 });

@@ -23,6 +23,12 @@ export interface CommitWindow {
   defer(work: () => void, onError?: (error: unknown) => void): void;
   /** Runs the queued work now; the store calls it before every other statement, reads included. */
   applyDeferred(): void;
+  /**
+   * `defer`, and resolves once the window holding the work has committed (rejects if that commit fails). The
+   * commit is brought forward to the next turn of the event loop, so every settlement finished in one turn shares
+   * one commit: an answer can wait for its settlement to be durable without waiting out the interval.
+   */
+  deferDurably(work: () => void): Promise<void>;
 }
 
 /**
@@ -50,6 +56,9 @@ export function createCommitWindow(
   let waiting: Array<() => void> = [];
   const beforeCommitHooks: Array<() => void> = [];
   let deferred: Array<{ work: () => void; onError: (error: unknown) => void }> = [];
+  // Callers waiting for the open window to commit, and whether that commit is already brought forward.
+  let commitWaiters: Array<{ resolve(): void; reject(error: unknown): void }> = [];
+  let commitBroughtForward = false;
 
   // Only ever non-empty while the window is open: work is queued through `run`, and commitNow empties it first.
   const applyDeferred = () => {
@@ -70,13 +79,32 @@ export function createCommitWindow(
     applyDeferred();
     open = false;
     clearTimeout(timer);
+    const waiters = commitWaiters;
+    commitWaiters = [];
     try {
       for (const hook of beforeCommitHooks) hook();
       commit.run();
     } catch (error) {
       if (connection.inTransaction) connection.exec("rollback");
       options.onCommitError(error);
+      for (const waiter of waiters) waiter.reject(error);
+      return;
     }
+    for (const waiter of waiters) waiter.resolve();
+  };
+
+  const whenCommitted = (): Promise<void> => {
+    // Not open: whatever was queued before this call has committed already.
+    if (!open) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      commitWaiters.push({ resolve, reject });
+      if (commitBroughtForward) return;
+      commitBroughtForward = true;
+      setImmediate(() => {
+        commitBroughtForward = false;
+        commitNow();
+      });
+    });
   };
 
   const runWaiting = () => {
@@ -115,5 +143,33 @@ export function createCommitWindow(
     run(() => void deferred.push({ work, onError }), { savepoint: false }).catch(onError);
   };
 
-  return { run, commitNow, beforeCommit: (hook) => void beforeCommitHooks.push(hook), defer, applyDeferred };
+  const deferDurably = (work: () => void): Promise<void> => {
+    let failure: unknown;
+    let failed = false;
+    return run(
+      () =>
+        void deferred.push({
+          work,
+          onError: (error) => {
+            failed = true;
+            failure = error;
+            (options.onDeferredError ?? options.onCommitError)(error);
+          },
+        }),
+      { savepoint: false },
+    )
+      .then(whenCommitted)
+      .then(() => {
+        if (failed) throw failure;
+      });
+  };
+
+  return {
+    run,
+    commitNow,
+    beforeCommit: (hook) => void beforeCommitHooks.push(hook),
+    defer,
+    applyDeferred,
+    deferDurably,
+  };
 }

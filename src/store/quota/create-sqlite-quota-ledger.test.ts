@@ -52,9 +52,14 @@ describe("createSqliteQuotaLedger", () => {
   it("settles a hold within its window with one settled ledger row: balance, used quota and row commit together", async () => {
     const ledger = await openLedger();
     expect(await ledger.hold("r1", 300)).toBe(true);
-    expect(await ledger.settle("r1", 120)).toBe(true);
-    expect(await ledger.settle("r1", 120)).toBe(false);
     expect(ledger.committed()).toEqual({ token: { remain_quota: 1000, used_quota: 0 }, rows: [] });
+    // A settlement resolves once committed (issue 17, defect 9): the relay answers only after that.
+    expect(await ledger.settle("r1", 120)).toBe(true);
+    expect(ledger.committed()).toEqual({
+      token: { remain_quota: 880, used_quota: 120 },
+      rows: [{ id: "r1", reserved: 300, settled: 1, actual: 120 }],
+    });
+    expect(await ledger.settle("r1", 120)).toBe(false);
     ledger.commit();
     expect(ledger.committed()).toEqual({
       token: { remain_quota: 880, used_quota: 120 },
@@ -121,9 +126,11 @@ describe("createSqliteQuotaLedger", () => {
     await ledger.hold("kept", 100);
     ledger.commit();
     await ledger.hold("lost", 400);
-    await ledger.settle("kept", 100);
+    // A settlement not yet resolved (its commit is due on the next turn) has not been answered to anybody.
+    const settling = ledger.settle("kept", 100).catch((error: unknown) => error);
     // A process killed without its drain: the connection goes away with the window open.
     ledger.database.sqliteConnection!.close();
+    expect(await settling).toBeInstanceOf(Error);
     opened.splice(opened.indexOf(ledger.database), 1);
     expect(ledger.committed()).toEqual({
       token: { remain_quota: 900, used_quota: 0 },

@@ -9,10 +9,12 @@ export interface SqliteQuotaLedger {
    * Marks the reservation settled (only if it is not yet) and applies charge and refund, atomically. True when
    * this call settles it. For a hold of this process the writes are deferred (applied before any other statement
    * on the connection and before the window commits); in the one case they cannot be (a ledger row that cannot be
-   * written, its request id used before) the hold is given back whole, charging nothing.
+   * written, its request id used before) the hold is given back whole, charging nothing. Resolves once the
+   * settlement is committed (the commit is brought forward to the next turn of the event loop and shared by every
+   * settlement of that turn), so an answer sent after it is billed even if the process is killed right after.
    */
   settle(input: SettleInput): Promise<boolean>;
-  /** used_quota += actual for an unlimited token (no reservation, no balance change). */
+  /** used_quota += actual for an unlimited token (no reservation, no balance change); resolves once committed. */
   chargeUnlimited(tokenId: number, actual: number): Promise<void>;
   /** Reservation recovery refunded this request's row: a later settlement must find it settled, not held. */
   forget(requestId: string): void;
@@ -136,24 +138,27 @@ export function createSqliteQuotaLedger(
     const unwrittenHold = unwritten.get(input.requestId);
     if (unwrittenHold !== undefined) {
       unwritten.delete(input.requestId);
-      commitWindow.defer(() => settleUnwritten(unwrittenHold, input));
-      return Promise.resolve(true);
+      return commitWindow.deferDurably(() => settleUnwritten(unwrittenHold, input)).then(() => true);
     }
     const writtenHold = written.get(input.requestId);
     if (writtenHold !== undefined) {
       written.delete(input.requestId);
-      commitWindow.defer(() => settleWritten(writtenHold, input));
-      return Promise.resolve(true);
+      return commitWindow.deferDurably(() => settleWritten(writtenHold, input)).then(() => true);
     }
     // Not held by this process (a row left by an earlier one, or settled already): through its row, now, after the
     // deferred settlements (one of them may be this reservation's).
-    return commitWindow.run(
-      () => {
-        commitWindow.applyDeferred();
-        return settleStored(input);
-      },
-      { savepoint: false },
-    );
+    return commitWindow
+      .run(
+        () => {
+          commitWindow.applyDeferred();
+          return settleStored(input);
+        },
+        { savepoint: false },
+      )
+      .then(async (settled) => {
+        await commitWindow.deferDurably(() => undefined);
+        return settled;
+      });
   };
 
   return {
@@ -171,8 +176,7 @@ export function createSqliteQuotaLedger(
     },
     chargeUnlimited(tokenId, actual) {
       assertQuotaAmount("actual", actual);
-      commitWindow.defer(() => void addUsedQuota.run(actual, tokenId));
-      return Promise.resolve();
+      return commitWindow.deferDurably(() => void addUsedQuota.run(actual, tokenId));
     },
   };
 }

@@ -5,7 +5,7 @@ import type { ReservationRecord } from "./reservation-record.js";
 
 /**
  * Reservations left unsettled since before `createdBefore` (Unix seconds), oldest first: after
- * a crash these are refunded or settled by the recovery job.
+ * a crash these are refunded or settled by the recovery job. Reservations handed to a task are left to the task.
  */
 export async function findUnsettledReservationsOlderThan(
   db: Kysely<Database>,
@@ -17,6 +17,12 @@ export async function findUnsettledReservationsOlderThan(
     .selectAll()
     .where("settled", "=", 0)
     .where("created_time", "<", createdBefore)
+    // A video task holds its reservation for as long as it runs; the task lifecycle settles or refunds it.
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(selectFrom("tasks").select("tasks.id").whereRef("tasks.reservation_id", "=", "quota_reservations.id")),
+      ),
+    )
     .orderBy("created_time", "asc")
     .orderBy("id", "asc")
     .limit(limit)

@@ -5,21 +5,39 @@ export interface TaskRecord {
   id: string;
   userId: number;
   tokenId: number;
+  tokenName: string;
   channelId: number | null;
+  keyIndex: number;
   model: string;
+  upstreamModel: string | null;
+  /** never shown to a client */
   upstreamTaskId: string | null;
   status: TaskStatus;
+  /** the seed's upstream vocabulary (PENDING, RUNNING, SUCCEEDED, FAILED, CANCELED, UNKNOWN) */
+  upstreamStatus: string | null;
   /** 0 to 100 */
   progress: number;
   reservationId: string | null;
+  reservedQuota: number;
+  unlimitedQuota: boolean;
+  billingGroup: string;
+  /** the final cost, set by the terminal transition */
+  quota: number | null;
+  billedSeconds: number | null;
   resultUrl: string | null;
   errorCode: string | null;
   errorMessage: string | null;
+  traceId: string | null;
+  idempotencyKey: string | null;
+  requestHash: string | null;
   /** parsed JSON, null when absent */
   requestBody: unknown;
-  /** parsed JSON (the latest upstream reply), null when absent */
+  /** parsed JSON (the latest upstream snapshot), null when absent */
   responseBody: unknown;
   createdTime: number;
   updatedTime: number;
   completedTime: number | null;
+  /** epoch milliseconds */
+  nextPollAt: number;
+  pollFailures: number;
 }

@@ -7,19 +7,26 @@ export interface TaskPatch {
   channelId?: number | null;
   upstreamTaskId?: string | null;
   status?: TaskStatus;
+  upstreamStatus?: string | null;
   progress?: number;
   resultUrl?: string | null;
   errorCode?: string | null;
   errorMessage?: string | null;
   responseBody?: unknown;
   completedTime?: number | null;
+  quota?: number | null;
+  billedSeconds?: number | null;
+  /** epoch milliseconds */
+  nextPollAt?: number;
+  pollFailures?: number;
+  idempotencyKey?: string | null;
   updatedTime: number;
 }
 
 export interface UpdateTaskOptions {
   /**
-   * Update only while the task is in one of these states. Pass ['queued', 'in_progress'] when
-   * moving to a terminal state, so a task finishes once even if two pollers race.
+   * Update only while the task is in one of these states: the compare-and-swap of a terminal transition
+   * (`… where status = <old>`), so a task finishes once however many pollers, instances and client queries race.
    */
   onlyFromStatuses?: readonly TaskStatus[];
 }
@@ -35,13 +42,18 @@ export async function updateTask(
   if (patch.channelId !== undefined) changes.channel_id = patch.channelId;
   if (patch.upstreamTaskId !== undefined) changes.upstream_task_id = patch.upstreamTaskId;
   if (patch.status !== undefined) changes.status = patch.status;
+  if (patch.upstreamStatus !== undefined) changes.upstream_status = patch.upstreamStatus;
   if (patch.progress !== undefined) changes.progress = patch.progress;
   if (patch.resultUrl !== undefined) changes.result_url = patch.resultUrl;
   if (patch.errorCode !== undefined) changes.error_code = patch.errorCode;
   if (patch.errorMessage !== undefined) changes.error_message = patch.errorMessage;
   if (patch.responseBody !== undefined) changes.response_body = JSON.stringify(patch.responseBody);
   if (patch.completedTime !== undefined) changes.completed_time = patch.completedTime;
-
+  if (patch.quota !== undefined) changes.quota = patch.quota;
+  if (patch.billedSeconds !== undefined) changes.billed_seconds = patch.billedSeconds;
+  if (patch.nextPollAt !== undefined) changes.next_poll_at = patch.nextPollAt;
+  if (patch.pollFailures !== undefined) changes.poll_failures = patch.pollFailures;
+  if (patch.idempotencyKey !== undefined) changes.idempotency_key = patch.idempotencyKey;
   let query = db.updateTable("tasks").set(changes).where("id", "=", taskId);
   if (options.onlyFromStatuses !== undefined) {
     if (options.onlyFromStatuses.length === 0) {

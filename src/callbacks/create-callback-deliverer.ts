@@ -1,0 +1,191 @@
+import { request } from "undici";
+import { createCheckedDispatcher, RefusedAddressError } from "../net/create-checked-dispatcher.js";
+import type { CallbackDeliveryRecord } from "../store/callback-deliveries/callback-delivery-record.js";
+import { computeCallbackRetryDelays } from "./compute-callback-retry-delays.js";
+import { signCallbackBody } from "./sign-callback-body.js";
+
+export interface CallbackDelivery {
+  taskId: string;
+  /** The client's `metadata.callback_url`. */
+  url: string;
+  /** The task's wrapped query answer, serialized once: the bytes signed are the bytes sent. */
+  body: string;
+  /** The user's signing secret, decrypted. */
+  secret: string;
+}
+
+export interface CallbackDelivererOptions {
+  /** Public addresses, plus the operator's `fetch.allow_private` ranges; decides every connection. */
+  isAllowedAddress(address: string): boolean;
+  /** Wait before the first retry (`tasks.callback_backoff_ms`); doubled before each next one. */
+  backoffMs: number;
+  /** Tries in all, the first included (default 6: at least 5, as the seed's rule asks). */
+  tries?: number;
+  /** Budget of one try, redirects included (default 10 s). */
+  timeoutMs?: number;
+  /** Unix seconds, for the signature timestamp and the records. */
+  now(): number;
+  /** Writes one attempt (the task shows them). */
+  record(attempt: CallbackDeliveryRecord): Promise<void>;
+  /** Told when a record cannot be written; the delivery goes on. */
+  onRecordFailure?(error: unknown): void;
+}
+
+export interface CallbackDeliverer {
+  /** Tries until the receiver answers 2xx, the tries run out or the address is refused; true when delivered. */
+  deliver(delivery: CallbackDelivery): Promise<boolean>;
+  /** Stops waiting retries (they end undelivered) and closes the connections. */
+  close(): Promise<void>;
+}
+
+const maximumRedirects = 3;
+const followedRedirects = new Set([307, 308]);
+
+interface TryOutcome {
+  statusCode: number | null;
+  errorMessage: string | null;
+  succeeded: boolean;
+  /** A refused address or an unusable URL is refused again on every try. */
+  final: boolean;
+}
+
+/**
+ * Sends task callbacks: a POST of the task's answer, signed (`X-Signature-Timestamp`, `X-Signature: sha256=…`, a
+ * fresh timestamp on every try), retried with doubling waits until a 2xx. The address is checked where the socket
+ * opens, on every try and every redirect (only 307 and 308, which keep the method and body, are followed). Every try
+ * is recorded; messages name the host only, because a callback URL may carry a token in its query.
+ */
+export function createCallbackDeliverer(options: CallbackDelivererOptions): CallbackDeliverer {
+  const tries = options.tries ?? 6;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const delays = computeCallbackRetryDelays(options.backoffMs, tries);
+  const dispatcher = createCheckedDispatcher({
+    isAllowedAddress: options.isAllowedAddress,
+    connectTimeoutMs: timeoutMs,
+  });
+  const closing = new AbortController();
+
+  async function tryOnce(delivery: CallbackDelivery): Promise<TryOutcome> {
+    const timestamp = options.now();
+    const headers = {
+      "content-type": "application/json",
+      "user-agent": "ai-api-gateway-callbacks",
+      "x-signature-timestamp": String(timestamp),
+      "x-signature": signCallbackBody(delivery.secret, timestamp, delivery.body),
+    };
+    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), closing.signal]);
+    let current: URL;
+    try {
+      current = parseCallbackUrl(delivery.url);
+    } catch (error) {
+      return { statusCode: null, errorMessage: (error as Error).message, succeeded: false, final: true };
+    }
+    for (let hop = 0; ; hop += 1) {
+      let statusCode: number;
+      let location: string | string[] | undefined;
+      try {
+        const response = await request(current, { dispatcher, method: "POST", headers, body: delivery.body, signal });
+        statusCode = response.statusCode;
+        location = response.headers.location;
+        await response.body.dump().catch(() => undefined);
+      } catch (error) {
+        const refused = findRefusal(error);
+        if (refused !== undefined)
+          return {
+            statusCode: null,
+            errorMessage: `${current.host} is refused: ${refused.message}`,
+            succeeded: false,
+            final: true,
+          };
+        const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+        const reason = timedOut
+          ? "timed out"
+          : `could not be reached (${error instanceof Error ? error.message : String(error)})`;
+        return { statusCode: null, errorMessage: `${current.host} ${reason}`, succeeded: false, final: false };
+      }
+      if (statusCode >= 200 && statusCode < 300)
+        return { statusCode, errorMessage: null, succeeded: true, final: false };
+      if (followedRedirects.has(statusCode) && typeof location === "string" && hop < maximumRedirects) {
+        try {
+          current = parseCallbackUrl(new URL(location, current).toString());
+        } catch (error) {
+          return { statusCode, errorMessage: (error as Error).message, succeeded: false, final: true };
+        }
+        continue;
+      }
+      return {
+        statusCode,
+        errorMessage: `${current.host} answered HTTP ${statusCode}`,
+        succeeded: false,
+        final: false,
+      };
+    }
+  }
+
+  async function record(attempt: CallbackDeliveryRecord): Promise<void> {
+    try {
+      await options.record(attempt);
+    } catch (error) {
+      options.onRecordFailure?.(error);
+    }
+  }
+
+  return {
+    async deliver(delivery) {
+      for (let attempt = 1; attempt <= tries; attempt += 1) {
+        if (closing.signal.aborted) return false;
+        const outcome = await tryOnce(delivery);
+        await record({
+          taskId: delivery.taskId,
+          attempt,
+          statusCode: outcome.statusCode,
+          errorMessage: outcome.errorMessage,
+          succeeded: outcome.succeeded,
+          createdTime: options.now(),
+        });
+        if (outcome.succeeded) return true;
+        if (outcome.final || attempt === tries) return false;
+        if (!(await wait(delays[attempt - 1] ?? 0, closing.signal))) return false;
+      }
+      return false;
+    },
+    async close() {
+      closing.abort();
+      await dispatcher.close();
+    },
+  };
+}
+
+function parseCallbackUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error("the callback URL is not a valid URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`the callback URL scheme ${url.protocol} is not allowed; use http or https`);
+  return url;
+}
+
+function findRefusal(error: unknown): RefusedAddressError | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1)
+    if (current instanceof RefusedAddressError) return current;
+  return undefined;
+}
+
+/** Resolves true after `ms`, or false at once when the deliverer closes. */
+function wait(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

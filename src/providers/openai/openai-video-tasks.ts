@@ -1,0 +1,80 @@
+import type { Readable } from "node:stream";
+import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import type { VideoTaskCapability } from "../../tasks/video-task-capability.js";
+import { convertOpenaiVideoToSnapshot } from "./convert-openai-video-to-snapshot.js";
+import { convertVideoSubmissionToOpenai } from "./convert-video-submission-to-openai.js";
+import type { OpenaiVideoObject } from "./openai-video-object.js";
+
+function readUpstreamTaskId(video: OpenaiVideoObject): string {
+  if (typeof video.id === "string" && video.id !== "") return video.id;
+  throw new UpstreamFailure("The upstream accepted the video but gave no id.", true, {
+    status: 502,
+    code: "bad_response",
+  });
+}
+
+/**
+ * The OpenAI Videos API (`/v1/videos`, `/v1/videos/{id}`, `/v1/videos/{id}/content`, `/v1/videos/{id}/remix`)
+ * as the gateway's video task capability.
+ */
+export const openaiVideoTasks: VideoTaskCapability = {
+  async submit(submission, call) {
+    const video = await sendUpstreamJsonRequest<OpenaiVideoObject>(call.attempt, {
+      method: "POST",
+      path: "/v1/videos",
+      headers: call.upstreamHeaders({ jsonBody: false }),
+      body: convertVideoSubmissionToOpenai(submission, call.attempt.upstreamModel),
+      signal: call.signal,
+    });
+    return { upstreamTaskId: readUpstreamTaskId(video), snapshot: convertOpenaiVideoToSnapshot(video) };
+  },
+
+  async remix(sourceUpstreamTaskId, submission, call) {
+    const video = await sendUpstreamJsonRequest<OpenaiVideoObject>(call.attempt, {
+      method: "POST",
+      path: `/v1/videos/${encodeURIComponent(sourceUpstreamTaskId)}/remix`,
+      headers: call.upstreamHeaders(),
+      body: JSON.stringify({ prompt: submission.prompt }),
+      signal: call.signal,
+    });
+    return { upstreamTaskId: readUpstreamTaskId(video), snapshot: convertOpenaiVideoToSnapshot(video) };
+  },
+
+  async poll(upstreamTaskId, call) {
+    try {
+      const video = await sendUpstreamJsonRequest<OpenaiVideoObject>(call.attempt, {
+        method: "GET",
+        path: `/v1/videos/${encodeURIComponent(upstreamTaskId)}`,
+        headers: call.upstreamHeaders({ jsonBody: false }),
+        signal: call.signal,
+      });
+      return convertOpenaiVideoToSnapshot(video);
+    } catch (error) {
+      if (error instanceof UpstreamFailure && (error.upstreamStatusCode === 404 || error.upstreamStatusCode === 410))
+        return {
+          status: "failed",
+          upstreamStatus: "UNKNOWN",
+          error: { code: "upstream_task_not_found", message: "The upstream no longer knows this video task." },
+        };
+      throw error;
+    }
+  },
+
+  async fetchContent(upstreamTaskId, call) {
+    const response = await sendUpstreamRequest(call.attempt, {
+      method: "GET",
+      path: `/v1/videos/${encodeURIComponent(upstreamTaskId)}/content`,
+      headers: call.upstreamHeaders({ jsonBody: false, accept: "application/binary" }),
+      signal: call.signal,
+    });
+    const contentType = response.headers["content-type"];
+    const contentLength = Number(response.headers["content-length"]);
+    return {
+      contentType: typeof contentType === "string" && contentType !== "" ? contentType : "video/mp4",
+      ...(Number.isInteger(contentLength) && contentLength >= 0 ? { contentLength } : {}),
+      body: response.body as unknown as Readable,
+    };
+  },
+};

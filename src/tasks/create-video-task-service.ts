@@ -1,0 +1,360 @@
+import type { Reservation } from "../billing/billing-service.js";
+import type { MeteredUsage } from "../billing/metered-usage.js";
+import { isUniqueViolation } from "../channels/is-unique-violation.js";
+import { ConflictError } from "../errors/conflict-error.js";
+import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import { NotFoundError } from "../errors/not-found-error.js";
+import type { GatewayContext } from "../gateway-context.js";
+import type { FetchMedia } from "../net/create-safe-fetcher.js";
+import { ClientGoneSignal } from "../relay/client-gone-signal.js";
+import { runRelay } from "../relay/run-relay.js";
+import { UpstreamFailure } from "../relay/upstream-failure.js";
+import { listCallbackDeliveries } from "../store/callback-deliveries/list-callback-deliveries.js";
+import { claimTaskForRefresh } from "../store/tasks/claim-task-for-refresh.js";
+import { findFinishedTasksWithOpenReservations } from "../store/tasks/find-finished-tasks-with-open-reservations.js";
+import { findTaskById } from "../store/tasks/find-task-by-id.js";
+import { findTaskByIdempotencyKey } from "../store/tasks/find-task-by-idempotency-key.js";
+import { findTaskForUser } from "../store/tasks/find-task-for-user.js";
+import { insertTask } from "../store/tasks/insert-task.js";
+import type { TaskRecord } from "../store/tasks/task-record.js";
+import { updateTask } from "../store/tasks/update-task.js";
+import { getAuthenticatedToken } from "../users/authenticated-request.js";
+import { buildChannelAttemptForTask } from "./build-channel-attempt-for-task.js";
+import { buildVideoCallInput } from "./build-video-call-input.js";
+import { computePollDelay } from "./compute-poll-delay.js";
+import { createTaskId } from "./create-task-id.js";
+import { findVideoModelFamily } from "./find-video-model-family.js";
+import { findVideoTaskCapability } from "./find-video-task-capability.js";
+import { hashVideoRequest } from "./hash-video-request.js";
+import type { VideoTaskSnapshot } from "./video-task-capability.js";
+import type { VideoTaskService } from "./video-task-service.js";
+
+const unfinished = ["queued", "in_progress"] as const;
+const idempotencyWindowSeconds = 24 * 60 * 60;
+const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+
+export interface VideoTaskServiceOptions {
+  /** Downloads input_reference URLs (SSRF-safe). */
+  fetchImage: FetchMedia;
+  /** How long a claim keeps other pollers off a task (see claimDueTasks). */
+  leaseMs: number;
+  /** Epoch milliseconds for poll scheduling (tests may move it). */
+  clockMs?: () => number;
+  /** Told once per task, by the winner of the terminal transition, after settlement (callbacks). */
+  onFinished?(task: TaskRecord): void;
+}
+
+/**
+ * Money rules for tasks: the submission reserves the requested seconds at `per_second` × group ratio through the
+ * relay, which hands the reservation to the task row instead of settling it. Whoever wins the terminal
+ * compare-and-swap (`… where status in (queued, in_progress)`) writes the final cost on the row and settles:
+ * the upstream's seconds × price when completed, nothing (a whole refund) when failed, timed out or gone. Losers
+ * do nothing, so a task is settled once whatever the number of pollers, instances, restarts or client queries;
+ * a winner that stopped before settling is finished by `settleInterrupted` at the next start.
+ */
+export function createVideoTaskService(context: GatewayContext, options: VideoTaskServiceOptions): VideoTaskService {
+  const { db } = context.database;
+  const { pollIntervalMs, timeoutMinutes } = context.config.tasks;
+  const clockMs = options.clockMs ?? Date.now;
+  const { leaseMs } = options;
+  const pollsInFlight = new Set<ClientGoneSignal>();
+
+  const reservationOf = (task: TaskRecord): Reservation | undefined =>
+    task.reservationId === null
+      ? undefined
+      : {
+          requestId: task.reservationId,
+          tokenId: task.tokenId,
+          userId: task.userId,
+          reserved: task.reservedQuota,
+          unlimited: task.unlimitedQuota,
+        };
+
+  async function settle(task: TaskRecord): Promise<void> {
+    const reservation = reservationOf(task);
+    const cost = task.quota ?? 0;
+    if (reservation) await context.billing.settle(reservation, cost);
+    context.billing.recordUsage({
+      userId: task.userId,
+      tokenId: task.tokenId,
+      tokenName: task.tokenName,
+      model: task.model,
+      channelId: task.channelId,
+      requestId: task.reservationId ?? task.id,
+      isStream: false,
+      usage: { ...zeroUsage, durationSeconds: task.billedSeconds ?? 0 },
+      quota: cost,
+      latencyMs: Math.max(0, ((task.completedTime ?? task.createdTime) - task.createdTime) * 1000),
+      status: task.status === "completed" ? "success" : "error",
+      ...(task.status === "failed" ? { errorMessage: task.errorMessage ?? "video task failed" } : {}),
+    });
+  }
+
+  /** The terminal transition: only its winner settles. Returns the task as stored afterwards. */
+  async function finish(task: TaskRecord, snapshot: VideoTaskSnapshot): Promise<TaskRecord> {
+    const now = context.now();
+    const completed = snapshot.status === "completed";
+    const seconds = completed ? (snapshot.seconds ?? Number(requestedSeconds(task))) : null;
+    const cost =
+      completed && seconds !== null
+        ? context.billing.priceUsage(task.model, task.billingGroup, {
+            ...zeroUsage,
+            completionTokens: snapshot.completionTokens ?? 0,
+            durationSeconds: seconds,
+          })
+        : 0;
+    const won = await updateTask(
+      db,
+      task.id,
+      {
+        status: snapshot.status,
+        upstreamStatus: snapshot.upstreamStatus,
+        progress: completed ? 100 : (snapshot.progress ?? task.progress),
+        resultUrl: snapshot.resultUrl ?? null,
+        errorCode: snapshot.error?.code ?? null,
+        errorMessage: snapshot.error?.message ?? null,
+        responseBody: snapshot,
+        completedTime: now,
+        quota: cost,
+        billedSeconds: seconds,
+        updatedTime: now,
+      },
+      { onlyFromStatuses: unfinished },
+    );
+    if (won === null) return (await findTaskById(db, task.id)) ?? task;
+    await settle(won);
+    options.onFinished?.(won);
+    context.logger.info(
+      { taskId: won.id, traceId: won.traceId, status: won.status, quota: cost, seconds, code: won.errorCode },
+      "video task finished",
+    );
+    return won;
+  }
+
+  async function backOff(task: TaskRecord, retryAfterSeconds: number | undefined): Promise<TaskRecord> {
+    const failures = task.pollFailures + 1;
+    const updated = await updateTask(
+      db,
+      task.id,
+      {
+        pollFailures: failures,
+        nextPollAt: clockMs() + computePollDelay(pollIntervalMs, failures, retryAfterSeconds),
+        updatedTime: context.now(),
+      },
+      { onlyFromStatuses: unfinished },
+    );
+    return updated ?? (await findTaskById(db, task.id)) ?? task;
+  }
+
+  async function pollClaimed(task: TaskRecord): Promise<TaskRecord> {
+    if (task.createdTime + timeoutMinutes * 60 <= context.now())
+      return finish(task, {
+        status: "failed",
+        upstreamStatus: "UNKNOWN",
+        error: {
+          code: "task_timeout",
+          message: `The task did not finish within ${timeoutMinutes} minutes; its quota was refunded.`,
+        },
+      });
+    const attempt = buildChannelAttemptForTask(context.channelRouter, task);
+    const capability = attempt && findVideoTaskCapability(attempt.channel);
+    if (!attempt || !capability || task.upstreamTaskId === null) {
+      context.logger.warn({ taskId: task.id, channelId: task.channelId }, "video task's channel is unavailable");
+      return backOff(task, undefined);
+    }
+    const signal = new ClientGoneSignal();
+    pollsInFlight.add(signal);
+    let snapshot: VideoTaskSnapshot;
+    try {
+      snapshot = await capability.poll(task.upstreamTaskId, {
+        ...buildVideoCallInput(attempt, signal),
+        stored: storedRequest(task),
+      });
+    } catch (error) {
+      // Shutting down: give the claim back, so the next process (or instance) polls it without waiting out the lease.
+      if (signal.aborted)
+        return (await updateTask(db, task.id, { nextPollAt: clockMs(), updatedTime: context.now() })) ?? task;
+      const retryAfter = error instanceof UpstreamFailure ? error.retryAfterSeconds : undefined;
+      context.logger.warn({ taskId: task.id, err: (error as Error).message }, "video task poll failed; backing off");
+      return backOff(task, retryAfter);
+    } finally {
+      pollsInFlight.delete(signal);
+    }
+    if (snapshot.status === "completed" || snapshot.status === "failed") return finish(task, snapshot);
+    const updated = await updateTask(
+      db,
+      task.id,
+      {
+        status: snapshot.status,
+        upstreamStatus: snapshot.upstreamStatus,
+        progress: snapshot.progress ?? task.progress,
+        responseBody: snapshot,
+        pollFailures: 0,
+        nextPollAt: clockMs() + pollIntervalMs,
+        updatedTime: context.now(),
+      },
+      { onlyFromStatuses: unfinished },
+    );
+    return updated ?? (await findTaskById(db, task.id)) ?? task;
+  }
+
+  return {
+    async submit(request, response, input) {
+      const token = getAuthenticatedToken(response);
+      const model = String(input.body.model ?? "");
+      const family = findVideoModelFamily(model);
+      // A model no video family knows has no channel to run it as video, as any model without a channel.
+      if (!family) throw new NoAvailableChannelError(model);
+      const videoRequest = { body: input.body, files: input.files };
+      const requestHash = input.idempotencyKey === undefined ? null : hashVideoRequest(input.body, input.files);
+      if (input.idempotencyKey !== undefined) {
+        const earlier = await findTaskByIdempotencyKey(db, token.userId, input.idempotencyKey);
+        if (earlier && earlier.createdTime > context.now() - idempotencyWindowSeconds) {
+          if (earlier.requestHash !== requestHash)
+            throw new ConflictError("This Idempotency-Key was used with a different request body.", {
+              code: "idempotency_key_reused",
+            });
+          response.json(input.render(earlier));
+          return;
+        }
+        // Older than the window: the key is free again.
+        if (earlier) await updateTask(db, earlier.id, { idempotencyKey: null, updatedTime: context.now() });
+      }
+      const remixSourceId = family.readRemixSource?.(videoRequest);
+      let remixSource: TaskRecord | undefined;
+      if (remixSourceId !== undefined) {
+        const source = await findTaskForUser(db, remixSourceId, token.userId);
+        if (source?.status !== "completed" || !family.matches(source.model) || !source.upstreamTaskId)
+          throw new NotFoundError(`No completed video ${remixSourceId} to remix.`, { param: "remix_from_video_id" });
+        remixSource = source;
+      }
+      const submission = await family.prepare(videoRequest, { fetchImage: options.fetchImage });
+      await runRelay(context, request, response, {
+        capability: "videoSubmission",
+        input: {
+          submission,
+          ...(remixSource?.upstreamTaskId ? { remixOfUpstreamTaskId: remixSource.upstreamTaskId } : {}),
+          async store(submitted, attempt) {
+            const now = context.now();
+            let task: TaskRecord;
+            try {
+              task = await insertTask(db, {
+                id: createTaskId(),
+                userId: token.userId,
+                tokenId: token.id,
+                tokenName: token.name,
+                channelId: attempt.attempt.channel.id,
+                keyIndex: Math.max(0, attempt.attempt.channel.keys.indexOf(attempt.attempt.upstreamKey)),
+                model,
+                upstreamModel: attempt.attempt.upstreamModel,
+                upstreamTaskId: submitted.upstreamTaskId,
+                // A submission is queued until the first poll says otherwise, even if the upstream started at once.
+                status: "queued",
+                upstreamStatus: "PENDING",
+                reservationId: attempt.reservation.requestId,
+                reservedQuota: attempt.reservation.reserved,
+                unlimitedQuota: attempt.reservation.unlimited,
+                billingGroup: attempt.attempt.group,
+                traceId: input.traceId ?? null,
+                idempotencyKey: input.idempotencyKey ?? null,
+                requestHash,
+                requestBody: {
+                  ...submission.keep,
+                  prompt: submission.prompt,
+                  seconds: String(submission.seconds),
+                  ...(submission.size === undefined ? {} : { size: submission.size }),
+                  ...(remixSource ? { remix_from_video_id: remixSource.id } : {}),
+                },
+                createdTime: now,
+                nextPollAt: clockMs() + pollIntervalMs,
+              });
+            } catch (error) {
+              // The same key submitted twice at once: the other request stored its task first.
+              if (input.idempotencyKey !== undefined && isUniqueViolation(error))
+                throw new ConflictError("A request with this Idempotency-Key is already being processed.", {
+                  code: "idempotency_key_in_use",
+                });
+              throw error;
+            }
+            context.logger.info(
+              { taskId: task.id, traceId: task.traceId, channel: attempt.attempt.channel.name, model },
+              "video task submitted",
+            );
+            return input.render(task);
+          },
+        },
+        model,
+        isStream: false,
+        promptTokenEstimate: 0,
+        maxOutputTokens: submission.estimatedCompletionTokens ?? 0,
+        reservedUsage: { durationSeconds: submission.seconds },
+        acceptsAttempt: (attempt) => remixSource === undefined || attempt.channel.id === remixSource.channelId,
+        handsOverReservation: true,
+      });
+    },
+
+    async findForUser(taskId, userId, { refresh }) {
+      const task = await findTaskForUser(db, taskId, userId);
+      if (!task) throw new NotFoundError(`No video task ${taskId}.`, { param: "task_id" });
+      if (!refresh || (task.status !== "queued" && task.status !== "in_progress") || task.nextPollAt > clockMs())
+        return task;
+      const claimed = await claimTaskForRefresh(db, { taskId, userId, nowMs: clockMs(), leaseMs });
+      return claimed ? pollClaimed(claimed) : ((await findTaskForUser(db, taskId, userId)) ?? task);
+    },
+
+    pollClaimed,
+
+    async openContent(task) {
+      const family = findVideoModelFamily(task.model);
+      if (!family?.servesContent)
+        throw new InvalidRequestError(`Download is only available for vid-a-2 tasks.`, { param: "id" });
+      if (task.status !== "completed")
+        throw new ConflictError(`Task ${task.id} is ${task.status}; download it once it is completed.`, {
+          code: "task_not_completed",
+        });
+      const attempt = buildChannelAttemptForTask(context.channelRouter, task);
+      const capability = attempt && findVideoTaskCapability(attempt.channel);
+      if (!attempt || !capability?.fetchContent || task.upstreamTaskId === null)
+        throw new NotFoundError(`The video of task ${task.id} is no longer available.`, { code: "video_unavailable" });
+      return capability.fetchContent(task.upstreamTaskId, {
+        ...buildVideoCallInput(attempt, new ClientGoneSignal()),
+        stored: storedRequest(task),
+      });
+    },
+
+    async settleInterrupted() {
+      let settled = 0;
+      // Bounded: a settlement that could not apply (a deferred write) must not keep the sweep going round.
+      for (let page = 0; page < 50; page += 1) {
+        const tasks = await findFinishedTasksWithOpenReservations(db, 200);
+        for (const task of tasks) {
+          await settle(task);
+          settled += 1;
+        }
+        if (tasks.length < 200) break;
+      }
+      if (settled > 0) context.logger.warn({ settled }, "settled video tasks a stopped process had finished");
+      return settled;
+    },
+
+    async listCallbackDeliveries(task) {
+      const stored = storedRequest(task);
+      return typeof stored.callback_url === "string" ? listCallbackDeliveries(db, task.id) : undefined;
+    },
+
+    abortPolls() {
+      for (const signal of pollsInFlight) signal.abort(new Error("gateway shutting down"));
+    },
+  };
+}
+
+function storedRequest(task: TaskRecord): Record<string, unknown> {
+  const body = task.requestBody;
+  return body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {};
+}
+
+function requestedSeconds(task: TaskRecord): string {
+  const body = task.requestBody as { seconds?: unknown } | null;
+  return String(body?.seconds ?? 0);
+}
