@@ -52,15 +52,6 @@ export interface BillingService {
    * balance reaches 0 becomes status 4. Unlimited tokens only accumulate used_quota.
    */
   settle(reservation: Reservation, actualCost: number): Promise<boolean>;
-  /**
-   * True when settle takes effect synchronously, before it first yields (SQLite's ledger: the hold leaves memory
-   * and its writes are queued to run before any other query): a relay may then send its answer first and settle in
-   * the same turn of the event loop, before any other request is read, so nobody can observe the balance in
-   * between. False when settling waits on the database (PostgreSQL).
-   */
-  readonly settlesSynchronously: boolean;
-  // Now false on both databases: settle resolves only once its settlement is committed (issue 17, defect 9), so
-  // the relay's answer-first branch is no longer taken; it stays until the relay refactor can drop it.
   /** Queues a usage log row; rows are written in batches off the hot path. */
   recordUsage(entry: UsageLogEntry): void;
   /** Writes queued rows now (tests, shutdown). */

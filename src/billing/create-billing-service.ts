@@ -145,11 +145,6 @@ export function createBillingService(context: BillingContext, options: BillingSe
       return { ...base, reserved: amount, unlimited: false };
     },
 
-    // On both databases settle resolves once the settlement is committed, so the relay settles before it answers:
-    // an answer the client has seen is billed after any crash (on SQLite the commit is brought forward and shared
-    // by the settlements of one event loop turn; see create-sqlite-quota-ledger.ts).
-    settlesSynchronously: false,
-
     async settle(reservation, actualCost) {
       assertQuotaAmount("actualCost", actualCost);
       if (reservation.unlimited) {

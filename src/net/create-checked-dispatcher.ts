@@ -7,6 +7,10 @@ export interface CheckedDispatcherOptions {
   /** True for an address the gateway may dial for a user (public, or in the operator's allowed private ranges). */
   isAllowedAddress(address: string): boolean;
   connectTimeoutMs: number;
+  /** Tests only: resolves host names instead of the system resolver (names that resolve to private addresses). */
+  resolve?: (hostname: string) => Promise<dns.LookupAddress[]>;
+  /** Ends the refusal message "<host> resolves to <address>, which is …". Default "not an address the gateway calls". */
+  refusedAddressDescription?: string;
 }
 
 /** Why a connection was not made: the address is not one the gateway dials for users. */
@@ -17,15 +21,26 @@ export class RefusedAddressError extends Error {
 /**
  * An undici dispatcher that only opens connections to allowed addresses, checked where the socket is opened: names
  * through a checking `lookup` (one refused answer refuses the name, so a rebinding resolver cannot win a race), IP
- * literals before dialling, and the connected peer once more. The same rule as the media fetcher
- * (create-safe-fetcher.ts), for requests that are not downloads (task callbacks).
+ * literals before dialling, and the connected peer once more. Serves the media fetcher (create-safe-fetcher.ts) and
+ * requests that are not downloads (task callbacks).
  */
 export function createCheckedDispatcher(options: CheckedDispatcherOptions): Agent {
   const isAllowed = (address: string) => options.isAllowedAddress(stripBrackets(address));
+  const description = options.refusedAddressDescription ?? "not an address the gateway calls";
+  const refusal = (hostname: string, address: string) =>
+    new RefusedAddressError(`${hostname} resolves to ${address}, which is ${description}`);
   const checkingLookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+    const resolved = (done: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) =>
+      options.resolve
+        ? options.resolve(hostname).then(
+            (addresses) => done(null, addresses),
+            (error: NodeJS.ErrnoException) => done(error, []),
+          )
+        : dns.lookup(hostname, { ...lookupOptions, all: true }, done);
+    resolved((error, addresses) => {
       if (error) return callback(error, "", 4);
       const refused = addresses.find((entry) => !isAllowed(entry.address));
+      // One bad answer refuses the name: picking the good answers would let a rebinding resolver win the race.
       if (refused !== undefined) return callback(refusal(hostname, refused.address), "", 4);
       if (lookupOptions.all === true)
         return (callback as unknown as (error: null, all: dns.LookupAddress[]) => void)(null, addresses);
@@ -54,10 +69,6 @@ export function createCheckedDispatcher(options: CheckedDispatcherOptions): Agen
       });
     },
   });
-}
-
-function refusal(hostname: string, address: string): RefusedAddressError {
-  return new RefusedAddressError(`${hostname} resolves to ${address}, which is not an address the gateway calls`);
 }
 
 function stripBrackets(text: string): string {

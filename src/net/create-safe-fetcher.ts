@@ -1,12 +1,10 @@
-import dns from "node:dns";
-import net from "node:net";
-import type { LookupFunction, Socket } from "node:net";
-import { Agent, buildConnector, request } from "undici";
+import type dns from "node:dns";
+import { request } from "undici";
 import type { AllowList } from "../auth/ip/allow-list.js";
-import { isIpInAllowList } from "../auth/ip/is-ip-in-allow-list.js";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import { assertMediaBytesMatchType } from "./assert-media-bytes-match-type.js";
-import { isAlwaysRefusedAddress } from "./is-always-refused-address.js";
+import { createAddressRule } from "./create-address-rule.js";
+import { createCheckedDispatcher, RefusedAddressError } from "./create-checked-dispatcher.js";
 import { isPublicIpAddress } from "./is-public-ip-address.js";
 
 export interface SafeFetcherOptions {
@@ -56,58 +54,17 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 export function createSafeFetcher(options: SafeFetcherOptions): FetchMedia {
   const allowedMimeTypes = new Set([...options.allowedMimeTypes].map((type) => type.toLowerCase()));
   const maxRedirects = options.maxRedirects ?? 3;
+  const isOperatorAllowed =
+    options.allowPrivate !== undefined ? createAddressRule(options.allowPrivate) : isPublicIpAddress;
+  // The checked dispatcher hands addresses over without IPv6 brackets.
   const isAllowedAddress = (address: string): boolean =>
-    options.allowPrivateAddresses === true ||
-    options.allowAddress?.(stripBrackets(address)) === true ||
-    isPublicIpAddress(address) ||
-    (options.allowPrivate !== undefined &&
-      options.allowPrivate.entries.length > 0 &&
-      !isAlwaysRefusedAddress(address) &&
-      isIpInAllowList(options.allowPrivate, stripBrackets(address)));
+    options.allowPrivateAddresses === true || options.allowAddress?.(address) === true || isOperatorAllowed(address);
 
-  const checkingLookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    const resolved = (done: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) =>
-      options.resolve
-        ? options.resolve(hostname).then(
-            (addresses) => done(null, addresses),
-            (error: NodeJS.ErrnoException) => done(error, []),
-          )
-        : dns.lookup(hostname, { ...lookupOptions, all: true }, done);
-    resolved((error, addresses) => {
-      if (error) return callback(error, "", 4);
-      const refused = addresses.find((entry) => !isAllowedAddress(entry.address));
-      // One bad answer refuses the name: picking the good answers would let a rebinding resolver win the race.
-      if (refused !== undefined) return callback(refusedAddressError(hostname, refused.address), "", 4);
-      if (lookupOptions.all === true)
-        return (callback as unknown as (error: null, all: dns.LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0];
-      if (first === undefined)
-        return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "", 4);
-      callback(null, first.address, first.family);
-    });
-  };
-
-  const baseConnector = buildConnector({
-    timeout: options.timeoutMs,
-    lookup: checkingLookup,
-  } as buildConnector.BuildOptions);
-  const dispatcher = new Agent({
-    connect: (connectOptions, callback) => {
-      const hostname = stripBrackets(connectOptions.hostname);
-      if (net.isIP(hostname) !== 0 && !isAllowedAddress(hostname)) {
-        callback(refusedAddressError(hostname, hostname), null);
-        return;
-      }
-      baseConnector(connectOptions, (error, socket) => {
-        if (error !== null) return callback(error, null);
-        const peer = (socket as Socket).remoteAddress;
-        if (peer === undefined || !isAllowedAddress(peer)) {
-          socket.destroy();
-          return callback(refusedAddressError(hostname, peer ?? "unknown"), null);
-        }
-        callback(null, socket);
-      });
-    },
+  const dispatcher = createCheckedDispatcher({
+    isAllowedAddress,
+    connectTimeoutMs: options.timeoutMs,
+    resolve: options.resolve,
+    refusedAddressDescription: "not a public address",
   });
 
   return async (url) => {
@@ -199,18 +156,6 @@ function readMimeType(header: string | string[] | undefined): string | undefined
   const value = Array.isArray(header) ? header[0] : header;
   const type = value?.split(";")[0]?.trim().toLowerCase();
   return type === undefined || type === "" ? undefined : type;
-}
-
-function stripBrackets(text: string): string {
-  return text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
-}
-
-class RefusedAddressError extends Error {
-  readonly code = "EADDRREFUSED_BY_POLICY";
-}
-
-function refusedAddressError(hostname: string, address: string): Error {
-  return new RefusedAddressError(`${hostname} resolves to ${address}, which is not a public address`);
 }
 
 function describeFailure(error: unknown): string {

@@ -35,8 +35,7 @@ export interface RelayAttemptInput {
   reservation: Reservation;
   /**
    * Hands over the JSON answer. A client that reads its balance right after the answer must see the request
-   * billed: it is sent after settlement, or right before a settlement that cannot be observed late
-   * (BillingService.settlesSynchronously). Streams write as they go; the relay ends them after settlement.
+   * billed: it is sent after settlement. Streams write as they go; the relay ends them after settlement.
    */
   deliver(body: unknown): void;
   /** Hands over a binary answer (audio), sent like `deliver`. */
@@ -153,7 +152,6 @@ export async function runRelay<Capability extends RelayCapability>(
   const startedAt = performance.now();
   let usedAttempt: ChannelAttempt | undefined;
   let failure: unknown;
-  let answerFirst = false;
   /** Settles what was observed, exactly once whatever happened, and queues the usage log row. */
   const settleAndRecord = async () => {
     const usage =
@@ -235,21 +233,17 @@ export async function runRelay<Capability extends RelayCapability>(
     if (call.isStream) metrics.openStreams.dec();
     response.off("close", onClientGone);
     leaveOpenRelays?.();
-    // A whole JSON or binary answer goes out first when settling cannot be observed late (settlesSynchronously):
-    // the settlement then runs right after the write, in the same turn of the event loop.
-    answerFirst = context.billing.settlesSynchronously && delivery !== undefined && !failure;
+    // The answer waits for the settlement: on both databases settle resolves once the settlement is committed, so an
+    // answer the client has seen is billed after any crash and a balance read right after it shows the charge (on
+    // SQLite the commit is brought forward and shared by the settlements of one event loop turn; see
+    // create-sqlite-quota-ledger.ts).
     const handedOver = call.handsOverReservation === true && !failure;
-    if (handedOver) answerFirst = false;
-    else if (!answerFirst) await settleAndRecord();
+    if (!handedOver) await settleAndRecord();
   }
-  try {
-    if (failure && !response.headersSent) throw failure;
-    if (failure) context.logger.warn({ requestId, err: (failure as Error).message }, "stream ended early");
-    if (delivery && "bytes" in delivery) response.type(delivery.contentType).send(delivery.bytes);
-    else if (delivery) sendJsonAnswer(response, delivery.body);
-    else if (!response.writableEnded) response.end();
-  } finally {
-    if (answerFirst) await settleAndRecord();
-  }
+  if (failure && !response.headersSent) throw failure;
+  if (failure) context.logger.warn({ requestId, err: (failure as Error).message }, "stream ended early");
+  if (delivery && "bytes" in delivery) response.type(delivery.contentType).send(delivery.bytes);
+  else if (delivery) sendJsonAnswer(response, delivery.body);
+  else if (!response.writableEnded) response.end();
   void request;
 }

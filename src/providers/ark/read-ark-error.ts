@@ -1,4 +1,5 @@
 import type { ProviderImageError } from "../image-families/provider-image-error.js";
+import { readErrorEnvelope } from "../image-families/read-error-envelope.js";
 
 /** Codes of accounts that cannot serve (arrears, model not enabled): the channel's fault, not the request's. */
 const channelFaultCodes = /^(AccountOverdueError|AccessDenied|ModelNotOpen|InvalidEndpoint|AuthenticationError)/;
@@ -8,19 +9,13 @@ const channelFaultCodes = /^(AccountOverdueError|AccessDenied|ModelNotOpen|Inval
  * `SensitiveContentDetected` (`InputTextSensitiveContentDetected`, `OutputImageSensitiveContentDetected.PolicyViolation`, …).
  */
 export function readArkError(bodyText: string): ProviderImageError | undefined {
-  let parsed: { error?: { code?: unknown; message?: unknown; param?: unknown } };
-  try {
-    parsed = JSON.parse(bodyText) as typeof parsed;
-  } catch {
-    return undefined;
-  }
-  const error = parsed?.error;
-  if (typeof error !== "object" || error === null) return undefined;
-  const code = typeof error.code === "string" ? error.code : undefined;
+  const envelope = readErrorEnvelope(bodyText);
+  if (envelope === undefined) return undefined;
+  const { code, message, param } = envelope;
   return {
     ...(code ? { code } : {}),
-    message: typeof error.message === "string" ? error.message : (code ?? "unknown error"),
-    ...(typeof error.param === "string" && error.param !== "" ? { param: error.param } : {}),
+    message,
+    ...(param !== undefined && param !== "" ? { param } : {}),
     blocked: code?.includes("SensitiveContentDetected") === true,
     channelFault: code !== undefined && channelFaultCodes.test(code),
   };

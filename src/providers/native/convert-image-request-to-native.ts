@@ -2,6 +2,7 @@ import type { components as NativeComponents } from "../../../generated/types/na
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { FetchMedia } from "../../net/create-safe-fetcher.js";
+import { detectImageMimeType } from "../image-families/detect-image-mime-type.js";
 import { mapImageQualityToSize } from "./map-image-quality-to-size.js";
 import { mapImageSizeToAspectRatio } from "./map-image-size-to-aspect-ratio.js";
 import { nativeImageMimeTypes } from "./native-image-mime-types.js";
@@ -132,18 +133,4 @@ function inlineImage(mimeType: string, data: string, param: string): Part {
     );
   }
   return { inlineData: { mimeType, data } };
-}
-
-/** Raw base64 carries no type: the file's signature tells it (the upstream needs a mimeType with inlineData). */
-function detectImageMimeType(head: Buffer): string | undefined {
-  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
-  if (head.subarray(0, 4).toString("latin1") === "RIFF" && head.subarray(8, 12).toString("latin1") === "WEBP")
-    return "image/webp";
-  if (head.subarray(4, 8).toString("latin1") === "ftyp") {
-    const brand = head.subarray(8, 12).toString("latin1");
-    if (["heic", "heix", "hevc", "hevx"].includes(brand)) return "image/heic";
-    if (["mif1", "msf1", "heif"].includes(brand)) return "image/heif";
-  }
-  return undefined;
 }
