@@ -1,55 +1,31 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startFakeArkServer } from "../../mocks/upstreams/ark/start-fake-ark-server.js";
+import { startFakeDashscopeServer } from "../../mocks/upstreams/dashscope/start-fake-dashscope-server.js";
+import type { FakeUpstream } from "../../mocks/upstreams/shared/fake-upstream.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { createApiKey } from "../support/create-api-key.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 
 const testDatabases = await openTestDatabases();
-const upstreamKey = "provider-upstream-key-0123456789";
+const arkKey = "ark-upstream-key-0123456789";
+const dashscopeKey = "dashscope-upstream-key-0123456789";
 
-interface SeenRequest {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-}
-
-/**
- * The channel test of ark and dashscope only needs an upstream that checks the Bearer key on the two reads the
- * adapters use (their full fakes come with their image capabilities, in mocks/upstreams/<type>/).
- */
-async function startKeyCheckingUpstream(): Promise<{ url: string; seen: SeenRequest[]; close(): Promise<void> }> {
-  const seen: SeenRequest[] = [];
-  const server = http.createServer((request, response) => {
-    seen.push({ method: request.method ?? "", url: request.url ?? "", authorization: request.headers.authorization });
-    response.setHeader("content-type", "application/json");
-    if (request.headers.authorization !== `Bearer ${upstreamKey}`) {
-      response.statusCode = 401;
-      response.end(JSON.stringify({ code: "InvalidApiKey", message: "Invalid API-key provided." }));
-      return;
-    }
-    response.end(JSON.stringify({ total: 0, items: [] }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-describe.each(testDatabases)("ark and dashscope channel types on $name", ({ database }) => {
-  let upstream: Awaited<ReturnType<typeof startKeyCheckingUpstream>>;
+describe.each(testDatabases)("ark and dashscope channel tests against their fakes on $name", ({ database }) => {
+  let ark: FakeUpstream;
+  let dashscope: FakeUpstream;
   let gateway: TestGateway;
 
   beforeAll(async () => {
-    upstream = await startKeyCheckingUpstream();
+    [ark, dashscope] = await Promise.all([
+      startFakeArkServer({ apiKey: arkKey }),
+      startFakeDashscopeServer({ apiKey: dashscopeKey }),
+    ]);
     gateway = await startTestGateway({
       database,
       configFile: {
         channels: [
-          { name: "ark-main", type: "ark", base_url: upstream.url, key: upstreamKey, models: ["img-b-4-0-250828"] },
-          { name: "ds-main", type: "dashscope", base_url: upstream.url, key: upstreamKey, models: ["img-d-plus"] },
+          { name: "ark-main", type: "ark", base_url: ark.url, key: arkKey, models: ["img-b-4-0-250828"] },
+          { name: "ds-main", type: "dashscope", base_url: dashscope.url, key: dashscopeKey, models: ["img-d-plus"] },
         ],
         pricing: { "img-b-4-0-250828": { per_image: 0.03 }, "img-d-plus": { per_image: 0.02 } },
       },
@@ -57,45 +33,115 @@ describe.each(testDatabases)("ark and dashscope channel types on $name", ({ data
   });
   afterAll(async () => {
     await gateway.close();
-    await upstream.close();
+    await Promise.all([ark.close(), dashscope.close()]);
   });
   beforeEach(() => {
-    upstream.seen.length = 0;
+    ark.reset();
+    dashscope.reset();
   });
 
   const channelIdOf = async (name: string) => {
     const list = await gateway.client.management.GET("/api/channel/", { params: { query: { p: 1, size: 50 } } });
     return list.data!.data.items.find((channel) => channel.name === name)!.id;
   };
-  const testChannel = (id: number) =>
-    gateway.client.management.POST("/api/channel/{id}/test", { params: { path: { id } }, body: {} });
+  const createChannel = async (body: {
+    name: string;
+    type: "ark" | "dashscope";
+    base_url: string;
+    key: string;
+    models: string[];
+  }) => {
+    const created = await gateway.client.management.POST("/api/channel/", { body });
+    expect(created.response.status).toBe(200);
+    expect(created.data!.data.type).toBe(body.type);
+    return created.data!.data.id;
+  };
+  const testChannel = async (id: number) => {
+    const result = await gateway.client.management.POST("/api/channel/{id}/test", {
+      params: { path: { id } },
+      body: {},
+    });
+    expect(result.response.status).toBe(200);
+    return result.data!.data;
+  };
+  const readsOf = (upstream: FakeUpstream) =>
+    upstream.requests.map((request) => ({
+      method: request.method,
+      path: request.path,
+      authorization: request.headers.authorization,
+    }));
 
-  it("accepts both types from the config file and tests them with a read that proves the Bearer key", async () => {
-    const ark = await testChannel(await channelIdOf("ark-main"));
-    expect(ark.data!.data).toMatchObject({ success: true, model: "img-b-4-0-250828", message: "" });
-    const dashscope = await testChannel(await channelIdOf("ds-main"));
-    expect(dashscope.data!.data).toMatchObject({ success: true, model: "img-d-plus", message: "" });
-    expect(upstream.seen).toEqual([
+  it("tests channels from the config file with the read that proves the Bearer key, reporting the latency", async () => {
+    const arkResult = await testChannel(await channelIdOf("ark-main"));
+    expect(arkResult).toMatchObject({ success: true, model: "img-b-4-0-250828", message: "" });
+    expect(arkResult.latency_ms).toEqual(expect.any(Number));
+    expect(arkResult.latency_ms).toBeGreaterThanOrEqual(0);
+    const dashscopeResult = await testChannel(await channelIdOf("ds-main"));
+    expect(dashscopeResult).toMatchObject({ success: true, model: "img-d-plus", message: "" });
+    expect(dashscopeResult.latency_ms).toEqual(expect.any(Number));
+    expect(readsOf(ark)).toEqual([
       {
         method: "GET",
-        url: "/api/v3/contents/generations/tasks?page_num=1&page_size=1",
-        authorization: `Bearer ${upstreamKey}`,
+        path: "/api/v3/contents/generations/tasks?page_num=1&page_size=1",
+        authorization: `Bearer ${arkKey}`,
       },
-      { method: "GET", url: "/api/v1/tasks/gateway-channel-test", authorization: `Bearer ${upstreamKey}` },
+    ]);
+    expect(readsOf(dashscope)).toEqual([
+      { method: "GET", path: "/api/v1/tasks/gateway-channel-test", authorization: `Bearer ${dashscopeKey}` },
     ]);
   });
 
-  it("accepts an ark channel from the admin API and reports a refused key without echoing it", async () => {
-    const wrongKey = "wrong-provider-key-9876543210";
-    const created = await gateway.client.management.POST("/api/channel/", {
-      body: { name: "ark-admin", type: "ark", base_url: upstream.url, key: wrongKey, models: ["img-b-4-0-250828"] },
+  it("tests channels an admin creates: passes with the right key, fails clearly with a wrong one, never echoing it", async () => {
+    const arkId = await createChannel({
+      name: "ark-admin",
+      type: "ark",
+      base_url: ark.url,
+      key: arkKey,
+      models: ["img-b-5-0-pro-260628"],
     });
-    expect(created.response.status).toBe(200);
-    expect(created.data!.data.type).toBe("ark");
-    const result = await testChannel(created.data!.data.id);
-    expect(result.data!.data).toMatchObject({ success: false, model: "img-b-4-0-250828" });
-    expect(result.data!.data.message).toBe("upstream answered 401: Invalid API-key provided.");
-    expect(JSON.stringify(result.data)).not.toContain(wrongKey);
+    expect(await testChannel(arkId)).toMatchObject({ success: true, model: "img-b-5-0-pro-260628", message: "" });
+    const dashscopeId = await createChannel({
+      name: "ds-admin",
+      type: "dashscope",
+      base_url: dashscope.url,
+      key: dashscopeKey,
+      models: ["img-d-edit-plus"],
+    });
+    expect(await testChannel(dashscopeId)).toMatchObject({ success: true, model: "img-d-edit-plus", message: "" });
+
+    const wrongArkKey = "wrong-ark-key-9876543210";
+    const wrongArk = await testChannel(
+      await createChannel({
+        name: "ark-wrong",
+        type: "ark",
+        base_url: ark.url,
+        key: wrongArkKey,
+        models: ["img-b-4-0-250828"],
+      }),
+    );
+    expect(wrongArk).toMatchObject({ success: false, model: "img-b-4-0-250828" });
+    expect(wrongArk.latency_ms).toEqual(expect.any(Number));
+    expect(wrongArk.message).toMatch(
+      /^upstream answered 401: The API key or AK\/SK in the request is missing or invalid\. Request id: \d+$/,
+    );
+    expect(JSON.stringify(wrongArk)).not.toContain(wrongArkKey);
+
+    const wrongDashscopeKey = "wrong-dashscope-key-9876543210";
+    const wrongDashscope = await testChannel(
+      await createChannel({
+        name: "ds-wrong",
+        type: "dashscope",
+        base_url: dashscope.url,
+        key: wrongDashscopeKey,
+        models: ["img-d-plus"],
+      }),
+    );
+    expect(wrongDashscope).toMatchObject({
+      success: false,
+      model: "img-d-plus",
+      message: "upstream answered 401: Invalid API-key provided.",
+    });
+    expect(JSON.stringify(wrongDashscope)).not.toContain(wrongDashscopeKey);
   });
 
   it("never plans an ark channel for a capability its adapter lacks (chat)", async () => {
@@ -107,6 +153,6 @@ describe.each(testDatabases)("ark and dashscope channel types on $name", ({ data
     });
     expect(answer.status).toBe(503);
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("no_available_channel");
-    expect(upstream.seen).toEqual([]);
+    expect(ark.requests).toEqual([]);
   });
 });

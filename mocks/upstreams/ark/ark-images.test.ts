@@ -77,4 +77,18 @@ describe("fake ARK images", () => {
     expect(typeof partial.data[0]!.b64_json).toBe("string");
     expect(partial.usage.generated_images).toBe(1);
   });
+
+  it("lists generation tasks (the channel test's read): an empty page for the key, 401 or 400 otherwise", async () => {
+    const list = (query: string, key = "ark-key") =>
+      fetch(`${ark.url}/api/v3/contents/generations/tasks${query}`, { headers: { authorization: `Bearer ${key}` } });
+    const page = await list("?page_num=1&page_size=1");
+    expect(page.status).toBe(200);
+    expect(await page.json()).toEqual({ total: 0, items: [] });
+    const unauthorized = await list("?page_num=1&page_size=1", "wrong");
+    expect(unauthorized.status).toBe(401);
+    expect(await unauthorized.json()).toMatchObject({ error: { code: "AuthenticationError", type: "Unauthorized" } });
+    const badPage = await list("?page_num=0&page_size=1");
+    expect(badPage.status).toBe(400);
+    expect(await badPage.json()).toMatchObject({ error: { code: "InvalidParameter", param: "page_num" } });
+  });
 });

@@ -82,4 +82,14 @@ describe("fake ARK content-generation tasks", () => {
     const anonymous = await fetch(`${upstream.url}/api/v3/contents/generations/tasks/${loose.body.id}`);
     expect(anonymous.status).toBe(401);
   });
+
+  it("answers the channel test's task list with an empty page for the key, 401 without it", async () => {
+    const path = `${upstream.url}/api/v3/contents/generations/tasks?page_num=1&page_size=1`;
+    const page = await fetch(path, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(page.status).toBe(200);
+    expect(await page.json()).toEqual({ total: 0, items: [] });
+    const anonymous = await fetch(path, { headers: { authorization: "Bearer wrong" } });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ error: { code: "AuthenticationError" } });
+  });
 });

@@ -6,6 +6,7 @@ import { startFakeUpstreamServer } from "../shared/start-fake-upstream-server.js
 import type { FakeContentTasks } from "./fake-content-tasks.js";
 import { handleCreateContentTask } from "./handle-create-content-task.js";
 import { handleGetContentTask } from "./handle-get-content-task.js";
+import { handleListContentTasks } from "./handle-list-content-tasks.js";
 import { sendArkVideoError } from "./send-ark-video-error.js";
 
 export interface FakeArkVideoUpstream extends FakeUpstream {
@@ -64,6 +65,7 @@ export async function startFakeArkVideoServer(options: FakeArkVideoServerOptions
         );
       if (method === "POST" && path === "/api/v3/contents/generations/tasks")
         return handleCreateContentTask(exchange, state);
+      if (method === "GET" && path === "/api/v3/contents/generations/tasks") return handleListContentTasks(exchange);
       const get = /^\/api\/v3\/contents\/generations\/tasks\/([\w-]+)$/.exec(path);
       if (method === "GET" && get) return handleGetContentTask(exchange, state, get[1]!);
       return sendArkVideoError(

@@ -47,4 +47,18 @@ describe("fake DashScope image generation", () => {
     const empty = await generate({ model: "m", input: messages({ text: "[empty]" }) });
     expect(await empty.json()).toMatchObject({ output: { choices: [] }, usage: { image_count: 0 } });
   });
+
+  it("answers a task it does not hold (the channel test's read) with 200 UNKNOWN, and a bad key with 401", async () => {
+    const poll = (key: string) =>
+      fetch(`${dashscope.url}/api/v1/tasks/gateway-channel-test`, { headers: { authorization: `Bearer ${key}` } });
+    const unknown = await poll("ds-key");
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toMatchObject({
+      request_id: expect.any(String),
+      output: { task_id: "gateway-channel-test", task_status: "UNKNOWN" },
+    });
+    const unauthorized = await poll("wrong");
+    expect(unauthorized.status).toBe(401);
+    expect(await unauthorized.json()).toMatchObject({ code: "InvalidApiKey", request_id: expect.any(String) });
+  });
 });

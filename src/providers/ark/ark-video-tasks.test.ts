@@ -17,6 +17,7 @@ const attempt = {
   channel: {
     id: 9101,
     type: "ark",
+    keys: ["ark-secret"],
     baseUrl: upstream.url,
     timeouts: { connectMs: 1000, headerMs: 2000, idleMs: 2000 },
   },

@@ -17,6 +17,7 @@ const attempt = {
   channel: {
     id: 9102,
     type: "dashscope",
+    keys: ["dashscope-secret"],
     baseUrl: upstream.url,
     timeouts: { connectMs: 1000, headerMs: 2000, idleMs: 2000 },
   },

@@ -13,9 +13,6 @@ import { recordStreamedText } from "../../relay/observed-usage.js";
 type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
 type ResponseObject = components["schemas"]["ResponseObject"];
 
-const responsesErrorFrame = (message: string) =>
-  `event: error\ndata: ${JSON.stringify({ type: "error", message, code: "bad_response" })}\n\n`;
-
 /** One Responses-API attempt against an OpenAI-compatible channel; previous_response_id passes through as is. */
 export async function relayOpenaiResponses(
   request: ResponsesRequest,
@@ -37,16 +34,12 @@ export async function relayOpenaiResponses(
     return;
   }
   const upstream = await sendUpstreamRequest(input.attempt, upstreamRequest);
-  await pipeUpstreamEvents({
-    upstreamBody: upstream.body,
-    writer: createSseWriter(response),
-    errorFrame: responsesErrorFrame,
-    transformer: createOpenaiResponsesStreamTransform({
-      clientModel: request.model,
-      onUsage: (usage) => {
-        input.observed.usage = usage;
-      },
-      onText: (text) => recordStreamedText(input.observed, text),
-    }),
+  const { transformer, errorFrame } = createOpenaiResponsesStreamTransform({
+    clientModel: request.model,
+    onUsage: (usage) => {
+      input.observed.usage = usage;
+    },
+    onText: (text) => recordStreamedText(input.observed, text),
   });
+  await pipeUpstreamEvents({ upstreamBody: upstream.body, writer: createSseWriter(response), errorFrame, transformer });
 }
