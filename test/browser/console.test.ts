@@ -453,12 +453,12 @@ describe("web console", () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("Access token", { exact: true }).fill("not-a-token");
     await page.getByRole("button", { name: "Sign in with token" }).click();
-    expect(await page.getByRole("alert").count()).toBe(1);
+    await expect.poll(() => page.getByRole("alert").count()).toBe(1);
     await page.getByLabel("Access token", { exact: true }).fill(user.accessToken);
     await page.getByRole("button", { name: "Sign in with token" }).click();
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Tokens");
     const links = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
     expect(links).toEqual(["Tokens", "Usage", "Tasks"]);
-    expect(await page.getByText("No tokens.").count()).toBe(1);
+    await expect.poll(() => page.getByText("No tokens.").count()).toBe(1);
   });
 });
