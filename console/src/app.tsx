@@ -4,6 +4,7 @@ import { signedOutEvent } from "./api/signed-out-event";
 import { unwrapAnswer } from "./api/unwrap-answer";
 import { ChannelsPage } from "./pages/channels-page";
 import { SignInPage } from "./pages/sign-in-page";
+import { TasksPage } from "./pages/tasks-page";
 import { TokensPage } from "./pages/tokens-page";
 import { UsagePage } from "./pages/usage-page";
 import type { Session } from "./session";
@@ -15,6 +16,7 @@ const storageKey = "gateway-console-access-token";
 const pages = [
   { path: "/tokens", label: "Tokens", adminOnly: false },
   { path: "/usage", label: "Usage", adminOnly: false },
+  { path: "/tasks", label: "Tasks", adminOnly: false },
   { path: "/channels", label: "Channels", adminOnly: true },
 ];
 
@@ -85,6 +87,7 @@ export function App() {
       <main id="main">
         {current.path === "/tokens" && <TokensPage session={session} />}
         {current.path === "/usage" && <UsagePage session={session} />}
+        {current.path === "/tasks" && <TasksPage session={session} />}
         {current.path === "/channels" && <ChannelsPage session={session} />}
       </main>
     </>

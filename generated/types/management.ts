@@ -398,6 +398,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/task/self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your video tasks
+         * @description One page of the signed-in user's asynchronous video tasks, newest first, optionally filtered by status and
+         *     model. Another user's tasks never appear. Designed here after new-api's `/api/task/self`.
+         */
+        get: operations["listSelfTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/log/stat": {
         parameters: {
             query?: never;
@@ -998,6 +1019,53 @@ export interface components {
         AdminLogPageResponse: components["schemas"]["SuccessResponse"] & {
             /** @description The page. */
             data: components["schemas"]["AdminLogPage"];
+        };
+        /**
+         * @description Task status, as `/v1/videos` reports it: `queued`, `in_progress`, `completed` or `failed`.
+         * @enum {string}
+         */
+        TaskStatus: "queued" | "in_progress" | "completed" | "failed";
+        /** @description One of the signed-in user's asynchronous video tasks. */
+        UserTask: {
+            /** @description The gateway's task id (`video_…`); never the upstream provider's id. */
+            task_id: string;
+            /** @description Model name as the client sent it. */
+            model: string;
+            status: components["schemas"]["TaskStatus"];
+            /** @description Progress in percent. */
+            progress: number;
+            /** @description Unix seconds of submission. */
+            created_at: number;
+            /** @description Unix seconds when the task ended; null while it runs. */
+            completed_at: number | null;
+            /** @description Billed video seconds once the task has ended; null before. */
+            seconds: number | null;
+            /** @description Quota units charged so far (the reservation while the task runs, the final cost once it has ended). */
+            quota: number;
+            /** @description Why the task failed; present only when `status` is `failed`. */
+            error?: string;
+            /**
+             * @description The gateway's own path for the result of a completed task: `/v1/videos/{task_id}/content` for model families
+             *     whose video the gateway streams, otherwise the task query path `/v1/video/generations/{task_id}` (its answer
+             *     carries the temporary video URL). Null until the task has completed. Never an upstream address.
+             */
+            result_url: string | null;
+        };
+        /** @description One page of the signed-in user's video tasks. */
+        UserTaskPage: {
+            /** @description The tasks on this page, newest first. */
+            items: components["schemas"]["UserTask"][];
+            /** @description Number of tasks matching the filters across all pages. */
+            total: number;
+            /** @description This page's number (the `p` query parameter). */
+            page: number;
+            /** @description Page size used (the `size` query parameter). */
+            page_size: number;
+        };
+        /** @description Success envelope whose `data` is one page of the signed-in user's video tasks. */
+        UserTaskPageResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The page. */
+            data: components["schemas"]["UserTaskPage"];
         };
         /**
          * @description Bucket size of usage statistics (UTC days or UTC hours).
@@ -2614,6 +2682,86 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSelfTasks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
+                 * @example 1
+                 */
+                p?: components["parameters"]["PageNumber"];
+                /**
+                 * @description Items per page (default 20, at most 100).
+                 * @example 20
+                 */
+                size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only tasks in this status.
+                 * @example completed
+                 */
+                status?: components["schemas"]["TaskStatus"];
+                /**
+                 * @description Only tasks for this model name (exact match, as the client sent it).
+                 * @example vid-a-2
+                 */
+                model?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of video tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "task_id": "video_01JH3Z8Q4M7V2X9K5T6N0P1R2S",
+                     *             "model": "vid-a-2",
+                     *             "status": "completed",
+                     *             "progress": 100,
+                     *             "created_at": 1767300000,
+                     *             "completed_at": 1767300090,
+                     *             "seconds": 4,
+                     *             "quota": 200000,
+                     *             "result_url": "/v1/videos/video_01JH3Z8Q4M7V2X9K5T6N0P1R2S/content"
+                     *           },
+                     *           {
+                     *             "task_id": "video_01JH3Z7A0B1C2D3E4F5G6H7J8K",
+                     *             "model": "vid-b-1",
+                     *             "status": "failed",
+                     *             "progress": 0,
+                     *             "created_at": 1767299000,
+                     *             "completed_at": 1767299030,
+                     *             "seconds": null,
+                     *             "quota": 0,
+                     *             "error": "content policy violation",
+                     *             "result_url": null
+                     *           }
+                     *         ],
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "page_size": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserTaskPageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -46,7 +46,8 @@ describe("web console", () => {
       environment: { CONSOLE_DIR: consoleFolder },
       configFile: {
         key_reveal_rate_limit: { points: revealBudget, duration_seconds: 600 },
-        pricing: { "gpt-4o-mini": { input: 0.15, output: 0.6 } },
+        pricing: { "gpt-4o-mini": { input: 0.15, output: 0.6 }, "vid-a-2": { per_second: 0.1 } },
+        tasks: { poll_interval_ms: 40 },
       },
     });
     admin = await createSignedInUser(gateway, { role: "admin" });
@@ -305,6 +306,63 @@ describe("web console", () => {
     expect(await page.getByRole("region", { name: "Totals" }).textContent()).toContain("Requests1");
   });
 
+  it("lists a video task with its status, progress, cost in units and dollars, and result link", async () => {
+    const channel = await admin.client.management.POST("/api/channel/", {
+      body: {
+        name: "browser-video",
+        type: "openai",
+        base_url: upstream.url,
+        key: upstreamKey,
+        models: ["vid-a-2"],
+        model_mapping: { "vid-a-2": "sora-2" },
+      },
+    });
+    expect(channel.response.status).toBe(200);
+    const id = (
+      await admin.client.management.GET("/api/token/search", { params: { query: { keyword: "browser-app" } } })
+    ).data!.data.items[0].id;
+    const limits = await admin.client.management.PUT("/api/token/", {
+      body: { id, model_limits_enabled: true, model_limits: ["gpt-4o-mini", "vid-a-2"] },
+    });
+    expect(limits.response.status).toBe(200);
+    const submitted = await fetch(`${gateway.url}/v1/videos`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${fullKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ model: "vid-a-2", prompt: "a browser on a beach", seconds: "4" }),
+    });
+    expect(submitted.status).toBe(200);
+    const taskId = ((await submitted.json()) as { id: string }).id;
+    await expect
+      .poll(async () => {
+        const answer = await fetch(`${gateway.url}/v1/videos/${taskId}`, {
+          headers: { Authorization: `Bearer ${fullKey}` },
+        });
+        return ((await answer.json()) as { status: string }).status;
+      })
+      .toBe("completed");
+
+    await openPage("Tasks");
+    const taskRow = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: taskId }) });
+    await expect.poll(() => taskRow.count()).toBe(1);
+    const rowText = await taskRow.textContent();
+    expect(rowText).toContain("vid-a-2");
+    expect(rowText).toContain("Completed");
+    expect(rowText).toContain("100%");
+    // 4 s at $0.10 a second.
+    expect(rowText).toContain("200,000 units ($0.40)");
+    expect(await taskRow.getByRole("link", { name: `Result of ${taskId}` }).getAttribute("href")).toBe(
+      `/v1/videos/${taskId}/content`,
+    );
+    await screenshot("tasks");
+
+    await page.getByLabel(/^Status/).selectOption("failed");
+    await page.getByRole("button", { name: "Show" }).click();
+    await expect.poll(() => page.getByText("No video tasks match.").count()).toBe(1);
+    await page.getByLabel(/^Status/).selectOption("");
+    await page.getByRole("button", { name: "Show" }).click();
+    await expect.poll(() => taskRow.count()).toBe(1);
+  });
+
   it("disables the token and shows the expired-token message as the gateway gives it", async () => {
     await openPage("Tokens");
     await page.getByRole("button", { name: "Disable token browser-app" }).click();
@@ -361,7 +419,7 @@ describe("web console", () => {
   it("fits a 375 px wide screen and asked no host but the gateway", async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.getByRole("button", { name: "Hide keys" }).click();
-    for (const name of ["Tokens", "Usage", "Channels"]) {
+    for (const name of ["Tokens", "Usage", "Tasks", "Channels"]) {
       await openPage(name);
       expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
       await screenshot(`${name.toLowerCase()}-375px`);
@@ -395,12 +453,12 @@ describe("web console", () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("Access token", { exact: true }).fill("not-a-token");
     await page.getByRole("button", { name: "Sign in with token" }).click();
-    expect(await page.getByRole("alert").count()).toBe(1);
+    await expect.poll(() => page.getByRole("alert").count()).toBe(1);
     await page.getByLabel("Access token", { exact: true }).fill(user.accessToken);
     await page.getByRole("button", { name: "Sign in with token" }).click();
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Tokens");
     const links = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
-    expect(links).toEqual(["Tokens", "Usage"]);
-    expect(await page.getByText("No tokens.").count()).toBe(1);
+    expect(links).toEqual(["Tokens", "Usage", "Tasks"]);
+    await expect.poll(() => page.getByText("No tokens.").count()).toBe(1);
   });
 });

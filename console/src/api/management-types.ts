@@ -11,3 +11,5 @@ export type ChannelTestResult = components["schemas"]["ChannelTestResult"];
 export type UsageLog = components["schemas"]["UsageLog"];
 export type LogStatistics = components["schemas"]["LogStatistics"];
 export type UsageBucket = components["schemas"]["UsageBucket"];
+export type UserTask = components["schemas"]["UserTask"];
+export type TaskStatus = components["schemas"]["TaskStatus"];

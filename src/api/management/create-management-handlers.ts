@@ -5,6 +5,7 @@ import type { OperationHandlerMap } from "../../http/operation-handler.js";
 import { pendingOperations } from "../../http/pending-operations.js";
 import { createChannelHandlers } from "./channel-handlers.js";
 import { createLogHandlers } from "./log-handlers.js";
+import { createTaskHandlers } from "./task-handlers.js";
 import { createTokenHandlers } from "./token-handlers.js";
 import { createUserHandlers } from "./user-handlers.js";
 import { createWebhookSecretHandlers } from "./webhook-secret-handlers.js";
@@ -17,6 +18,7 @@ export function createManagementHandlers(context: GatewayContext): OperationHand
       ...createLogHandlers(context),
       ...createChannelHandlers(context),
       ...createWebhookSecretHandlers(context),
+      ...createTaskHandlers(context),
     },
     pendingOperations.management,
   );
