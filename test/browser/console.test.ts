@@ -391,10 +391,14 @@ describe("web console", () => {
     for (const name of ["batch-1", "batch-2", "batch-3"])
       await page.getByLabel(new RegExp(`^Select token ${name}`)).check();
     await page.getByRole("button", { name: "Show keys of selected (3)" }).click();
-    const keys = await page
-      .getByRole("region", { name: "Full keys" })
-      .getByRole("textbox")
-      .evaluateAll((fields) => fields.map((field) => (field as unknown as { value: string }).value));
+    const readKeys = () =>
+      page
+        .getByRole("region", { name: "Full keys" })
+        .getByRole("textbox")
+        .evaluateAll((fields) => fields.map((field) => (field as unknown as { value: string }).value));
+    // The keys arrive after the reveal answers: wait for three filled fields instead of reading at once.
+    await expect.poll(async () => (await readKeys()).filter((key) => key !== "").length).toBe(3);
+    const keys = await readKeys();
     expect(keys).toHaveLength(3);
     for (const key of keys) expect(key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
     await page.getByRole("button", { name: "Delete selected (3)" }).click();
