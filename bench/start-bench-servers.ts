@@ -12,6 +12,7 @@ import {
   gatewayUnlimitedName,
   portkeyName,
   rawProxyName,
+  undiciPassThroughName,
 } from "./target-names.js";
 
 export const benchModel = "bench-model";
@@ -59,6 +60,18 @@ export async function startRawProxy(projectRoot: string, upstreamUrl: string): P
     ready: { ipc: true },
   });
   return { name: rawProxyName, server, url: server.url, headers: { authorization: `Bearer ${upstreamKey}` } };
+}
+
+/** The reference of issue 19's aims: node:http in, undici `Pool.request` out, bytes piped (children/undici-pass-through-process.ts). */
+export async function startUndiciPassThrough(projectRoot: string, upstreamUrl: string): Promise<BenchTarget> {
+  const server = await startChildServer({
+    name: "undici pass-through",
+    cwd: projectRoot,
+    args: ["--import", "tsx", "bench/children/undici-pass-through-process.ts"],
+    environment: { BENCH_PROXY_TARGET: upstreamUrl },
+    ready: { ipc: true },
+  });
+  return { name: undiciPassThroughName, server, url: server.url, headers: { authorization: `Bearer ${upstreamKey}` } };
 }
 
 /** The issue's reference stack: bare Express 5 + JSON parsing + an undici pass-through (children/bare-express-proxy-process.ts). */
