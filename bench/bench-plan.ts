@@ -35,10 +35,10 @@ export function createBenchPlan(quick: boolean): BenchPlan {
     warmupSeconds: quick ? 1 : 3,
     streamRequests: (latencyMs) => (quick ? 10 : latencyMs === 0 ? 300 : 150),
     profileSeconds: quick ? 2 : 10,
-    streamPointSeconds: quick ? 1 : 3,
+    streamPointSeconds: quick ? 1 : 2,
     streamPointConnections: [1, 16],
     openStreams: 1000,
-    largeImageRequests: quick ? 2 : 10,
+    largeImageRequests: quick ? 2 : 6,
     largeImageB64Characters: 20_000_000,
     tasks: quick ? 500 : 10_000,
   };

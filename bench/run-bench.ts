@@ -164,14 +164,6 @@ try {
     for (const [, measuredRounds] of rounds)
       results.streamPoints.push({ ...pickMedianStreamRound(measuredRounds), latencyMs: 0 });
   }
-  // Open streams before the large image, whose 20 MB answers leave a grown heap behind to be collected later.
-  for (const target of [undici, gateway.limited]) {
-    const open = await measureOpenStreams({ target, upstream, streams: plan.openStreams, body: streamingChatBody });
-    results.openStreams.push(open);
-    log(
-      `open streams ${target.name}: ${open.opened}/${open.streams} open, RSS ${open.idleMiB.toFixed(1)} → ${open.openMiB.toFixed(1)} MiB (+${open.aboveIdleMiB.toFixed(1)}), ${open.afterCloseMiB.toFixed(1)} after closing`,
-    );
-  }
   for (const target of referenced) {
     const image = await measureLargeImage({
       target,
@@ -197,6 +189,23 @@ try {
 
 try {
   await setUpstreamLatency(upstream, 0);
+  // Open streams on fresh processes, warmed up by 50 streams: after the load points a process's heap has grown and
+  // shrinks at its next collections, which would hide what the open streams take.
+  const freshUndici = await startUndiciPassThrough(projectRoot, upstream.url);
+  const freshGateway = await startGateway(projectRoot, upstream.url, launch);
+  try {
+    for (const target of [freshUndici, freshGateway.limited]) {
+      await measureStreamTtfb(target, streamingChatBody, 50);
+      const open = await measureOpenStreams({ target, upstream, streams: plan.openStreams, body: streamingChatBody });
+      results.openStreams.push(open);
+      log(
+        `open streams ${target.name}: ${open.opened}/${open.streams} open, RSS ${open.idleMiB.toFixed(1)} → ${open.openMiB.toFixed(1)} MiB (+${open.aboveIdleMiB.toFixed(1)}), ${open.afterCloseMiB.toFixed(1)} after closing`,
+      );
+    }
+  } finally {
+    await Promise.all([freshUndici.server.stop(), freshGateway.server.stop()]);
+    fs.rmSync(freshGateway.dataFolder, { recursive: true, force: true });
+  }
   log("profiling the gateway at 0 ms, c=64");
   const profile = await profileGateway(projectRoot, upstream.url, launch, {
     body: chatBody,

@@ -206,9 +206,10 @@ ${results.memory.map((reading) => `| ${reading.target} | ${format(reading.before
 
 \`stream: true\` chat whose answer is 200 chunks (the fake echoes the 197-word prompt one word per event, after the
 role event and before the finish event; \`data: [DONE]\` is one more event), 0 ms upstream, \`c\` clients each
-sending the next request as soon as the last answer ended, ${results.rounds} rounds of ${results.streamPoints[0] ? "each target in turn" : "–"}
-(bench/measure-stream-throughput.ts). *Chunks* are SSE events received (\`[DONE]\` included); *gap* is the time at the
-client between one event's arrival and the next one's within an answer (events arriving in the same read count 0);
+sending the next request as soon as the last answer ended, ${results.rounds} round${results.rounds === 1 ? "" : "s"} per point, each running every
+target in turn (bench/measure-stream-throughput.ts). *Chunks* are SSE events received (\`[DONE]\` included); *gap* is the time at the
+client between one event's arrival and the next one's within an answer (events arriving in the same read count 0,
+so a proxy that coalesces events under load shows small percentiles: compare chunks/s there);
 *CPU µs/chunk* is the target process's CPU time per event delivered. A row is the median round by chunks/s.
 
 ${streamPointTable(results)}
@@ -216,7 +217,8 @@ ${streamPointTable(results)}
 ## ${results.openStreams[0]?.streams.toLocaleString("en") ?? "1,000"} open streams
 
 Streaming chats opened 100 at a time and held open (the fake stalls every stream after its first two events), RSS of
-the process from /proc, settled 1.5 s before each reading (bench/measure-open-streams.ts). \`npm run bench:memory\`
+the process from /proc, settled 1.5 s before each reading (bench/measure-open-streams.ts). Each process is a fresh
+one, warmed up by 50 streams: after the load points a heap shrinks at its next collections and would hide the figure. \`npm run bench:memory\`
 measures the same for a fresh gateway, and 50 slow readers of long streams besides.
 
 ${openStreamsTable(results)}
