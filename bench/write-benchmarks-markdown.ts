@@ -139,7 +139,7 @@ the profile findings come from [bench/profile-findings.md](../bench/profile-find
   1-minute load average ${format(results.machine.loadAverage.start)} at the start and ${format(results.machine.loadAverage.end)} at the end
   (above ${results.machine.cpus}, other work competed for the CPUs and every number below is pessimistic and noisy).
 - Gateway: \`${results.gatewayLaunch}\`, SQLite in a temporary folder, \`LOG_LEVEL=warn\`, one config channel to the
-  fake upstream, a limited token created through \`POST /api/token/\` (so every request takes the real reservation and
+  fake upstream (the chat model and a per-image priced image model), a limited token created through \`POST /api/token/\` (so every request takes the real reservation and
   settlement path) and, for comparison, an unlimited one.
 - Upstream: the fake OpenAI server (mocks/upstreams/openai) with a \`latencyMs\` fault of 0 or 20 ms on every request.
 - **The reference: the _undici Pool pass-through_** (bench/children/undici-pass-through-process.ts): a raw
