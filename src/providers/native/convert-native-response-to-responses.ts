@@ -30,7 +30,8 @@ export interface NativeToResponsesOptions {
  * become output items in their order: thoughts (when included) a `reasoning` item, answer text (code and media as
  * chat renders them) a `message` item with one `output_text` part, each functionCall a `function_call` item whose
  * call_id carries the part's thought signature; a signature on answer text becomes a reasoning item with an empty
- * summary and the signature in `encrypted_content`, right after the message. A blocked prompt is an `incomplete` response whose message says why.
+ * summary and the signature in `encrypted_content`, right after the message. A blocked prompt is an `incomplete`
+ * response whose message says why.
  */
 export function convertNativeResponseToResponses(
   response: GenerateContentResponse,
