@@ -20,8 +20,9 @@ export interface BenchPlan {
   /** Sequential requests per target at the large-image point, and the image's size in base64 characters. */
   largeImageRequests: number;
   largeImageB64Characters: number;
-  /** Video tasks the task point drains. */
+  /** Video tasks the task point drains, all protocols at once; then this many per protocol, one protocol at a time. */
   tasks: number;
+  aloneTasks: number;
 }
 
 export function createBenchPlan(quick: boolean): BenchPlan {
@@ -41,6 +42,7 @@ export function createBenchPlan(quick: boolean): BenchPlan {
     largeImageRequests: quick ? 2 : 6,
     largeImageB64Characters: 20_000_000,
     tasks: quick ? 500 : 10_000,
+    aloneTasks: quick ? 100 : 500,
   };
 }
 

@@ -13,6 +13,16 @@ import { provisionGatewayToken } from "./provision-gateway-token.js";
 import { readProcessCpuMicroseconds } from "./read-process-cpu-microseconds.js";
 import { startGatewayProcess, type GatewayLaunch } from "./start-bench-servers.js";
 
+/** One protocol's tasks drained with no other protocol's beside them, so the gateway's CPU is theirs alone. */
+export interface ProtocolAloneDrain {
+  tasks: number;
+  polls: number;
+  /** From the phase's first poll to its last task finished. */
+  drainSeconds: number;
+  pollsPerSecond: number;
+  cpuMicrosecondsPerPoll: number;
+}
+
 /** One protocol's share of the drain. */
 export interface ProtocolDrain {
   protocol: string;
@@ -22,6 +32,7 @@ export interface ProtocolDrain {
   /** From this protocol's first poll to its last. */
   drainSeconds: number;
   pollsPerSecond: number;
+  alone: ProtocolAloneDrain;
 }
 
 export interface TaskDrainResult {
@@ -53,19 +64,25 @@ interface ProtocolPlan {
 }
 
 const maxConcurrentPolls = 32;
-const drainPollIntervalMs = 5000;
+// Every task completes on its first poll, so the interval only sets how often an idle poller wakes (half of it).
+const drainPollIntervalMs = 1000;
+const mixedTokenName = "bench-tasks";
+const aloneTokenName = "bench-tasks-alone";
 
 /**
  * The task point of `npm run bench`: `tasks` video tasks spread evenly over the four video protocols (vid-a on an
  * OpenAI channel, vid-b on native, vid-c on DashScope, vid-d and vid-e on ARK), submitted through one gateway while
  * its poller waits, then all made due at once and drained by a fresh gateway process on the same SQLite database
- * (default config: 32 polls at a time) against the fakes, whose tasks complete on their first poll. Measures polls
- * per second (per protocol and in total) and the draining gateway's CPU per poll, read from /proc.
+ * (32 polls at a time, the default) against the fakes, whose tasks complete on their first poll. Measures polls
+ * per second (per protocol and in total) and the draining gateway's CPU per poll, read from /proc. Then each
+ * protocol's `aloneTasks` more tasks (submitted with the others under a second token) are drained one protocol at a
+ * time, for each protocol's own CPU per poll.
  */
 export async function measureTaskDrain(options: {
   projectRoot: string;
   launch: GatewayLaunch;
   tasks: number;
+  aloneTasks: number;
 }): Promise<TaskDrainResult> {
   const dataFolder = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), "task-bench-"));
   const openai = await startFakeOpenaiServer({ apiKey: "openai-secret" });
@@ -171,28 +188,36 @@ export async function measureTaskDrain(options: {
     });
     let submitSeconds: number;
     try {
-      const { apiKey } = await provisionGatewayToken(submitter.url, submitter.adminToken, {
-        name: "bench-tasks",
-        unlimited: false,
-      });
+      const submit = async (tokenName: string, count: number, bodyOf: (index: number) => object) => {
+        const { apiKey } = await provisionGatewayToken(submitter.url, submitter.adminToken, {
+          name: tokenName,
+          unlimited: false,
+        });
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: 32 }, async () => {
+            while (next < count) {
+              const index = next;
+              next += 1;
+              const answer = await fetch(`${submitter.url}/v1/video/generations`, {
+                method: "POST",
+                headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+                body: JSON.stringify(bodyOf(index)),
+              });
+              if (answer.status !== 200) throw new Error(`submit answered ${answer.status}: ${await answer.text()}`);
+              await answer.arrayBuffer();
+            }
+          }),
+        );
+      };
       const submitStart = performance.now();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 32 }, async () => {
-          while (next < options.tasks) {
-            const index = next;
-            next += 1;
-            const answer = await fetch(`${submitter.url}/v1/video/generations`, {
-              method: "POST",
-              headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-              body: JSON.stringify(submissions[index % submissions.length]!.body(index)),
-            });
-            if (answer.status !== 200) throw new Error(`submit answered ${answer.status}: ${await answer.text()}`);
-            await answer.arrayBuffer();
-          }
-        }),
-      );
+      await submit(mixedTokenName, options.tasks, (index) => submissions[index % submissions.length]!.body(index));
       submitSeconds = (performance.now() - submitStart) / 1000;
+      // The protocols' own tasks, as many per protocol (its models in turn): distinguished by their token.
+      const alone = plans.flatMap((plan) =>
+        Array.from({ length: options.aloneTasks }, (_, index) => plan.bodies[index % plan.bodies.length]!),
+      );
+      await submit(aloneTokenName, alone.length, (index) => alone[index]!(options.tasks + index));
     } finally {
       await submitter.server.stop();
     }
@@ -208,20 +233,45 @@ export async function measureTaskDrain(options: {
       const pid = drainer.server.process.pid!;
       await new Promise((resolve) => setTimeout(resolve, 500));
       const cpuBefore = readProcessCpuMicroseconds(pid);
-      await sql`update tasks set next_poll_at = 0`.execute(database.db);
-      for (;;) {
-        const row = await database.db
-          .selectFrom("tasks")
-          .select((builder) => builder.fn.countAll<number>().as("open"))
-          .where("status", "in", ["queued", "in_progress"])
-          .executeTakeFirstOrThrow();
-        if (Number(row.open) === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const drainEnd = Date.now();
+      const waitUntilFinished = async (tokenName: string, models: string[]) => {
+        for (;;) {
+          const row = await database.db
+            .selectFrom("tasks")
+            .select((builder) => builder.fn.countAll<number>().as("open"))
+            .where("token_name", "=", tokenName)
+            .where("model", "in", models)
+            .where("status", "in", ["queued", "in_progress"])
+            .executeTakeFirstOrThrow();
+          if (Number(row.open) === 0) return Date.now();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      const allModels = plans.flatMap((plan) => plan.models);
+      await sql`update tasks set next_poll_at = 0 where token_name = ${mixedTokenName}`.execute(database.db);
+      const drainEnd = await waitUntilFinished(mixedTokenName, allModels);
       const cpuMicroseconds = readProcessCpuMicroseconds(pid) - cpuBefore;
+      const mixedPolls = new Map(plans.map((plan) => [plan, pollsOf(plan)]));
+      const aloneOf = new Map<ProtocolPlan, ProtocolAloneDrain>();
+      for (const plan of plans) {
+        const pollsBefore = pollsOf(plan).length;
+        const cpuAtStart = readProcessCpuMicroseconds(pid);
+        await sql`update tasks set next_poll_at = 0 where token_name = ${aloneTokenName} and model in (${sql.join(plan.models)})`.execute(
+          database.db,
+        );
+        const end = await waitUntilFinished(aloneTokenName, plan.models);
+        const cpu = readProcessCpuMicroseconds(pid) - cpuAtStart;
+        const polls = pollsOf(plan).slice(pollsBefore);
+        const drainSeconds = Math.max(0.001, (end - (polls[0]?.receivedAt ?? end)) / 1000);
+        aloneOf.set(plan, {
+          tasks: options.aloneTasks,
+          polls: polls.length,
+          drainSeconds,
+          pollsPerSecond: polls.length / drainSeconds,
+          cpuMicrosecondsPerPoll: cpu / polls.length,
+        });
+      }
       const protocols = plans.map((plan): ProtocolDrain => {
-        const polls = pollsOf(plan);
+        const polls = mixedPolls.get(plan)!;
         const first = polls[0]?.receivedAt ?? drainEnd;
         const last = polls.at(-1)?.receivedAt ?? drainEnd;
         const drainSeconds = Math.max(0.001, (last - first) / 1000);
@@ -232,10 +282,11 @@ export async function measureTaskDrain(options: {
           polls: polls.length,
           drainSeconds,
           pollsPerSecond: polls.length / drainSeconds,
+          alone: aloneOf.get(plan)!,
         };
       });
       // From the first poll (the poller wakes every half interval) to the last task finished.
-      const firstPoll = Math.min(...plans.map((plan) => pollsOf(plan)[0]?.receivedAt ?? drainEnd));
+      const firstPoll = Math.min(...plans.map((plan) => mixedPolls.get(plan)![0]?.receivedAt ?? drainEnd));
       const drainSeconds = (drainEnd - firstPoll) / 1000;
       const polls = protocols.reduce((sum, protocol) => sum + protocol.polls, 0);
       return {
@@ -277,17 +328,18 @@ export function formatTaskDrainSection(result: TaskDrainResult): string {
     "the draining gateway's alone (/proc); the fakes run in the bench process.",
     `Load average when the drain ended: ${result.loadAverage.toFixed(1)} on ${result.cpus} cores.`,
     "",
-    "| protocol | models | tasks | polls | drain s | polls/s |",
-    "|---|---|---:|---:|---:|---:|",
+    "| protocol | models | tasks | polls | drain s | polls/s | alone: tasks | alone: polls/s | alone: CPU µs/poll |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ...result.protocols.map(
       (protocol) =>
-        `| ${protocol.protocol} | ${protocol.models.join(", ")} | ${protocol.tasks} | ${protocol.polls} | ${protocol.drainSeconds.toFixed(1)} | ${perSecond(protocol.pollsPerSecond)} |`,
+        `| ${protocol.protocol} | ${protocol.models.join(", ")} | ${protocol.tasks} | ${protocol.polls} | ${protocol.drainSeconds.toFixed(1)} | ${perSecond(protocol.pollsPerSecond)} | ${protocol.alone.tasks} | ${perSecond(protocol.alone.pollsPerSecond)} | ${perSecond(protocol.alone.cpuMicrosecondsPerPoll)} |`,
     ),
-    `| **all at once** | | ${result.tasks} | ${result.polls} | ${result.drainSeconds.toFixed(1)} | ${perSecond(result.pollsPerSecond)} |`,
+    `| **all at once** | | ${result.tasks} | ${result.polls} | ${result.drainSeconds.toFixed(1)} | **${perSecond(result.pollsPerSecond)}** | | | |`,
     "",
-    `CPU per poll (draining gateway): **${result.cpuMicrosecondsPerPoll.toFixed(0)} µs**. Submissions (32 at a time): ${result.submitSeconds.toFixed(1)} s`,
-    `(${perSecond(result.tasks / result.submitSeconds)} per second). A protocol's drain runs from its first poll to its last, while the others`,
-    "drain beside it.",
+    `CPU per poll (draining gateway, all at once): **${result.cpuMicrosecondsPerPoll.toFixed(0)} µs**. Submissions (32 at a time): ${result.submitSeconds.toFixed(1)} s`,
+    `(${perSecond(result.tasks / result.submitSeconds)} per second). A protocol's drain in the mixed run goes from its first poll to its last, while`,
+    "the others drain beside it; the *alone* columns come from a second batch of each protocol's tasks, submitted with",
+    "the others under another token and drained one protocol at a time after the mixed run, so the CPU is theirs.",
     "<!-- task-point:end -->",
   ].join("\n");
 }
@@ -308,7 +360,13 @@ export function writeTaskDrainSection(projectRoot: string, result: TaskDrainResu
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const launch: GatewayLaunch = { entry: ["--import", "tsx", "src/main.ts"] };
-  const result = await measureTaskDrain({ projectRoot, launch, tasks: Number(process.argv[2] ?? 10_000) });
+  const tasks = Number(process.argv[2] ?? 10_000);
+  const result = await measureTaskDrain({
+    projectRoot,
+    launch,
+    tasks,
+    aloneTasks: Math.max(10, Math.round(tasks / 20)),
+  });
   console.log(JSON.stringify(result, null, 2));
   writeTaskDrainSection(projectRoot, result);
 }

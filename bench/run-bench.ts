@@ -214,9 +214,9 @@ try {
   });
   log(`profile: ${profile.profileFile}`);
   log(`task point: ${plan.tasks} video tasks of four protocols drained against the fakes`);
-  const taskDrain = await measureTaskDrain({ projectRoot, launch, tasks: plan.tasks });
+  const taskDrain = await measureTaskDrain({ projectRoot, launch, tasks: plan.tasks, aloneTasks: plan.aloneTasks });
   log(
-    `task point: ${taskDrain.pollsPerSecond.toFixed(0)} polls/s, ${taskDrain.cpuMicrosecondsPerPoll.toFixed(0)} µs CPU per poll, drained in ${taskDrain.drainSeconds.toFixed(1)} s (${taskDrain.protocols.map((protocol) => `${protocol.protocol} ${protocol.pollsPerSecond.toFixed(0)}/s`).join(", ")})`,
+    `task point: ${taskDrain.pollsPerSecond.toFixed(0)} polls/s, ${taskDrain.cpuMicrosecondsPerPoll.toFixed(0)} µs CPU per poll, drained in ${taskDrain.drainSeconds.toFixed(1)} s (${taskDrain.protocols.map((protocol) => `${protocol.protocol} ${protocol.pollsPerSecond.toFixed(0)}/s, alone ${protocol.alone.pollsPerSecond.toFixed(0)}/s at ${protocol.alone.cpuMicrosecondsPerPoll.toFixed(0)} µs`).join("; ")})`,
   );
   results.machine.loadAverage.end = os.loadavg()[0]!;
   const complete: BenchResults = {
