@@ -125,7 +125,13 @@ export async function createGateway(
     onRecordFailure: (error) =>
       logger.warn({ err: (error as Error).message }, "a task callback attempt could not be recorded"),
   });
-  const taskCallbacks = createTaskCallbackSender(context, callbackDeliverer);
+  const taskCallbacks = createTaskCallbackSender(context, callbackDeliverer, {
+    tries: config.tasks.callbackTries,
+    backoffMs: config.tasks.callbackBackoffMs,
+    // Longer than one try's budget (10 s), so no other instance takes a callback while its try runs.
+    leaseMs: 30_000,
+    sweepIntervalMs: Math.min(Math.max(config.tasks.callbackBackoffMs, 250), 5_000),
+  });
   const videoTasks = createVideoTaskService(context, {
     leaseMs: taskLeaseMs,
     onFinished: (task) => taskCallbacks.send(task),
@@ -137,6 +143,9 @@ export async function createGateway(
     }),
   });
   await videoTasks.settleInterrupted();
+  // Callbacks a stopped process (or another instance) left undelivered, continued where their tries stood.
+  await taskCallbacks.resumeDue();
+  taskCallbacks.startSweeping();
   const taskPoller = startTaskPoller(database, videoTasks, logger, {
     pollIntervalMs: config.tasks.pollIntervalMs,
     maxConcurrentPolls: config.tasks.maxConcurrentPolls,
@@ -183,7 +192,7 @@ export async function createGateway(
       await taskPoller.stop();
       // Retries waiting for their turn end undelivered (the attempts so far are on the task).
       await callbackDeliverer.close();
-      await taskCallbacks.drain();
+      await taskCallbacks.stop();
       reservationRecovery.stop();
       await context.accessTimeRecorder.stop();
       await billing.flush();
