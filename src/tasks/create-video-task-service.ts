@@ -327,6 +327,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       return capability.fetchContent(task.upstreamTaskId, {
         ...buildVideoCallInput(attempt, new ClientGoneSignal()),
         stored: storedRequest(task),
+        openDownload: context.providers.openDownload,
       });
     },
 
