@@ -190,9 +190,11 @@ export async function createGateway(
     context,
     async close() {
       await taskPoller.stop();
-      // Retries waiting for their turn end undelivered (the attempts so far are on the task).
+      // Scheduled retries and the sweep stop at once (their due times are on the tasks, for the next process); a try
+      // under way is cut short by closing the deliverer and gives its claim back uncounted.
+      const callbacksStopped = taskCallbacks.stop();
       await callbackDeliverer.close();
-      await taskCallbacks.stop();
+      await callbacksStopped;
       reservationRecovery.stop();
       await context.accessTimeRecorder.stop();
       await billing.flush();
