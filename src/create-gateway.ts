@@ -76,6 +76,7 @@ export async function createGateway(
   const metrics = createGatewayMetrics({
     countChannelsInCooldown: () => channelRouter?.countChannelsInCooldown() ?? 0,
     countTasksByStatus: () => countTasksByStatus(database.db),
+    ...(database.sqliteCommitWindow ? { countSqliteCommits: () => database.sqliteCommitWindow?.commits ?? 0 } : {}),
   });
   const baseContext: Omit<GatewayContext, "channelRouter" | "channelChanges"> = {
     config,

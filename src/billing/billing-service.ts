@@ -37,7 +37,14 @@ export interface BillingService {
   /** Units for observed usage of `model` billed under `group`. With input 2, output 4: 10 + 5 tokens → 20 units. */
   priceUsage(model: string, group: string, usage: MeteredUsage): number;
   /** The worst case: estimated prompt tokens at the input price plus the output cap at the output price. */
-  worstCaseCost(model: string, group: string, promptTokenEstimate: number, maxOutputTokens: number | undefined): number;
+  worstCaseCost(
+    model: string,
+    group: string,
+    promptTokenEstimate: number,
+    maxOutputTokens: number | undefined,
+    /** Quoted in the one-time "no price configured" warning, which the first request of a model triggers. */
+    requestId?: string,
+  ): number;
   /** The output cap used for the worst case when the request gives none (per-model max_output_tokens, else default). */
   defaultMaxOutputTokens(model: string): number;
   /**

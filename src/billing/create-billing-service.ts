@@ -61,13 +61,13 @@ export function createBillingService(context: BillingContext, options: BillingSe
       : undefined,
   );
 
-  function priceOf(model: string): ModelPrice {
+  function priceOf(model: string, requestId?: string): ModelPrice {
     const price = findModelPrice(config.pricing, model);
     if (price) return price;
     if (!modelsWithoutPrice.has(model)) {
       modelsWithoutPrice.add(model);
       logger.warn(
-        { model },
+        { model, requestId },
         `model ${model} has no price configured; its usage is billed at 0 until pricing.${model} is set`,
       );
     }
@@ -103,8 +103,8 @@ export function createBillingService(context: BillingContext, options: BillingSe
       return priceMeteredUsage(priceOf(model), groupRatio(group), usage);
     },
 
-    worstCaseCost(model, group, promptTokenEstimate, maxOutputTokens) {
-      const price = priceOf(model);
+    worstCaseCost(model, group, promptTokenEstimate, maxOutputTokens, requestId) {
+      const price = priceOf(model, requestId);
       const outputCap = Math.min(maxOutputTokens ?? defaultMaxOutputTokens(model), price.maxOutputTokens ?? Infinity);
       return computeWorstCaseCost(price, groupRatio(group), promptTokenEstimate, outputCap);
     },

@@ -30,8 +30,11 @@ export interface ChannelRouter {
    */
   planAttempts(model: string, token: RoutingToken, userGroup: string, maxAttempts: number): ChannelAttempt[];
   reportSuccess(channelId: number): void;
-  /** Counts a retryable failure; after `cooldown_after_failures` in a row the channel cools down. */
-  reportFailure(channelId: number): void;
+  /**
+   * Counts a retryable failure; after `cooldown_after_failures` in a row the channel cools down (logged with the id
+   * of the request whose failure tipped it).
+   */
+  reportFailure(channelId: number, requestId: string): void;
   /** Models the token may reach (for GET /v1/models), sorted. */
   listModels(token: RoutingToken, userGroup: string): string[];
   /** Re-reads channels from the store (after an admin change). */

@@ -145,9 +145,9 @@ describe("createChannelRouter", () => {
     const router = await createRouter();
     const primary = router.planAttempts("model-a", defaultToken, "default", 1)[0].channel.id;
 
-    router.reportFailure(primary);
+    router.reportFailure(primary, "request-under-test");
     expect(planNames(router)).toEqual(["primary", "backup"]);
-    router.reportFailure(primary);
+    router.reportFailure(primary, "request-under-test");
     // Cooling down: last, but still there when nothing else is left.
     expect(planNames(router)).toEqual(["backup", "primary"]);
 
@@ -157,14 +157,14 @@ describe("createChannelRouter", () => {
     expect(planNames(router)).toEqual(["primary", "backup"]);
 
     // The probe failed: one failure is enough to cool it down again.
-    router.reportFailure(primary);
+    router.reportFailure(primary, "request-under-test");
     expect(planNames(router)).toEqual(["backup", "primary"]);
 
     clockMs += 30_000;
     router.reportSuccess(primary);
-    router.reportFailure(primary);
+    router.reportFailure(primary, "request-under-test");
     expect(planNames(router)).toEqual(["primary", "backup"]);
-    router.reportFailure(primary);
+    router.reportFailure(primary, "request-under-test");
     expect(planNames(router)).toEqual(["backup", "primary"]);
   });
 
@@ -173,9 +173,9 @@ describe("createChannelRouter", () => {
     await context.addChannel("steady");
     const router = await createRouter();
     const flaky = router.findChannel(1)!.id;
-    router.reportFailure(flaky);
+    router.reportFailure(flaky, "request-under-test");
     router.reportSuccess(flaky);
-    router.reportFailure(flaky);
+    router.reportFailure(flaky, "request-under-test");
     expect(planNames(router)).toEqual(["flaky", "steady"]);
   });
 

@@ -113,10 +113,10 @@ export async function createChannelRouter(
     reportSuccess(channelId) {
       cooldowns.recordSuccess(channelId);
     },
-    reportFailure(channelId) {
+    reportFailure(channelId, requestId) {
       if (cooldowns.recordFailure(channelId)) {
         context.logger.warn(
-          { channelId, failures: relay.cooldownAfterFailures, cooldownSeconds: relay.cooldownSeconds },
+          { requestId, channelId, failures: relay.cooldownAfterFailures, cooldownSeconds: relay.cooldownSeconds },
           "channel failed repeatedly; it cools down",
         );
       }

@@ -32,14 +32,14 @@ describe("createTokenRateLimiter (in memory)", () => {
     const token = tokenWith({ rpmLimit: 0, tpmLimit: 1_000 });
     expect(await limiter.admit(token, 5_000)).toBe(1_000);
     await rejectionOf(limiter.admit(token, 1), RateLimitError);
-    limiter.correct(token, 1_000, 100);
+    limiter.correct(token, 1_000, 100, "request-under-test");
     await new Promise((resolve) => setImmediate(resolve));
     expect(await limiter.admit(token, 900)).toBe(900);
     await rejectionOf(limiter.admit(token, 1), RateLimitError);
     // A settled request that used more than it reserved is charged the difference.
-    limiter.correct(token, 900, 950);
+    limiter.correct(token, 900, 950, "request-under-test");
     await new Promise((resolve) => setImmediate(resolve));
-    limiter.correct(token, 900, 0);
+    limiter.correct(token, 900, 0, "request-under-test");
     await new Promise((resolve) => setImmediate(resolve));
     expect(await limiter.admit(token, 850)).toBe(850);
     expect(refused).toEqual(["tpm", "tpm"]);
@@ -50,7 +50,7 @@ describe("createTokenRateLimiter (in memory)", () => {
     const token = tokenWith({ rpmLimit: 2, tpmLimit: 10 });
     expect(await limiter.admit(token, 10)).toBe(10);
     await rejectionOf(limiter.admit(token, 5), RateLimitError);
-    limiter.correct(token, 10, 0);
+    limiter.correct(token, 10, 0, "request-under-test");
     await new Promise((resolve) => setImmediate(resolve));
     expect(await limiter.admit(token, 5)).toBe(5);
     await rejectionOf(limiter.admit(token, 1), RateLimitError);

@@ -16,8 +16,11 @@ export interface TokenRateLimiter {
    * request is settled; 0 when the token has no TPM limit.
    */
   admit(token: TokenRecord, reservedTokens: number): Promise<number>;
-  /** Replaces `countedTokens` by the tokens actually billed (prompt plus completion); a no-op when equal. */
-  correct(token: TokenRecord, countedTokens: number, settledTokens: number): void;
+  /**
+   * Replaces `countedTokens` by the tokens actually billed (prompt plus completion); a no-op when equal. A failed
+   * correction is logged with `requestId`.
+   */
+  correct(token: TokenRecord, countedTokens: number, settledTokens: number, requestId: string): void;
 }
 
 export interface TokenRateLimiterOptions {
@@ -79,13 +82,13 @@ export function createTokenRateLimiter(options: TokenRateLimiterOptions): TokenR
       }
       return tokensToCount;
     },
-    correct(token, countedTokens, settledTokens) {
+    correct(token, countedTokens, settledTokens, requestId) {
       if (countedTokens === 0 || settledTokens === countedTokens) return;
       const change =
         settledTokens > countedTokens
           ? tokens.penalty(token.id, settledTokens - countedTokens)
           : tokens.reward(token.id, countedTokens - settledTokens);
-      change.catch((error: unknown) => options.logger.warn({ err: error }, "could not correct a TPM count"));
+      change.catch((error: unknown) => options.logger.warn({ err: error, requestId }, "could not correct a TPM count"));
     },
   };
 }

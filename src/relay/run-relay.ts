@@ -115,7 +115,13 @@ export async function runRelay<Capability extends RelayCapability>(
   const worstCase = Math.max(
     ...plan.map(
       (attempt) =>
-        context.billing.worstCaseCost(call.model, attempt.group, call.promptTokenEstimate, call.maxOutputTokens) +
+        context.billing.worstCaseCost(
+          call.model,
+          attempt.group,
+          call.promptTokenEstimate,
+          call.maxOutputTokens,
+          requestId,
+        ) +
         (call.reservedUsage
           ? context.billing.priceUsage(call.model, attempt.group, { ...zeroUsage, ...call.reservedUsage })
           : 0),
@@ -125,7 +131,7 @@ export async function runRelay<Capability extends RelayCapability>(
   try {
     reservation = await context.billing.reserve(token, ledgerRequestId, worstCase);
   } catch (error) {
-    context.rateLimiter.correct(token, countedTokens, 0);
+    context.rateLimiter.correct(token, countedTokens, 0, requestId);
     throw error;
   }
 
@@ -163,7 +169,12 @@ export async function runRelay<Capability extends RelayCapability>(
     const cost = usage ? context.billing.priceUsage(call.model, billedGroup, usage) : 0;
     await context.billing.settle(reservation, cost);
     if (countedTokens > 0) {
-      context.rateLimiter.correct(token, countedTokens, usage ? usage.promptTokens + usage.completionTokens : 0);
+      context.rateLimiter.correct(
+        token,
+        countedTokens,
+        usage ? usage.promptTokens + usage.completionTokens : 0,
+        requestId,
+      );
     }
     if (cost > 0) context.metrics.spendQuota(metricsModel, cost);
     context.billing.recordUsage({
@@ -217,7 +228,7 @@ export async function runRelay<Capability extends RelayCapability>(
         failure = error;
         const retryable = error instanceof UpstreamFailure && error.retryable;
         metrics.upstreamErrors.inc({ channel: attempt.channel.name, retryable: retryable ? "true" : "false" });
-        if (retryable) context.channelRouter.reportFailure(attempt.channel.id);
+        if (retryable) context.channelRouter.reportFailure(attempt.channel.id, requestId);
         const canRetry = retryable && !response.headersSent && !clientGone.aborted && index < plan.length - 1;
         if (!canRetry) break;
         metrics.upstreamRetries.inc({ channel: attempt.channel.name });

@@ -4,6 +4,7 @@ import { NoAvailableChannelError } from "../errors/no-available-channel-error.js
 import type { GatewayContext } from "../gateway-context.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import type { ProviderAdapter } from "../providers/provider-adapter.js";
+import { readRequestIds } from "../http/read-request-ids.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import { ClientGoneSignal } from "./client-gone-signal.js";
@@ -24,6 +25,7 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   call: { capability: Capability; model: string; input: Parameters<UnbilledMethod<Capability>>[0] },
 ): Promise<Awaited<ReturnType<UnbilledMethod<Capability>>>> {
   const token = getAuthenticatedToken(response);
+  const { requestId } = readRequestIds(response.req);
   assertModelAllowed(token, call.model);
   const attempts = context.channelRouter
     .planAttempts(
@@ -37,7 +39,7 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   // Per-key limits as in runRelay: an unbilled read counts as a request, and as no tokens once admitted.
   if (token.rpmLimit > 0 || token.tpmLimit > 0) {
     const countedTokens = await context.rateLimiter.admit(token, 0);
-    if (countedTokens > 0) context.rateLimiter.correct(token, countedTokens, 0);
+    if (countedTokens > 0) context.rateLimiter.correct(token, countedTokens, 0, requestId);
   }
   const clientGone = new ClientGoneSignal();
   const onClientGone = () => clientGone.abort(new Error("client disconnected"));
@@ -58,7 +60,7 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
         return answer as Awaited<ReturnType<UnbilledMethod<Capability>>>;
       } catch (error) {
         if (!(error instanceof UpstreamFailure && error.retryable) || clientGone.aborted) throw error;
-        context.channelRouter.reportFailure(attempt.channel.id);
+        context.channelRouter.reportFailure(attempt.channel.id, requestId);
         lastFailure = error;
       }
     }

@@ -285,7 +285,13 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
               throw error;
             }
             context.logger.info(
-              { taskId: task.id, traceId: task.traceId, channel: attempt.attempt.channel.name, model },
+              {
+                requestId: attempt.requestId,
+                taskId: task.id,
+                traceId: task.traceId,
+                channel: attempt.attempt.channel.name,
+                model,
+              },
               "video task submitted",
             );
             return input.render(task);

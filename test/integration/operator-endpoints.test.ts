@@ -1,4 +1,7 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenaiServer } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
@@ -113,6 +116,8 @@ describe("metrics, health and request ids on one gateway (SQLite)", () => {
     expect(moved("gateway_upstream_errors_total", { channel: "main" })).toBe(1);
     // Two answered requests of 11 units each ((5 × 2 + 3 × 4) / 1e6 USD × 500,000).
     expect(moved("gateway_quota_spent_total", { model: "model-a" })).toBe(22);
+    // Each answered request waited for its settlement's commit (one at a time here: sequential requests).
+    expect(moved("gateway_sqlite_commits_total")).toBeGreaterThanOrEqual(3);
     expect(sumOf(after, "gateway_open_streams")).toBe(0);
     expect(sumOf(after, "gateway_channels_in_cooldown")).toBe(0);
     expect(after.some((sample) => sample.name === "gateway_tasks" && sample.labels.status === "queued")).toBe(true);
@@ -145,6 +150,81 @@ describe("metrics, health and request ids on one gateway (SQLite)", () => {
     const requestId = failed.headers.get("x-request-id")!;
     const body = (await failed.json()) as { error: { message: string } };
     expect(body.error.message).toContain(`(request id ${requestId})`);
+  });
+});
+
+describe("the request id in every log line of a request", () => {
+  const logFolder = fs.mkdtempSync(path.join(os.tmpdir(), "request-id-logs-"));
+  const logFile = path.join(logFolder, "gateway.log");
+  let failing: FakeUpstream;
+  let healthy: FakeUpstream;
+  let gateway: TestGateway;
+  let database: GatewayDatabase;
+
+  beforeAll(async () => {
+    failing = await startFakeOpenaiServer({ apiKey: "failing-secret" });
+    healthy = await startFakeOpenaiServer({ apiKey: "healthy-secret" });
+    database = await openDatabase("sqlite::memory:");
+    gateway = await startTestGateway({
+      database,
+      logFile,
+      configFile: {
+        channels: [
+          {
+            name: "first",
+            type: "openai",
+            base_url: failing.url,
+            key: "failing-secret",
+            models: ["unpriced-model"],
+            priority: 1,
+          },
+          { name: "second", type: "openai", base_url: healthy.url, key: "healthy-secret", models: ["unpriced-model"] },
+        ],
+        relay: { max_attempts: 2, cooldown_after_failures: 1, cooldown_seconds: 60 },
+      },
+    });
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await database.close();
+    await Promise.all([failing.close(), healthy.close()]);
+    fs.rmSync(logFolder, { recursive: true, force: true });
+  });
+
+  it("a retried request logs its retry, the channel's cooldown and the missing price, each with its id", async () => {
+    const apiKey = (await createApiKey(gateway, { remainQuota: 1_000_000 })).key;
+    const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+    failing.setFaults({ status: 500, times: 1 });
+    const clientId = "support-ticket-4711";
+    const answered = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "x-request-id": clientId },
+      body: JSON.stringify({ model: "unpriced-model", messages: [{ role: "user", content: "hello" }], max_tokens: 5 }),
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get("x-request-id")).toBe(clientId);
+
+    const expectedMessages = [
+      "has no price configured",
+      "channel failed repeatedly; it cools down",
+      "upstream attempt failed, trying the next channel",
+    ];
+    let lines: Array<{ msg: string; requestId?: string }> = [];
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      lines = fs
+        .readFileSync(logFile)
+        .subarray(logStart)
+        .toString("utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .map((line) => JSON.parse(line) as { msg: string; requestId?: string });
+      if (expectedMessages.every((message) => lines.some((line) => line.msg.includes(message)))) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const message of expectedMessages) expect(lines.map((line) => line.msg).join("\n")).toContain(message);
+    // Nothing else ran on this gateway meanwhile: every line written since the request started is that request's.
+    for (const line of lines)
+      expect({ msg: line.msg, requestId: line.requestId }).toEqual({ msg: line.msg, requestId: clientId });
   });
 });
 

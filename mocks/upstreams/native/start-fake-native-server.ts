@@ -97,6 +97,8 @@ async function handleExchange(
     if (!(error instanceof NativeUpstreamError)) throw error;
     answer = { kind: "json", status: error.httpStatus, body: error.toEnvelope() };
   }
+  if (answer.textSignatures !== undefined)
+    (exchange.record as NativeRecordedRequest).textSignatures = answer.textSignatures;
   await writeNativeAnswer(exchange, answer);
 }
 
