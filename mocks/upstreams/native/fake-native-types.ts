@@ -20,6 +20,8 @@ export interface FakeNativeUpstream extends FakeUpstream {
     durationSeconds: number;
     fileIds: string[];
   }>;
+  /** The storage host file downloads redirect to (another port on 127.0.0.1), and the requests it got. */
+  storage: { url: string; requests: RecordedRequest[] };
 }
 
 export interface FakeNativeServerOptions {

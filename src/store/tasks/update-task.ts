@@ -1,7 +1,7 @@
 import type { Kysely, Updateable } from "kysely";
 import type { Database, TasksTable } from "../database-schema.js";
 import { mapTaskRow } from "./map-task-row.js";
-import type { TaskRecord, TaskStatus } from "./task-record.js";
+import type { TaskCallbackState, TaskRecord, TaskStatus } from "./task-record.js";
 
 export interface TaskPatch {
   channelId?: number | null;
@@ -20,6 +20,9 @@ export interface TaskPatch {
   nextPollAt?: number;
   pollFailures?: number;
   idempotencyKey?: string | null;
+  callbackState?: TaskCallbackState | null;
+  /** epoch milliseconds */
+  callbackNextAt?: number;
   updatedTime: number;
 }
 
@@ -54,6 +57,8 @@ export async function updateTask(
   if (patch.nextPollAt !== undefined) changes.next_poll_at = patch.nextPollAt;
   if (patch.pollFailures !== undefined) changes.poll_failures = patch.pollFailures;
   if (patch.idempotencyKey !== undefined) changes.idempotency_key = patch.idempotencyKey;
+  if (patch.callbackState !== undefined) changes.callback_state = patch.callbackState;
+  if (patch.callbackNextAt !== undefined) changes.callback_next_at = patch.callbackNextAt;
   let query = db.updateTable("tasks").set(changes).where("id", "=", taskId);
   if (options.onlyFromStatuses !== undefined) {
     if (options.onlyFromStatuses.length === 0) {
