@@ -14,6 +14,9 @@ import { upstreamTransportFailure } from "./upstream-transport-failure.js";
  */
 export const maximumUpstreamAnswerSize = 256 * 1024 * 1024;
 
+/** Answers at least this large with a Content-Length are read into one buffer of that size as they come. */
+const preallocatedAnswerSize = 64 * 1024;
+
 /** A whole 2xx answer, read into memory. */
 export interface UpstreamBufferedAnswer {
   statusCode: number;
@@ -48,6 +51,9 @@ function dispatchBuffered(
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
+    // A large answer of declared length is copied into one buffer as it comes: no chunk list held alongside the
+    // concatenated copy (a 20 MB base64 image would otherwise peak at twice its size), and socket buffers released.
+    let whole: Buffer | undefined;
     const onClientGone = () => controller?.abort(signal.reason as Error);
     const finish = () => signal.off("abort", onClientGone);
     const handler: Dispatcher.DispatchHandler = {
@@ -59,9 +65,28 @@ function dispatchBuffered(
       onResponseStart(_controller, status, responseHeaders) {
         statusCode = status;
         headers = responseHeaders as IncomingHttpHeaders;
+        const declaredSize = Number(headers["content-length"]);
+        if (
+          status >= 200 &&
+          status < 300 &&
+          Number.isSafeInteger(declaredSize) &&
+          declaredSize >= preallocatedAnswerSize &&
+          declaredSize <= maximumAnswerSize
+        )
+          whole = Buffer.allocUnsafe(declaredSize);
       },
       onResponseData(responseController, chunk) {
         if (tooLarge) return;
+        if (whole !== undefined) {
+          if (size + chunk.length <= whole.length) {
+            chunk.copy(whole, size);
+            size += chunk.length;
+            return;
+          }
+          // More than the upstream declared: what came so far joins the chunks and the usual rules apply.
+          chunks.push(whole.subarray(0, size));
+          whole = undefined;
+        }
         const isError = statusCode < 200 || statusCode >= 300;
         const limit = isError ? maximumUpstreamErrorBodySize : maximumAnswerSize;
         if (size + chunk.length <= limit) {
@@ -80,7 +105,8 @@ function dispatchBuffered(
         resolve({
           statusCode,
           headers,
-          body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
+          body:
+            whole !== undefined ? whole.subarray(0, size) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
           tooLarge: false,
         });
       },

@@ -5,7 +5,7 @@ import type { ChannelAttempt } from "../channels/channel-router.js";
 import { ClientGoneSignal } from "./client-gone-signal.js";
 import { closeUpstreamDispatchers } from "./get-upstream-dispatcher.js";
 import { maximumUpstreamAnswerSize } from "./send-upstream-buffered-request.js";
-import { sendUpstreamJsonRequest } from "./send-upstream-json-request.js";
+import { sendUpstreamJsonRequest, sendUpstreamJsonRequestKeepingBytes } from "./send-upstream-json-request.js";
 import type { UpstreamRequest } from "./send-upstream-request.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 import { rejectionOf } from "../../test/support/rejection-of.js";
@@ -202,5 +202,28 @@ describe("sendUpstreamJsonRequest", () => {
     expect(failure.message).toBe(
       `Upstream error (503): ${JSON.stringify({ error: { message: "overloaded" }, padding: "x".repeat(200_000) }).slice(0, 200)}`,
     );
+  });
+
+  it("reads a large answer of declared length whole, in pieces, and keeps its bytes without the byte order mark", async () => {
+    const image = "A".repeat(3 * 1024 * 1024);
+    const text = `{"created":1,"data":[{"b64_json":"${image}"}]}`;
+    answer = (_request, response) => {
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+      response.writeHead(200, { "content-type": "application/json", "content-length": bytes.length });
+      let offset = 0;
+      const writeSome = () => {
+        if (offset >= bytes.length) return void response.end();
+        response.write(bytes.subarray(offset, offset + 100_000));
+        offset += 100_000;
+        setImmediate(writeSome);
+      };
+      writeSome();
+    };
+    const kept = await sendUpstreamJsonRequestKeepingBytes<{ data: Array<{ b64_json: string }> }>(
+      attemptFor(),
+      chatRequest(),
+    );
+    expect(kept.answer.data[0]!.b64_json).toBe(image);
+    expect(kept.bytes.toString("utf8")).toBe(text);
   });
 });

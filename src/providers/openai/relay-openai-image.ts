@@ -2,7 +2,7 @@ import { FormData } from "undici";
 import type { components } from "../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { sendUpstreamJsonRequestKeepingBytes } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import type { ImageCall, UploadedImageFile } from "../image-call.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
@@ -27,16 +27,16 @@ export async function relayOpenaiImage(
   if (call.family.name === "img-c") return relayOpenaiImgC(call, input, services);
   const path = `/v1/images/${call.kind === "multipart" ? "edits" : call.task}`;
   try {
-    const result =
+    const { answer: result, bytes } =
       call.kind === "json"
-        ? await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
+        ? await sendUpstreamJsonRequestKeepingBytes<ImageResponse>(input.attempt, {
             method: "POST",
             path,
             headers: input.upstreamHeaders(),
             body: JSON.stringify({ ...call.body, model: input.attempt.upstreamModel }),
             signal: input.signal,
           })
-        : await sendUpstreamJsonRequest<ImageResponse>(input.attempt, {
+        : await sendUpstreamJsonRequestKeepingBytes<ImageResponse>(input.attempt, {
             method: "POST",
             path,
             headers: input.upstreamHeaders({ jsonBody: false }),
@@ -49,7 +49,8 @@ export async function relayOpenaiImage(
         code: "empty_response",
       });
     input.observed.usage = readImageUsage(result);
-    input.deliver(result);
+    // The answer goes back as the upstream sent it: its own bytes, not a re-serialisation of a possibly huge parse.
+    input.deliverBytes("application/json; charset=utf-8", bytes);
   } catch (error) {
     throw toImageFailure(error, { readError: readOpenaiImageError, secrets: input.attempt.channel.keys });
   }
