@@ -6,6 +6,7 @@ import type { LargeImageResult } from "./measure-large-image.js";
 import type { TaskDrainResult } from "./measure-task-drain.js";
 import type { IdleGapTiming } from "./measure-idle-cache-penalty.js";
 import type { CpuProfileSummary } from "./summarise-cpu-profile.js";
+import type { SettlementCommitPoint } from "./measure-settlement-commits.js";
 
 export interface MachineDescription {
   cpus: number;
@@ -62,5 +63,10 @@ export interface BenchResults {
   /** The task poller draining video tasks of every protocol; absent when the point did not run. */
   taskDrain?: TaskDrainResult;
   memory: MemoryReading[];
+  /**
+   * The SQLite money floor: requests answered per ledger commit in the gateway's 0 ms, 64-connection rounds of the
+   * limited token (from `gateway_sqlite_commits_total`), and the ledger's own CPU per request by requests per commit.
+   */
+  settlementFloor?: { requestsPerCommitRounds: number[]; commitCosts: SettlementCommitPoint[] };
   profile: { summary: CpuProfileSummary; load: LoadPointResult; seconds: number };
 }

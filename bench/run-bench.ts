@@ -29,6 +29,8 @@ import {
 } from "./start-bench-servers.js";
 import { writeBenchmarksMarkdown } from "./write-benchmarks-markdown.js";
 import { measureTaskDrain } from "./measure-task-drain.js";
+import { measureSettlementCommits } from "./measure-settlement-commits.js";
+import { readSqliteCommits } from "./read-sqlite-commits.js";
 
 // `npm run bench`: issue 4's benchmark with issue 19's reference and points. Writes docs/BENCHMARKS.md; BENCH_QUICK=1 runs 1 s points to check the harness.
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -69,6 +71,8 @@ const loaded = [undici, raw, bareExpress, gateway.limited, portkey];
 const referenced = [direct, undici, gateway.limited];
 const memoryBefore = new Map(measured.map((target) => [target.name, readProcessMemory(target.server.process.pid!)]));
 
+/** Requests answered per SQLite ledger commit, per 0 ms / 64-connection round of the limited token. */
+const requestsPerCommitRounds: number[] = [];
 const results: Omit<BenchResults, "profile"> = {
   date: new Date().toISOString(),
   machine: {
@@ -109,6 +113,8 @@ try {
       const rounds = new Map(targets.map((target) => [target.name, [] as LoadPointResult[]]));
       for (let round = 1; round <= plan.rounds; round += 1) {
         for (const target of targets) {
+          const countsCommits = target === gateway.limited && latencyMs === 0 && connections === 64;
+          const commitsBefore = countsCommits ? await readSqliteCommits(target.url) : 0;
           const point = await runLoadPoint({
             target,
             connections,
@@ -116,6 +122,9 @@ try {
             body: chatBody,
           });
           rounds.get(target.name)!.push(point);
+          if (countsCommits) {
+            requestsPerCommitRounds.push(point.latency.count / ((await readSqliteCommits(target.url)) - commitsBefore));
+          }
           log(
             `${latencyMs} ms c=${connections} round ${round} ${target.name}: ${point.requestsPerSecond.toFixed(0)} req/s, mean ${point.latency.meanMs.toFixed(2)} ms, ${point.serverCpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request, steal ${(100 * point.stealShare).toFixed(0)}%, failures ${point.failures}`,
           );
@@ -206,6 +215,17 @@ try {
     await Promise.all([freshUndici.server.stop(), freshGateway.server.stop()]);
     fs.rmSync(freshGateway.dataFolder, { recursive: true, force: true });
   }
+  log("settlement floor: the SQLite ledger's CPU per request by requests per commit");
+  results.settlementFloor = {
+    requestsPerCommitRounds,
+    commitCosts: await measureSettlementCommits({
+      requestsPerCommit: [1, 2, 4, 8, 16, 32],
+      requests: process.env.BENCH_QUICK === "1" ? 3_000 : 30_000,
+    }),
+  };
+  log(
+    `settlement floor: ${requestsPerCommitRounds.map((value) => value.toFixed(1)).join(", ")} requests per commit; ${results.settlementFloor.commitCosts.map((point) => `${point.requestsPerCommit}/commit ${point.cpuMicrosecondsPerRequest.toFixed(1)} µs`).join(", ")}`,
+  );
   log("profiling the gateway at 0 ms, c=64");
   const profile = await profileGateway(projectRoot, upstream.url, launch, {
     body: chatBody,

@@ -124,6 +124,31 @@ function profileTable(entries: ProfileEntry[], busyMs: number, limit: number): s
 }
 
 /** docs/BENCHMARKS.md from one run's results; `findings` is the hand-written reading of the profile. */
+function settlementFloorSection(floor: NonNullable<BenchResults["settlementFloor"]>): string {
+  const perCommit = floor.requestsPerCommitRounds;
+  const sorted = [...perCommit].sort((left, right) => left - right);
+  const middle = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  const rows = [
+    "| requests per commit | ledger CPU µs per request | of which user | of which system |",
+    "|---:|---:|---:|---:|",
+  ];
+  for (const point of floor.commitCosts)
+    rows.push(
+      `| ${point.requestsPerCommit} | ${format(point.cpuMicrosecondsPerRequest, 1)} | ${format(point.userMicrosecondsPerRequest, 1)} | ${format(point.systemMicrosecondsPerRequest, 1)} |`,
+    );
+  return `## The settlement floor (SQLite)
+
+A limited token's request writes its reservation, its settlement with the ledger row and its usage row, and its
+answer waits until that settlement is committed (the settlements finished in one event-loop turn share one commit).
+In the 0 ms, 64-connection rounds of the limited token above the gateway answered **${format(middle, 1)} requests per
+commit** (median; rounds ${perCommit.map((value) => format(value, 1)).join(", ")}, from \`gateway_sqlite_commits_total\`).
+What the ledger alone costs per request at each ratio, through the gateway's own ledger and commit window with no
+HTTP at all (bench/measure-settlement-commits.ts):
+
+${rows.join("\n")}
+`;
+}
+
 export function writeBenchmarksMarkdown(results: BenchResults, findings: string): string {
   const aims = evaluateAims(results);
   const { summary } = results.profile;
@@ -232,6 +257,7 @@ mark, reset (\`/proc/<pid>/clear_refs\`) right before the requests.
 
 ${largeImageTable(results)}
 
+${results.settlementFloor ? `${settlementFloorSection(results.settlementFloor)}\n` : ""}
 ## Profile
 
 A fresh gateway under \`node --cpu-prof\`, limited token, 0 ms upstream, 64 connections, ${results.profile.seconds} s after a warm-up
