@@ -12,6 +12,17 @@ export interface BenchPlan {
   warmupSeconds: number;
   streamRequests: (latencyMs: number) => number;
   profileSeconds: number;
+  /** Seconds of one round of one target at a streaming point (200-chunk answers, 0 ms upstream). */
+  streamPointSeconds: number;
+  streamPointConnections: number[];
+  /** Streams held open at once for the memory point. */
+  openStreams: number;
+  /** Sequential requests per target at the large-image point, and the image's size in base64 characters. */
+  largeImageRequests: number;
+  largeImageB64Characters: number;
+  /** Video tasks the task point drains, all protocols at once; then this many per protocol, one protocol at a time. */
+  tasks: number;
+  aloneTasks: number;
 }
 
 export function createBenchPlan(quick: boolean): BenchPlan {
@@ -25,6 +36,13 @@ export function createBenchPlan(quick: boolean): BenchPlan {
     warmupSeconds: quick ? 1 : 3,
     streamRequests: (latencyMs) => (quick ? 10 : latencyMs === 0 ? 300 : 150),
     profileSeconds: quick ? 2 : 10,
+    streamPointSeconds: quick ? 1 : 2,
+    streamPointConnections: [1, 16],
+    openStreams: 1000,
+    largeImageRequests: quick ? 2 : 6,
+    largeImageB64Characters: 20_000_000,
+    tasks: quick ? 500 : 10_000,
+    aloneTasks: quick ? 100 : 500,
   };
 }
 
@@ -36,4 +54,14 @@ export const streamingChatBody = JSON.stringify({
   model: "bench-model",
   stream: true,
   messages: [{ role: "user", content: "Say hello to the benchmark" }],
+});
+
+/** Words in the long streaming prompt: the fake echoes them, so its answer is 200 chunks (role, "Echo:", 197 words, finish). */
+const longStreamWords = 197;
+export const longStreamingChatBody = JSON.stringify({
+  model: "bench-model",
+  stream: true,
+  messages: [
+    { role: "user", content: Array.from({ length: longStreamWords }, (_, index) => `word${index + 1}`).join(" ") },
+  ],
 });

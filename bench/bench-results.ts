@@ -1,5 +1,9 @@
 import type { LoadPointResult } from "./run-load-point.js";
 import type { MeasuredStream } from "./measure-stream-ttfb.js";
+import type { StreamThroughputResult } from "./measure-stream-throughput.js";
+import type { OpenStreamsResult } from "./measure-open-streams.js";
+import type { LargeImageResult } from "./measure-large-image.js";
+import type { TaskDrainResult } from "./measure-task-drain.js";
 import type { IdleGapTiming } from "./measure-idle-cache-penalty.js";
 import type { CpuProfileSummary } from "./summarise-cpu-profile.js";
 
@@ -26,7 +30,19 @@ export interface RoundFigures {
   requestsPerSecond: number;
   meanMs: number;
   stealShare: number;
+  serverCpuMicrosecondsPerRequest: number;
 }
+
+/** One round of a streaming point, for the aims' per-round ratios. */
+export interface StreamRoundFigures {
+  chunksPerSecond: number;
+  gapP99Ms: number;
+  firstByteMeanMs: number;
+  serverCpuMicrosecondsPerChunk: number;
+}
+
+/** A streaming point's row: its median round by chunks per second, with every round's figures in run order. */
+export type StreamPoint = StreamThroughputResult & { latencyMs: number; rounds: StreamRoundFigures[] };
 
 export interface BenchResults {
   date: string;
@@ -37,6 +53,14 @@ export interface BenchResults {
   /** One per target and point: the round with the median requests/s, and every round's figures in run order. */
   points: Array<LoadPointResult & { latencyMs: number; rounds: RoundFigures[] }>;
   streams: MeasuredStream[];
+  /** Streaming chat with a 200-chunk answer: chunks per second, first byte and inter-chunk gaps under load. */
+  streamPoints: StreamPoint[];
+  /** RSS with many streams open at once. */
+  openStreams: OpenStreamsResult[];
+  /** A ~20 MB base64 image answer: latency and peak RSS. */
+  largeImages: LargeImageResult[];
+  /** The task poller draining video tasks of every protocol; absent when the point did not run. */
+  taskDrain?: TaskDrainResult;
   memory: MemoryReading[];
   profile: { summary: CpuProfileSummary; load: LoadPointResult; seconds: number };
 }

@@ -1,4 +1,5 @@
-import type { RoundFigures } from "./bench-results.js";
+import type { RoundFigures, StreamRoundFigures } from "./bench-results.js";
+import type { StreamThroughputResult } from "./measure-stream-throughput.js";
 import type { LoadPointResult } from "./run-load-point.js";
 
 /** A point's row: the round with the median requests/s (the lower middle one of an even count), with every round's figures in run order. */
@@ -12,6 +13,7 @@ export function pickMedianRound(rounds: LoadPointResult[]): LoadPointResult & { 
       requestsPerSecond: round.requestsPerSecond,
       meanMs: round.latency.meanMs,
       stealShare: round.stealShare,
+      serverCpuMicrosecondsPerRequest: round.serverCpuMicrosecondsPerRequest,
     })),
   };
 }
@@ -21,4 +23,22 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** A streaming point's row: the round with the median chunks/s, with every round's figures in run order. */
+export function pickMedianStreamRound(rounds: StreamThroughputResult[]): StreamThroughputResult & {
+  rounds: StreamRoundFigures[];
+} {
+  if (rounds.length === 0) throw new Error("a point needs at least one round");
+  const byRate = [...rounds].sort((left, right) => left.chunksPerSecond - right.chunksPerSecond);
+  const median = byRate[Math.floor((byRate.length - 1) / 2)]!;
+  return {
+    ...median,
+    rounds: rounds.map((round) => ({
+      chunksPerSecond: round.chunksPerSecond,
+      gapP99Ms: round.gap.p99Ms,
+      firstByteMeanMs: round.firstByte.meanMs,
+      serverCpuMicrosecondsPerChunk: round.serverCpuMicrosecondsPerChunk,
+    })),
+  };
 }

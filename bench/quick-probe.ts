@@ -8,6 +8,7 @@ import {
   startFakeUpstream,
   startGateway,
   startRawProxy,
+  startUndiciPassThrough,
 } from "./start-bench-servers.js";
 
 // A short probe of one or two load points (BENCH_PROBE="latency:connections,…"), for profiling work between full runs.
@@ -16,17 +17,18 @@ const points = (process.env.BENCH_PROBE ?? "0:1,0:16,0:64,20:16")
   .split(",")
   .map((point) => point.split(":").map(Number) as [number, number]);
 const upstream = await startFakeUpstream(projectRoot);
+const undici = await startUndiciPassThrough(projectRoot, upstream.url);
 const raw = await startRawProxy(projectRoot, upstream.url);
 const gateway = await startGateway(projectRoot, upstream.url, { entry: ["dist/src/main.js"] });
 for (const [latency, connections] of points) {
   await setUpstreamLatency(upstream, latency);
-  for (const target of [directTarget(upstream), raw, gateway.limited, gateway.unlimited]) {
+  for (const target of [directTarget(upstream), undici, raw, gateway.limited, gateway.unlimited]) {
     const result = await runLoadPoint({ target, connections, durationSeconds: 4, body: chatBody });
     console.log(
       `${latency} ms c=${connections} ${target.name}: ${Math.round(result.requestsPerSecond)} req/s, mean ${result.latency.meanMs.toFixed(2)} ms`,
     );
   }
 }
-await Promise.all([raw.server.stop(), gateway.server.stop()]);
+await Promise.all([undici.server.stop(), raw.server.stop(), gateway.server.stop()]);
 await upstream.stop();
 process.exit(0);

@@ -3,16 +3,20 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chatBody, createBenchPlan, streamingChatBody } from "./bench-plan.js";
+import { chatBody, createBenchPlan, longStreamingChatBody, streamingChatBody } from "./bench-plan.js";
 import type { BenchResults, MemoryReading } from "./bench-results.js";
 import { evaluateAims } from "./evaluate-aims.js";
 import { measureIdleCachePenalty } from "./measure-idle-cache-penalty.js";
 import { measureStreamTtfb } from "./measure-stream-ttfb.js";
 import { profileGateway } from "./profile-gateway.js";
 import { readProcessMemory } from "./read-process-memory.js";
-import { pickMedianRound } from "./pick-median-round.js";
+import { pickMedianRound, pickMedianStreamRound } from "./pick-median-round.js";
+import { measureStreamThroughput, type StreamThroughputResult } from "./measure-stream-throughput.js";
+import { measureOpenStreams } from "./measure-open-streams.js";
+import { measureLargeImage } from "./measure-large-image.js";
 import { runLoadPoint, type LoadPointResult } from "./run-load-point.js";
 import {
+  benchImageModel,
   directTarget,
   setUpstreamLatency,
   startBareExpressProxy,
@@ -20,15 +24,18 @@ import {
   startGateway,
   startPortkey,
   startRawProxy,
+  startUndiciPassThrough,
   type GatewayLaunch,
 } from "./start-bench-servers.js";
 import { writeBenchmarksMarkdown } from "./write-benchmarks-markdown.js";
-import { measureTaskDrain, writeTaskDrainSection } from "./measure-task-drain.js";
+import { measureTaskDrain } from "./measure-task-drain.js";
 
-// `npm run bench`: issue 4's benchmark. Writes docs/BENCHMARKS.md; BENCH_QUICK=1 runs 1 s points to check the harness.
+// `npm run bench`: issue 4's benchmark with issue 19's reference and points. Writes docs/BENCHMARKS.md; BENCH_QUICK=1 runs 1 s points to check the harness.
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const plan = createBenchPlan(process.env.BENCH_QUICK === "1");
-const log = (message: string) => console.log(`[bench] ${message}`);
+const benchStartedAt = performance.now();
+const log = (message: string) =>
+  console.log(`[bench ${((performance.now() - benchStartedAt) / 1000).toFixed(0).padStart(4)} s] ${message}`);
 
 function buildGateway(): GatewayLaunch {
   // Compiled output is what `npm start` runs; tsx stays as a fallback so a broken build elsewhere does not stop the bench.
@@ -49,14 +56,17 @@ log(
   `idle gaps: ${idleGaps.map((timing) => `${timing.gapMs} ms → memory walk ${timing.memoryWalkMicroseconds.toFixed(0)} µs, arithmetic ${timing.arithmeticMicroseconds.toFixed(0)} µs`).join("; ")}`,
 );
 const upstream = await startFakeUpstream(projectRoot);
+const undici = await startUndiciPassThrough(projectRoot, upstream.url);
 const raw = await startRawProxy(projectRoot, upstream.url);
 const bareExpress = await startBareExpressProxy(projectRoot, upstream.url);
 const portkey = await startPortkey(projectRoot, upstream.url);
 const gateway = await startGateway(projectRoot, upstream.url, launch);
 const direct = directTarget(upstream);
-const measured = [raw, gateway.limited, portkey];
-// The issue's reference stack is loaded at every point but not streamed: it buffers and parses every answer as JSON.
-const loaded = [raw, bareExpress, gateway.limited, portkey];
+const measured = [undici, raw, gateway.limited, portkey];
+// Bare Express is loaded at every point but not streamed: it buffers and parses every answer as JSON.
+const loaded = [undici, raw, bareExpress, gateway.limited, portkey];
+// The new points of issue 19 compare the gateway with the reference and with the fake itself.
+const referenced = [direct, undici, gateway.limited];
 const memoryBefore = new Map(measured.map((target) => [target.name, readProcessMemory(target.server.process.pid!)]));
 
 const results: Omit<BenchResults, "profile"> = {
@@ -76,6 +86,9 @@ const results: Omit<BenchResults, "profile"> = {
   rounds: plan.rounds,
   points: [],
   streams: [],
+  streamPoints: [],
+  openStreams: [],
+  largeImages: [],
   memory: [],
 };
 
@@ -91,7 +104,7 @@ try {
       // The unlimited token (no reservation rows) is a cheap extra row at the 0 ms points where CPU cost shows.
       const targets =
         latencyMs === 0 && connections !== 16
-          ? [direct, raw, bareExpress, gateway.limited, gateway.unlimited, portkey]
+          ? [direct, undici, raw, bareExpress, gateway.limited, gateway.unlimited, portkey]
           : [direct, ...loaded];
       const rounds = new Map(targets.map((target) => [target.name, [] as LoadPointResult[]]));
       for (let round = 1; round <= plan.rounds; round += 1) {
@@ -121,6 +134,7 @@ try {
       );
     }
   }
+  // Read before the points below: the large-image point resets each process's peak.
   results.memory = measured.map((target): MemoryReading => {
     const after = readProcessMemory(target.server.process.pid!);
     return {
@@ -130,13 +144,68 @@ try {
       peakMiB: after.peakRssMiB,
     };
   });
+  await setUpstreamLatency(upstream, 0);
+  for (const connections of plan.streamPointConnections) {
+    const rounds = new Map(referenced.map((target) => [target.name, [] as StreamThroughputResult[]]));
+    for (let round = 1; round <= plan.rounds; round += 1) {
+      for (const target of referenced) {
+        const point = await measureStreamThroughput({
+          target,
+          connections,
+          durationSeconds: plan.streamPointSeconds,
+          body: longStreamingChatBody,
+        });
+        rounds.get(target.name)!.push(point);
+        log(
+          `stream point c=${connections} round ${round} ${target.name}: ${point.chunksPerSecond.toFixed(0)} chunks/s (${point.chunksPerAnswer.toFixed(0)} per answer), first byte mean ${point.firstByte.meanMs.toFixed(2)} ms, gap p99 ${point.gap.p99Ms.toFixed(3)} ms, ${point.serverCpuMicrosecondsPerChunk.toFixed(1)} µs CPU/chunk, failures ${point.failures}`,
+        );
+      }
+    }
+    for (const [, measuredRounds] of rounds)
+      results.streamPoints.push({ ...pickMedianStreamRound(measuredRounds), latencyMs: 0 });
+  }
+  for (const target of referenced) {
+    const image = await measureLargeImage({
+      target,
+      model: benchImageModel,
+      b64Characters: plan.largeImageB64Characters,
+      requests: plan.largeImageRequests,
+    });
+    results.largeImages.push(image);
+    log(
+      `large image ${target.name}: mean ${image.latency.meanMs.toFixed(1)} ms, ${(image.answerBytes / 1e6).toFixed(1)} MB answers, peak RSS ${image.peakMiB.toFixed(0)} MiB (+${image.peakAboveMiB.toFixed(0)}), failures ${image.failures}`,
+    );
+  }
 } finally {
-  await Promise.all([raw.server.stop(), bareExpress.server.stop(), portkey.server.stop(), gateway.server.stop()]);
+  await Promise.all([
+    undici.server.stop(),
+    raw.server.stop(),
+    bareExpress.server.stop(),
+    portkey.server.stop(),
+    gateway.server.stop(),
+  ]);
   fs.rmSync(gateway.dataFolder, { recursive: true, force: true });
 }
 
 try {
   await setUpstreamLatency(upstream, 0);
+  // Open streams on fresh processes, warmed up by 50 streams: after the load points a process's heap has grown and
+  // shrinks at its next collections, which would hide what the open streams take.
+  const freshUndici = await startUndiciPassThrough(projectRoot, upstream.url);
+  const freshGateway = await startGateway(projectRoot, upstream.url, launch);
+  try {
+    for (const target of [freshUndici, freshGateway.limited]) {
+      await measureStreamTtfb(target, streamingChatBody, 50);
+      const open = await measureOpenStreams({ target, upstream, streams: plan.openStreams, body: streamingChatBody });
+      results.openStreams.push(open);
+      log(
+        `open streams ${target.name}: ${open.opened}/${open.streams} open, RSS ${open.idleMiB.toFixed(1)} → ${open.openMiB.toFixed(1)} MiB (+${open.aboveIdleMiB.toFixed(1)}), ${open.afterCloseMiB.toFixed(1)} after closing`,
+      );
+    }
+  } finally {
+    await Promise.all([freshUndici.server.stop(), freshGateway.server.stop()]);
+    fs.rmSync(freshGateway.dataFolder, { recursive: true, force: true });
+  }
   log("profiling the gateway at 0 ms, c=64");
   const profile = await profileGateway(projectRoot, upstream.url, launch, {
     body: chatBody,
@@ -144,9 +213,15 @@ try {
     durationSeconds: plan.profileSeconds,
   });
   log(`profile: ${profile.profileFile}`);
+  log(`task point: ${plan.tasks} video tasks of four protocols drained against the fakes`);
+  const taskDrain = await measureTaskDrain({ projectRoot, launch, tasks: plan.tasks, aloneTasks: plan.aloneTasks });
+  log(
+    `task point: ${taskDrain.pollsPerSecond.toFixed(0)} polls/s, ${taskDrain.cpuMicrosecondsPerPoll.toFixed(0)} µs CPU per poll, drained in ${taskDrain.drainSeconds.toFixed(1)} s (${taskDrain.protocols.map((protocol) => `${protocol.protocol} ${protocol.pollsPerSecond.toFixed(0)}/s, alone ${protocol.alone.pollsPerSecond.toFixed(0)}/s at ${protocol.alone.cpuMicrosecondsPerPoll.toFixed(0)} µs`).join("; ")})`,
+  );
   results.machine.loadAverage.end = os.loadavg()[0]!;
   const complete: BenchResults = {
     ...results,
+    taskDrain,
     profile: { summary: profile.summary, load: profile.load, seconds: plan.profileSeconds },
   };
   const findings = fs.readFileSync(path.join(projectRoot, "bench/profile-findings.md"), "utf8");
@@ -154,12 +229,8 @@ try {
   const resultsFile = path.join(path.dirname(profile.profileFile), "bench-results.json");
   fs.writeFileSync(resultsFile, JSON.stringify(complete, null, 2));
   for (const verdict of evaluateAims(complete))
-    log(`${verdict.passed ? "pass" : "FAIL"}: ${verdict.aim} (${verdict.measured})`);
+    log(`${verdict.passed ? "pass" : "FAIL"}: ${verdict.aim} (CPU: ${verdict.cpu}; ${verdict.measured})`);
   log(`wrote docs/BENCHMARKS.md; raw results in ${resultsFile}`);
-  log("task point: queued video tasks drained against the fake");
-  const taskDrain = await measureTaskDrain({ tasks: process.env.BENCH_QUICK === "1" ? 500 : 10_000 });
-  writeTaskDrainSection(projectRoot, taskDrain);
-  log(`task point: ${taskDrain.pollsPerSecond.toFixed(0)} polls/s, drained in ${taskDrain.drainSeconds.toFixed(1)} s`);
 } finally {
   await upstream.stop();
 }

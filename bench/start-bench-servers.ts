@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
+import type { FaultPlan } from "../mocks/upstreams/shared/fault-plan.js";
 import { findFreePort } from "./find-free-port.js";
 import { provisionGatewayToken } from "./provision-gateway-token.js";
 import { startChildServer, type ChildServer } from "./start-child-server.js";
@@ -12,6 +13,7 @@ import {
   gatewayUnlimitedName,
   portkeyName,
   rawProxyName,
+  undiciPassThroughName,
 } from "./target-names.js";
 
 export const benchModel = "bench-model";
@@ -46,6 +48,11 @@ export async function setUpstreamLatency(upstream: ChildServer, latencyMs: numbe
   await upstream.request({ type: "set-latency", latencyMs });
 }
 
+/** Replaces the fake's whole fault plan (every request until replaced); `{}` clears it. */
+export async function setUpstreamFaults(upstream: ChildServer, faults: FaultPlan): Promise<void> {
+  await upstream.request({ type: "set-faults", faults });
+}
+
 export function directTarget(upstream: ChildServer): BenchTarget {
   return { name: directName, server: upstream, url: upstream.url, headers: { authorization: `Bearer ${upstreamKey}` } };
 }
@@ -59,6 +66,18 @@ export async function startRawProxy(projectRoot: string, upstreamUrl: string): P
     ready: { ipc: true },
   });
   return { name: rawProxyName, server, url: server.url, headers: { authorization: `Bearer ${upstreamKey}` } };
+}
+
+/** The reference of issue 19's aims: node:http in, undici `Pool.request` out, bytes piped (children/undici-pass-through-process.ts). */
+export async function startUndiciPassThrough(projectRoot: string, upstreamUrl: string): Promise<BenchTarget> {
+  const server = await startChildServer({
+    name: "undici pass-through",
+    cwd: projectRoot,
+    args: ["--import", "tsx", "bench/children/undici-pass-through-process.ts"],
+    environment: { BENCH_PROXY_TARGET: upstreamUrl },
+    ready: { ipc: true },
+  });
+  return { name: undiciPassThroughName, server, url: server.url, headers: { authorization: `Bearer ${upstreamKey}` } };
 }
 
 /** The issue's reference stack: bare Express 5 + JSON parsing + an undici pass-through (children/bare-express-proxy-process.ts). */
@@ -101,6 +120,8 @@ export async function startPortkey(projectRoot: string, upstreamUrl: string): Pr
   };
 }
 
+export const benchImageModel = "bench-image";
+
 export interface StartedGateway {
   server: ChildServer;
   limited: BenchTarget;
@@ -108,21 +129,26 @@ export interface StartedGateway {
   dataFolder: string;
 }
 
-/** Our gateway as `npm start` runs it: SQLite in a temporary folder, one config channel to the fake, warn logs. */
-export async function startGateway(
+export interface GatewayProcess {
+  server: ChildServer;
+  url: string;
+  adminToken: string;
+  dataFolder: string;
+}
+
+/**
+ * A gateway process as `npm start` runs it: SQLite in `dataFolder` (a new temporary folder unless given, so a second
+ * process can take over the same database), the given GATEWAY_CONFIG content, warn logs.
+ */
+export async function startGatewayProcess(
   projectRoot: string,
-  upstreamUrl: string,
   launch: GatewayLaunch,
-): Promise<StartedGateway> {
-  const dataFolder = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? "/tmp"), "gateway-bench-"));
-  const configFile = path.join(dataFolder, "gateway.yaml");
-  fs.writeFileSync(
-    configFile,
-    YAML.stringify({
-      channels: [{ name: "bench", type: "openai", base_url: upstreamUrl, key: upstreamKey, models: [benchModel] }],
-      pricing: { [benchModel]: { input: 1, output: 2 } },
-    }),
-  );
+  options: { config: object; dataFolder?: string; configName?: string },
+): Promise<GatewayProcess> {
+  const dataFolder =
+    options.dataFolder ?? fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? "/tmp"), "gateway-bench-"));
+  const configFile = path.join(dataFolder, options.configName ?? "gateway.yaml");
+  fs.writeFileSync(configFile, YAML.stringify(options.config));
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
   const adminToken = `bench-admin-${crypto.randomBytes(12).toString("hex")}`;
@@ -134,13 +160,39 @@ export async function startGateway(
       PORT: String(port),
       HOST: "127.0.0.1",
       DATABASE_URL: `sqlite:${path.join(dataFolder, "gateway.db")}`,
-      GATEWAY_SECRET: crypto.randomBytes(24).toString("base64url"),
+      GATEWAY_SECRET: "bench-gateway-secret-0123456789abcdef",
       GATEWAY_ADMIN_TOKEN: adminToken,
       GATEWAY_CONFIG: configFile,
       LOG_LEVEL: "warn",
       NODE_ENV: "production",
     },
     ready: { probeUrl: `${url}/api/user/self`, url },
+  });
+  return { server, url, adminToken, dataFolder };
+}
+
+/**
+ * Our gateway as `npm start` runs it, one config channel to the fake with the chat model and a per-image priced image
+ * model (the large-answer point), and two tokens: a limited one and an unlimited one.
+ */
+export async function startGateway(
+  projectRoot: string,
+  upstreamUrl: string,
+  launch: GatewayLaunch,
+): Promise<StartedGateway> {
+  const { server, url, adminToken, dataFolder } = await startGatewayProcess(projectRoot, launch, {
+    config: {
+      channels: [
+        {
+          name: "bench",
+          type: "openai",
+          base_url: upstreamUrl,
+          key: upstreamKey,
+          models: [benchModel, benchImageModel],
+        },
+      ],
+      pricing: { [benchModel]: { input: 1, output: 2 }, [benchImageModel]: { per_image: 0.04 } },
+    },
   });
   const limitedToken = await provisionGatewayToken(url, adminToken, { name: "bench-limited", unlimited: false });
   const unlimitedToken = await provisionGatewayToken(url, adminToken, { name: "bench-unlimited", unlimited: true });

@@ -1,5 +1,7 @@
 // Row names shared by the servers, the aims and the report.
 export const directName = "direct to upstream";
+/** The reference every aim compares against (issue 19). */
+export const undiciPassThroughName = "undici Pool pass-through";
 export const rawProxyName = "raw node:http proxy";
 export const bareExpressName = "bare Express 5 + undici";
 export const gatewayName = "gateway (limited token)";

@@ -1,31 +1,80 @@
 import type { BenchResults } from "./bench-results.js";
 import { evaluateAims } from "./evaluate-aims.js";
 import type { ProfileEntry } from "./summarise-cpu-profile.js";
-import { directName, rawProxyName } from "./target-names.js";
+import { formatTaskDrainSection } from "./measure-task-drain.js";
+import { directName, undiciPassThroughName } from "./target-names.js";
 
 const format = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
 const signed = (value: number) => (Number.isFinite(value) ? `${value >= 0 ? "+" : ""}${value.toFixed(2)}` : "–");
 
 function loadTable(results: BenchResults, latencyMs: number): string {
   const rows = [
-    "| target | c | req/s | % of raw | mean ms | p50 ms | p99 ms | added mean | added p50 | added p99 | CPU µs/req | steal % | failures |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| target | c | CPU µs/req | CPU × undici | req/s | % of undici | mean ms | p50 ms | p99 ms | added mean | added p50 | added p99 | steal % | failures |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const points = results.points.filter((point) => point.latencyMs === latencyMs);
   const connectionsList = [...new Set(points.map((point) => point.connections))].sort((left, right) => left - right);
   for (const connections of connectionsList) {
     const atLevel = points.filter((point) => point.connections === connections);
     const direct = atLevel.find((point) => point.target === directName);
-    const raw = atLevel.find((point) => point.target === rawProxyName);
+    const reference = atLevel.find((point) => point.target === undiciPassThroughName);
     for (const point of atLevel) {
       const isDirect = point.target === directName;
+      const versusReference = (value: number, of: number) => (reference && !isDirect ? value / of : Number.NaN);
       rows.push(
-        `| ${point.target} | ${connections} | ${format(point.requestsPerSecond, 0)} | ${raw ? format((100 * point.requestsPerSecond) / raw.requestsPerSecond, 1) : "–"} | ${format(point.latency.meanMs)} | ${format(point.latency.p50Ms)} | ${format(point.latency.p99Ms)} | ${
+        `| ${point.target} | ${connections} | **${format(point.serverCpuMicrosecondsPerRequest, 0)}** | ${format(versusReference(point.serverCpuMicrosecondsPerRequest, reference?.serverCpuMicrosecondsPerRequest ?? Number.NaN))} | ${format(point.requestsPerSecond, 0)} | ${format(100 * versusReference(point.requestsPerSecond, reference?.requestsPerSecond ?? Number.NaN), 1)} | ${format(point.latency.meanMs)} | ${format(point.latency.p50Ms)} | ${format(point.latency.p99Ms)} | ${
           isDirect || !direct ? "–" : signed(point.latency.meanMs - direct.latency.meanMs)
-        } | ${isDirect || !direct ? "–" : signed(point.latency.p50Ms - direct.latency.p50Ms)} | ${isDirect || !direct ? "–" : signed(point.latency.p99Ms - direct.latency.p99Ms)} | ${format(point.serverCpuMicrosecondsPerRequest, 0)} | ${format(100 * point.stealShare, 0)} | ${point.failures} |`,
+        } | ${isDirect || !direct ? "–" : signed(point.latency.p50Ms - direct.latency.p50Ms)} | ${isDirect || !direct ? "–" : signed(point.latency.p99Ms - direct.latency.p99Ms)} | ${format(100 * point.stealShare, 0)} | ${point.failures} |`,
       );
     }
   }
+  return rows.join("\n");
+}
+
+function streamPointTable(results: BenchResults): string {
+  const rows = [
+    "| target | c | CPU µs/chunk | CPU × undici | chunks/s | % of undici | chunks/answer | first byte mean ms | added first byte | gap p50 ms | gap p99 ms | added gap p99 | answers | failures |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const point of results.streamPoints) {
+    const atLevel = results.streamPoints.filter((entry) => entry.connections === point.connections);
+    const direct = atLevel.find((entry) => entry.target === directName);
+    const reference = atLevel.find((entry) => entry.target === undiciPassThroughName);
+    const isDirect = point.target === directName;
+    const versusReference = (value: number, of: number | undefined) =>
+      reference && !isDirect && of !== undefined ? value / of : Number.NaN;
+    const added = (value: number, of: number | undefined) => (isDirect || of === undefined ? "–" : signed(value - of));
+    rows.push(
+      `| ${point.target} | ${point.connections} | **${format(point.serverCpuMicrosecondsPerChunk, 1)}** | ${format(versusReference(point.serverCpuMicrosecondsPerChunk, reference?.serverCpuMicrosecondsPerChunk))} | ${format(point.chunksPerSecond, 0)} | ${format(100 * versusReference(point.chunksPerSecond, reference?.chunksPerSecond), 1)} | ${format(point.chunksPerAnswer, 0)} | ${format(point.firstByte.meanMs)} | ${added(point.firstByte.meanMs, direct?.firstByte.meanMs)} | ${format(point.gap.p50Ms, 3)} | ${format(point.gap.p99Ms, 3)} | ${added(point.gap.p99Ms, direct?.gap.p99Ms)} | ${point.answers} | ${point.failures} |`,
+    );
+  }
+  return rows.join("\n");
+}
+
+function openStreamsTable(results: BenchResults): string {
+  const rows = [
+    "| process | streams open | idle MiB | with the streams open MiB | above idle MiB | above idle MB | after closing MiB |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const entry of results.openStreams)
+    rows.push(
+      `| ${entry.target} | ${entry.opened} of ${entry.streams} | ${format(entry.idleMiB, 1)} | ${format(entry.openMiB, 1)} | **${format(entry.aboveIdleMiB, 1)}** | ${format((entry.aboveIdleMiB * 1024 ** 2) / 1e6, 1)} | ${format(entry.afterCloseMiB, 1)} |`,
+    );
+  return rows.join("\n");
+}
+
+function largeImageTable(results: BenchResults): string {
+  const rows = [
+    "| target | requests | answer MB | mean ms | p50 ms | added mean | RSS before MiB | peak RSS MiB | peak above before MiB | peak from | failures |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
+  ];
+  const direct = results.largeImages.find((entry) => entry.target === directName);
+  for (const entry of results.largeImages)
+    rows.push(
+      `| ${entry.target} | ${entry.latency.count} | ${format(entry.answerBytes / 1e6, 1)} | ${format(entry.latency.meanMs, 1)} | ${format(entry.latency.p50Ms, 1)} | ${
+        entry.target === directName || !direct ? "–" : signed(entry.latency.meanMs - direct.latency.meanMs)
+      } | ${format(entry.beforeMiB, 0)} | ${format(entry.peakMiB, 0)} | **${format(entry.peakAboveMiB, 0)}** | ${entry.peakFrom} | ${entry.failures} |`,
+    );
   return rows.join("\n");
 }
 
@@ -90,21 +139,25 @@ the profile findings come from [bench/profile-findings.md](../bench/profile-find
   1-minute load average ${format(results.machine.loadAverage.start)} at the start and ${format(results.machine.loadAverage.end)} at the end
   (above ${results.machine.cpus}, other work competed for the CPUs and every number below is pessimistic and noisy).
 - Gateway: \`${results.gatewayLaunch}\`, SQLite in a temporary folder, \`LOG_LEVEL=warn\`, one config channel to the
-  fake upstream, a limited token created through \`POST /api/token/\` (so every request takes the real reservation and
+  fake upstream (the chat model and a per-image priced image model), a limited token created through \`POST /api/token/\` (so every request takes the real reservation and
   settlement path) and, for comparison, an unlimited one.
 - Upstream: the fake OpenAI server (mocks/upstreams/openai) with a \`latencyMs\` fault of 0 or 20 ms on every request.
-- Comparisons on the same upstream: a raw \`node:http\` pass-through with a keep-alive agent; *bare Express 5 +
-  undici*, the stack the issue's aims were calibrated on (Express 5, \`express.json()\`, an undici \`Pool\`, the
-  answer parsed and sent with \`res.json\`: no validation, authentication, routing or billing; bench/children/
-  bare-express-proxy-process.ts); and the Portkey gateway (\`@portkey-ai/gateway\`, \`x-portkey-provider: openai\` +
-  \`x-portkey-custom-host\`, \`@hono/node-server\` 1.13.8).
+- **The reference: the _undici Pool pass-through_** (bench/children/undici-pass-through-process.ts): a raw
+  \`node:http\` server in, an undici \`Pool.request\` out to the same upstream, the bytes piped both ways and nothing
+  else, the strongest limit a Node gateway has. Every aim compares with it; *CPU × undici* and *% of undici* are
+  ratios to its row at the same point. Kept for continuity: a raw \`node:http\` pass-through with a keep-alive
+  agent; *bare Express 5 + undici* (Express 5, \`express.json()\`, an undici \`Pool\`, the answer parsed and sent
+  with \`res.json\`: no validation, authentication, routing or billing; bench/children/bare-express-proxy-process.ts);
+  and the Portkey gateway (\`@portkey-ai/gateway\`, \`x-portkey-provider: openai\` + \`x-portkey-custom-host\`,
+  \`@hono/node-server\` 1.13.8).
 - Load: autocannon, keep-alive connections, \`POST /v1/chat/completions\` with one user message, non-streaming;
   ${results.rounds} rounds per point, each running every target in turn for ${Object.entries(results.secondsPerPoint)
     .map(([latency, seconds]) => `${seconds} s at ${latency} ms`)
     .join(" or ")}, after a warm-up of every target.
   A row is the target's round with the median requests/s; an aim takes the median over the rounds of the ratio (or
   difference) between two targets measured one right after the other.
-  *CPU µs/req* is the user + system time of the process the load hits (\`/proc/<pid>/stat\`) per answered request:
+  **CPU µs/req, the primary figure of every aim,** is the user + system time of the process the load hits
+  (\`/proc/<pid>/stat\`) per answered request:
   the proxy alone for a proxy, the upstream itself for *direct*; it does not count time spent waiting for a core,
   so it moves far less between runs than requests/s on this shared machine. *Steal %* is the share of the
   machine's CPU time the hypervisor gave to other guests during that round (\`/proc/stat\`): this machine is a
@@ -122,9 +175,12 @@ the profile findings come from [bench/profile-findings.md](../bench/profile-find
 
 ## Aims
 
-| aim | measured | result |
-|---|---|---|
-${aims.map((verdict) => `| ${verdict.aim} | ${verdict.measured} | ${verdict.passed ? "pass" : "**fail**"} |`).join("\n")}
+CPU (the gateway's CPU time per request, chunk or poll, as a ratio to the undici pass-through's in the same rounds)
+is the primary figure of every aim.
+
+| aim | CPU | measured | result |
+|---|---|---|---|
+${aims.map((verdict) => `| ${verdict.aim} | ${verdict.cpu} | ${verdict.measured} | ${verdict.passed ? "pass" : "**fail**"} |`).join("\n")}
 
 ## Non-streaming chat, 0 ms upstream
 
@@ -145,6 +201,36 @@ ${streamTable(results)}
 | process | after start-up | after the run | peak |
 |---|---:|---:|---:|
 ${results.memory.map((reading) => `| ${reading.target} | ${format(reading.beforeMiB, 0)} | ${format(reading.afterMiB, 0)} | ${format(reading.peakMiB, 0)} |`).join("\n")}
+
+## Streaming chat: 200-chunk answers
+
+\`stream: true\` chat whose answer is 200 chunks (the fake echoes the 197-word prompt one word per event, after the
+role event and before the finish event; \`data: [DONE]\` is one more event), 0 ms upstream, \`c\` clients each
+sending the next request as soon as the last answer ended, ${results.rounds} round${results.rounds === 1 ? "" : "s"} per point, each running every
+target in turn (bench/measure-stream-throughput.ts). *Chunks* are SSE events received (\`[DONE]\` included); *gap* is the time at the
+client between one event's arrival and the next one's within an answer (events arriving in the same read count 0,
+so a proxy that coalesces events under load shows small percentiles: compare chunks/s there);
+*CPU µs/chunk* is the target process's CPU time per event delivered. A row is the median round by chunks/s.
+
+${streamPointTable(results)}
+
+## ${results.openStreams[0]?.streams.toLocaleString("en") ?? "1,000"} open streams
+
+Streaming chats opened 100 at a time and held open (the fake stalls every stream after its first two events), RSS of
+the process from /proc, settled 1.5 s before each reading (bench/measure-open-streams.ts). Each process is a fresh
+one, warmed up by 50 streams: after the load points a heap shrinks at its next collections and would hide the figure. \`npm run bench:memory\`
+measures the same for a fresh gateway, and 50 slow readers of long streams besides.
+
+${openStreamsTable(results)}
+
+## A ${results.largeImages[0] ? format(results.largeImages[0].b64Characters / 1e6, 0) : "20"} MB base64 image answer
+
+\`POST /v1/images/generations\` (\`response_format: b64_json\`, a per-image priced model on the gateway's OpenAI
+channel), the fake answering one image of that many base64 characters (its \`[b64-bytes:N]\` prompt knob), one request
+at a time, timed to the answer's last byte (bench/measure-large-image.ts). The peak is the process's RSS high-water
+mark, reset (\`/proc/<pid>/clear_refs\`) right before the requests.
+
+${largeImageTable(results)}
 
 ## Profile
 
@@ -167,5 +253,5 @@ ${profileTable(summary.functions, summary.busyMs, 25)}
 ${profileTable(gatewayFrames, summary.busyMs, 15)}
 
 ${findings.trim()}
-`;
+${results.taskDrain ? `\n${formatTaskDrainSection(results.taskDrain)}\n` : ""}`;
 }

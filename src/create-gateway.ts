@@ -76,6 +76,7 @@ export async function createGateway(
   const metrics = createGatewayMetrics({
     countChannelsInCooldown: () => channelRouter?.countChannelsInCooldown() ?? 0,
     countTasksByStatus: () => countTasksByStatus(database.db),
+    ...(database.sqliteCommitWindow ? { countSqliteCommits: () => database.sqliteCommitWindow?.commits ?? 0 } : {}),
   });
   const baseContext: Omit<GatewayContext, "channelRouter" | "channelChanges"> = {
     config,
@@ -125,7 +126,13 @@ export async function createGateway(
     onRecordFailure: (error) =>
       logger.warn({ err: (error as Error).message }, "a task callback attempt could not be recorded"),
   });
-  const taskCallbacks = createTaskCallbackSender(context, callbackDeliverer);
+  const taskCallbacks = createTaskCallbackSender(context, callbackDeliverer, {
+    tries: config.tasks.callbackTries,
+    backoffMs: config.tasks.callbackBackoffMs,
+    // Longer than one try's budget (10 s), so no other instance takes a callback while its try runs.
+    leaseMs: 30_000,
+    sweepIntervalMs: Math.min(Math.max(config.tasks.callbackBackoffMs, 250), 5_000),
+  });
   const videoTasks = createVideoTaskService(context, {
     leaseMs: taskLeaseMs,
     onFinished: (task) => taskCallbacks.send(task),
@@ -137,6 +144,9 @@ export async function createGateway(
     }),
   });
   await videoTasks.settleInterrupted();
+  // Callbacks a stopped process (or another instance) left undelivered, continued where their tries stood.
+  await taskCallbacks.resumeDue();
+  taskCallbacks.startSweeping();
   const taskPoller = startTaskPoller(database, videoTasks, logger, {
     pollIntervalMs: config.tasks.pollIntervalMs,
     maxConcurrentPolls: config.tasks.maxConcurrentPolls,
@@ -181,9 +191,11 @@ export async function createGateway(
     context,
     async close() {
       await taskPoller.stop();
-      // Retries waiting for their turn end undelivered (the attempts so far are on the task).
+      // Scheduled retries and the sweep stop at once (their due times are on the tasks, for the next process); a try
+      // under way is cut short by closing the deliverer and gives its claim back uncounted.
+      const callbacksStopped = taskCallbacks.stop();
       await callbackDeliverer.close();
-      await taskCallbacks.drain();
+      await callbacksStopped;
       reservationRecovery.stop();
       await context.accessTimeRecorder.stop();
       await billing.flush();

@@ -119,6 +119,12 @@ export interface paths {
          *     thinking and take `thinkingLevel` (MINIMAL, LOW, MEDIUM, HIGH; default HIGH); generation-2.5 models take
          *     `thinkingBudget`. Thinking text appears in `reasoning_content` only when thoughts are included, progressively
          *     only when streaming. Thinking tokens are counted in `completion_tokens`.
+         *
+         *     **Thought signatures** (generation-3 models). A function call's signature rides in its tool call id
+         *     (`call_…__thought__<signature>`); a signature on the answer's text comes as
+         *     `message.extra_content.google.thought_signature` (streamed: on the delta where it arrived, often the last one).
+         *     Send the assistant message back as it was returned and both are restored on the right parts; a tool call's
+         *     `extra_content.google.thought_signature` (Google's own shape) is accepted too.
          */
         post: operations["createChatCompletion"];
         delete?: never;
@@ -155,7 +161,9 @@ export interface paths {
          *     search tool, `text.format` → `responseMimeType` + `responseSchema`. `previous_response_id` is refused with 400
          *     (no conversation store: send the whole conversation); `file_search` and `file_id` parts are refused; fields
          *     without a native equivalent are ignored. A generation-3 function call's thought signature rides in its
-         *     `call_id` (`call_…__thought__<signature>`): send the id back unchanged.
+         *     `call_id` (`call_…__thought__<signature>`): send the id back unchanged. A signature the answer put on its text
+         *     comes as a `reasoning` item with an empty summary and `encrypted_content`, right after the message item; send
+         *     the whole `output` back in the next `input` and it is restored on that text.
          *
          *     ### Streaming
          *     With `stream: true` the answer is a Server-Sent Events stream; each event is two lines, `event: <type>` and
@@ -166,7 +174,10 @@ export interface paths {
          *     `sequence_number`), `response.output_text.done`, `response.output_item.done`, `response.completed` (response
          *     with status `completed` and `usage`). The gateway also sends OpenAI's `response.content_part.added/.done`,
          *     `response.function_call_arguments.delta/.done`, `response.failed` and `error` events, which the product
-         *     documents do not list, so that the OpenAI SDKs' stream helpers work.
+         *     documents do not list, so that the OpenAI SDKs' stream helpers work. A reasoning item's summary streams as
+         *     OpenAI's does: `response.output_item.added`, `response.reasoning_summary_part.added`,
+         *     `response.reasoning_summary_text.delta`…, `response.reasoning_summary_text.done`,
+         *     `response.reasoning_summary_part.done`, `response.output_item.done`.
          *
          *     ```text
          *     event: response.created
@@ -788,6 +799,25 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description Provider data the client keeps with the message and sends back unchanged in its next request (the shape of
+         *     Google's OpenAI compatibility layer). Native family: `google.thought_signature` is the thought signature a
+         *     generation-3 answer put on its text (on the assistant message, and on the stream delta where it arrived); sent
+         *     back on the assistant message, it is restored on the last text part of that model turn. On a tool call it is
+         *     accepted as the call's signature when the call id carries none. Clients that append the returned message to
+         *     `messages` (the official SDKs do) need nothing else.
+         */
+        ChatCompletionExtraContent: {
+            /** @description Data of the native (`gmx-`) family. */
+            google?: {
+                /** @description Opaque signature of the model's reasoning; send it back exactly as received. */
+                thought_signature?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One function call requested by the model. */
         ChatCompletionMessageToolCall: {
             /**
@@ -807,6 +837,7 @@ export interface components {
                 /** @description Arguments as a JSON string produced by the model (validate before use). */
                 arguments: string;
             };
+            extra_content?: components["schemas"]["ChatCompletionExtraContent"];
         };
         /** @description A previous model answer; carries `tool_calls` in phase two of tool calling. Native family → role `model`. */
         ChatCompletionRequestAssistantMessage: {
@@ -823,6 +854,7 @@ export interface components {
             refusal?: string | null;
             /** @description Tool calls the model asked for, exactly as returned by the earlier response. */
             tool_calls?: components["schemas"]["ChatCompletionMessageToolCall"][];
+            extra_content?: components["schemas"]["ChatCompletionExtraContent"];
             /**
              * @deprecated
              * @description Legacy single function call, as returned when `functions` was used.
@@ -1223,6 +1255,7 @@ export interface components {
             refusal?: string | null;
             /** @description Function calls the model asks the client to run. */
             tool_calls?: components["schemas"]["ChatCompletionMessageToolCall"][];
+            extra_content?: components["schemas"]["ChatCompletionExtraContent"];
             /**
              * @deprecated
              * @description Legacy single function call (only when the request used `functions`).
@@ -1360,6 +1393,7 @@ export interface components {
             content?: string | null;
             /** @description New thinking text. */
             reasoning_content?: string | null;
+            extra_content?: components["schemas"]["ChatCompletionExtraContent"];
             /** @description New refusal text. */
             refusal?: string | null;
             /** @description New parts of tool calls; `arguments` arrive in pieces that the client concatenates per `index`. */
@@ -1525,7 +1559,9 @@ export interface components {
         };
         /**
          * @description A reasoning item of an earlier response, sent back as it was returned (clients that append a response's whole
-         *     `output` to the next `input`). Native family: accepted and not sent upstream (thinking text is not replayed).
+         *     `output` to the next `input`). Native family: the summary is not sent upstream (thinking text is not
+         *     replayed); an `encrypted_content` this gateway gave restores its thought signature on the last text part of
+         *     the assistant message before it in the same model turn (or of the one after it when none comes before).
          */
         ResponseInputReasoning: {
             /**
@@ -1539,6 +1575,8 @@ export interface components {
             summary?: {
                 [key: string]: unknown;
             }[];
+            /** @description Opaque reasoning state as returned; send it back unchanged. */
+            encrypted_content?: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -1769,7 +1807,13 @@ export interface components {
              */
             status: "in_progress" | "completed" | "incomplete";
         };
-        /** @description Reasoning summary of a reasoning model (present when `reasoning.summary` asks for one). */
+        /**
+         * @description Reasoning of a reasoning model: its summary (present when `reasoning.summary` asks for one) and/or opaque
+         *     reasoning state in `encrypted_content`. Native family: when a generation-3 answer signs its text, a reasoning
+         *     item with an empty summary and `encrypted_content` follows the message item whose text was signed; send it
+         *     back in the next `input` (appending the whole `output`, as the official SDKs do) and the signature is restored
+         *     on that text.
+         */
         ResponseOutputReasoning: {
             /** @description Item id (`rs_…`). */
             id: string;
@@ -1788,6 +1832,11 @@ export interface components {
                 /** @description Summary text. */
                 text: string;
             }[];
+            /**
+             * @description Opaque reasoning state to send back unchanged. Native family: the thought signature of the answer's text,
+             *     behind the prefix `native-thought-signature:`.
+             */
+            encrypted_content?: string | null;
             /**
              * @description Item status.
              * @enum {string}
@@ -1996,6 +2045,86 @@ export interface components {
             content_index: number;
             part: components["schemas"]["ResponseOutputText"];
         };
+        /** @description One summary part of a reasoning item. */
+        ResponseReasoningSummaryPart: {
+            /**
+             * @description Always `summary_text`.
+             * @constant
+             */
+            type: "summary_text";
+            /** @description Summary text (empty in `response.reasoning_summary_part.added`). */
+            text: string;
+        };
+        /** @description A summary part of a reasoning item started (its text empty). Not listed by the product documents; sent as OpenAI does. */
+        ResponseReasoningSummaryPartAddedEvent: {
+            /**
+             * @description Always `response.reasoning_summary_part.added`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "response.reasoning_summary_part.added";
+            /** @description Position of the event in the stream. */
+            sequence_number: number;
+            /** @description Id of the reasoning item. */
+            item_id: string;
+            /** @description Index of the item in `output`. */
+            output_index: number;
+            /** @description Index of the part in the item's `summary`. */
+            summary_index: number;
+            part: components["schemas"]["ResponseReasoningSummaryPart"];
+        };
+        /** @description A piece of reasoning summary text (for the native family, thinking text as it arrives). Not listed by the product documents; sent as OpenAI does. */
+        ResponseReasoningSummaryTextDeltaEvent: {
+            /**
+             * @description Always `response.reasoning_summary_text.delta`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "response.reasoning_summary_text.delta";
+            /** @description Position of the event in the stream. */
+            sequence_number: number;
+            /** @description Id of the reasoning item. */
+            item_id: string;
+            /** @description Index of the item in `output`. */
+            output_index: number;
+            /** @description Index of the part in the item's `summary`. */
+            summary_index: number;
+            /** @description The new summary text. */
+            delta: string;
+        };
+        /** @description A reasoning summary text is finished. Not listed by the product documents; sent as OpenAI does. */
+        ResponseReasoningSummaryTextDoneEvent: {
+            /**
+             * @description Always `response.reasoning_summary_text.done`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "response.reasoning_summary_text.done";
+            /** @description Position of the event in the stream. */
+            sequence_number: number;
+            /** @description Id of the reasoning item. */
+            item_id: string;
+            /** @description Index of the item in `output`. */
+            output_index: number;
+            /** @description Index of the part in the item's `summary`. */
+            summary_index: number;
+            /** @description The complete text of the summary part. */
+            text: string;
+        };
+        /** @description A summary part of a reasoning item is finished. Not listed by the product documents; sent as OpenAI does. */
+        ResponseReasoningSummaryPartDoneEvent: {
+            /**
+             * @description Always `response.reasoning_summary_part.done`. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "response.reasoning_summary_part.done";
+            /** @description Position of the event in the stream. */
+            sequence_number: number;
+            /** @description Id of the reasoning item. */
+            item_id: string;
+            /** @description Index of the item in `output`. */
+            output_index: number;
+            /** @description Index of the part in the item's `summary`. */
+            summary_index: number;
+            part: components["schemas"]["ResponseReasoningSummaryPart"];
+        };
         /** @description A piece of a function call's arguments. Not listed by the product documents; sent as OpenAI does. */
         ResponseFunctionCallArgumentsDeltaEvent: {
             /**
@@ -2083,7 +2212,7 @@ export interface components {
          * @description One Server-Sent Event of a streamed response, sent as `event: <type>` then `data: <this object>`, told apart
          *     by `type`. Every event carries a `sequence_number` that increases by one from 0.
          */
-        ResponseStreamEvent: components["schemas"]["ResponseCreatedEvent"] | components["schemas"]["ResponseInProgressEvent"] | components["schemas"]["ResponseOutputItemAddedEvent"] | components["schemas"]["ResponseContentPartAddedEvent"] | components["schemas"]["ResponseOutputTextDeltaEvent"] | components["schemas"]["ResponseOutputTextDoneEvent"] | components["schemas"]["ResponseContentPartDoneEvent"] | components["schemas"]["ResponseFunctionCallArgumentsDeltaEvent"] | components["schemas"]["ResponseFunctionCallArgumentsDoneEvent"] | components["schemas"]["ResponseOutputItemDoneEvent"] | components["schemas"]["ResponseCompletedEvent"] | components["schemas"]["ResponseFailedEvent"] | components["schemas"]["ResponseErrorEvent"];
+        ResponseStreamEvent: components["schemas"]["ResponseCreatedEvent"] | components["schemas"]["ResponseInProgressEvent"] | components["schemas"]["ResponseOutputItemAddedEvent"] | components["schemas"]["ResponseContentPartAddedEvent"] | components["schemas"]["ResponseOutputTextDeltaEvent"] | components["schemas"]["ResponseOutputTextDoneEvent"] | components["schemas"]["ResponseContentPartDoneEvent"] | components["schemas"]["ResponseReasoningSummaryPartAddedEvent"] | components["schemas"]["ResponseReasoningSummaryTextDeltaEvent"] | components["schemas"]["ResponseReasoningSummaryTextDoneEvent"] | components["schemas"]["ResponseReasoningSummaryPartDoneEvent"] | components["schemas"]["ResponseFunctionCallArgumentsDeltaEvent"] | components["schemas"]["ResponseFunctionCallArgumentsDoneEvent"] | components["schemas"]["ResponseOutputItemDoneEvent"] | components["schemas"]["ResponseCompletedEvent"] | components["schemas"]["ResponseFailedEvent"] | components["schemas"]["ResponseErrorEvent"];
         /** @description Body of `POST /v1/embeddings`. */
         CreateEmbeddingRequest: {
             /**

@@ -32,6 +32,11 @@ export interface CallbackDelivererOptions {
 }
 
 export interface CallbackDeliverer {
+  /**
+   * One try, not recorded: the durable sender (createTaskCallbackSender) records it and schedules the next one from
+   * the task row, so retries survive a restart.
+   */
+  tryOnce(delivery: CallbackDelivery): Promise<CallbackTryOutcome>;
   /** Tries until the receiver answers 2xx, the tries run out or the address is refused; true when delivered. */
   deliver(delivery: CallbackDelivery): Promise<boolean>;
   /** Stops waiting retries (they end undelivered) and closes the connections. */
@@ -41,12 +46,14 @@ export interface CallbackDeliverer {
 const maximumRedirects = 3;
 const followedRedirects = new Set([307, 308]);
 
-interface TryOutcome {
+export interface CallbackTryOutcome {
   statusCode: number | null;
   errorMessage: string | null;
   succeeded: boolean;
   /** A refused address or an unusable URL is refused again on every try. */
   final: boolean;
+  /** The deliverer closed during the try: it does not count, and the next process tries again. */
+  aborted?: boolean;
 }
 
 /**
@@ -65,7 +72,7 @@ export function createCallbackDeliverer(options: CallbackDelivererOptions): Call
   });
   const closing = new AbortController();
 
-  async function tryOnce(delivery: CallbackDelivery): Promise<TryOutcome> {
+  async function tryOnce(delivery: CallbackDelivery): Promise<CallbackTryOutcome> {
     const timestamp = options.now();
     const headers = {
       "content-type": "application/json",
@@ -89,6 +96,8 @@ export function createCallbackDeliverer(options: CallbackDelivererOptions): Call
         location = response.headers.location;
         await response.body.dump().catch(() => undefined);
       } catch (error) {
+        if (closing.signal.aborted)
+          return { statusCode: null, errorMessage: null, succeeded: false, final: false, aborted: true };
         const refused = findRefusal(error);
         if (refused !== undefined)
           return {
@@ -131,10 +140,12 @@ export function createCallbackDeliverer(options: CallbackDelivererOptions): Call
   }
 
   return {
+    tryOnce,
     async deliver(delivery) {
       for (let attempt = 1; attempt <= tries; attempt += 1) {
         if (closing.signal.aborted) return false;
         const outcome = await tryOnce(delivery);
+        if (outcome.aborted) return false;
         await record({
           taskId: delivery.taskId,
           attempt,

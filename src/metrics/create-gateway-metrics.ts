@@ -6,6 +6,8 @@ export interface GatewayMetricsSources {
   countChannelsInCooldown(): number;
   /** Video tasks by status, read when scraped. */
   countTasksByStatus(): Promise<Array<{ status: string; count: number }>>;
+  /** SQLite only: commits of the quota ledger's commit window so far. */
+  countSqliteCommits?(): number;
 }
 
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -46,6 +48,20 @@ export function createGatewayMetrics(sources: GatewayMetricsSources): GatewayMet
       for (const { status, count } of counts) tasks.set({ status }, count);
     },
   });
+  if (sources.countSqliteCommits) {
+    const countCommits = sources.countSqliteCommits;
+    let reported = 0;
+    new Counter({
+      name: "gateway_sqlite_commits_total",
+      help: "Commits of the SQLite quota ledger (settlements finished in one event-loop turn share one).",
+      registers,
+      collect() {
+        const committed = countCommits();
+        this.inc(committed - reported);
+        reported = committed;
+      },
+    });
+  }
   const upstreamDuration = new Histogram({
     name: "gateway_upstream_duration_seconds",
     help: "Time of one upstream attempt, from sending the request to the end of its answer (streams included).",

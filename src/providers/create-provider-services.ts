@@ -1,5 +1,7 @@
 import type { GatewayConfig } from "../config/gateway-config.js";
 import type { Logger } from "../logging/logger.js";
+import { createAddressRule } from "../net/create-address-rule.js";
+import { createCheckedDownloadOpener } from "../net/create-checked-download-opener.js";
 import { createSafeFetcher } from "../net/create-safe-fetcher.js";
 import {
   createNativeMediaFetcher,
@@ -20,6 +22,10 @@ export function createProviderServices(config: GatewayConfig, logger: Logger, no
       allowedMimeTypes: nativeImageMimeTypes,
       timeoutMs: nativeMediaTimeoutMs,
       allowPrivate: config.fetchAllowPrivate,
+    }),
+    openDownload: createCheckedDownloadOpener({
+      isAllowedAddress: createAddressRule(config.fetchAllowPrivate),
+      connectTimeoutMs: nativeMediaTimeoutMs,
     }),
     logger,
     now,

@@ -1,5 +1,6 @@
 import type { GatewayConfig } from "../config/gateway-config.js";
 import type { Logger } from "../logging/logger.js";
+import type { OpenCheckedDownload } from "../net/create-checked-download-opener.js";
 import type { FetchMedia } from "../net/create-safe-fetcher.js";
 
 /**
@@ -14,6 +15,11 @@ export interface ProviderServices {
   fetchMedia: FetchMedia;
   /** The SSRF-safe downloader for reference images of image requests (image types only). */
   fetchImage: FetchMedia;
+  /**
+   * The SSRF-checked GET for the hops an upstream download redirects to (public addresses and the operator's
+   * fetch.allow_private ranges); it sends only the headers it is given.
+   */
+  openDownload: OpenCheckedDownload;
   logger: Logger;
   /** Unix seconds; the gateway's clock, which tests can move. */
   now(): number;

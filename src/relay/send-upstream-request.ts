@@ -13,6 +13,8 @@ export interface UpstreamRequest {
   headers: Record<string, string>;
   body?: string | Buffer | UndiciFormData;
   signal: ClientGoneSignal;
+  /** Return a 3xx answer that names a Location (body unread) instead of failing: the caller follows it, checked. */
+  returnRedirects?: boolean;
 }
 
 export type UpstreamResponse = Dispatcher.ResponseData;
@@ -42,6 +44,13 @@ export async function sendUpstreamRequest(
     throw upstreamTransportFailure(error);
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response;
+  if (
+    upstreamRequest.returnRedirects === true &&
+    response.statusCode >= 300 &&
+    response.statusCode < 400 &&
+    typeof response.headers.location === "string"
+  )
+    return response;
 
   const bodyText = await readUpstreamErrorText(response.body);
   throw upstreamStatusFailure(response.statusCode, response.headers, bodyText, attempt.channel.keys);

@@ -139,6 +139,12 @@ export interface TasksTable {
   /** epoch milliseconds when the task is next due for a poll; a claim pushes it out by the lease */
   next_poll_at: WithDefault<number>;
   poll_failures: WithDefault<number>;
+  /** where the task's callback stands: pending, delivered, exhausted; null without one (or finished before 0006) */
+  callback_state: "pending" | "delivered" | "exhausted" | null;
+  /** callback tries made so far */
+  callback_attempts: WithDefault<number>;
+  /** epoch milliseconds when the next callback try is due; a sender's claim pushes it out by a lease */
+  callback_next_at: WithDefault<number>;
 }
 
 export interface UserWebhookSecretsTable {

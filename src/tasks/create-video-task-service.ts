@@ -42,7 +42,10 @@ export interface VideoTaskServiceOptions {
   leaseMs: number;
   /** Epoch milliseconds for poll scheduling (tests may move it). */
   clockMs?: () => number;
-  /** Told once per task, by the winner of the terminal transition, after settlement (callbacks). */
+  /**
+   * Told after settlement by the winner of the terminal transition, and by the start sweep for a task whose winner
+   * stopped before settling (callbacks; the receiver claims, so a second call for a task is harmless).
+   */
   onFinished?(task: TaskRecord): void;
 }
 
@@ -119,6 +122,10 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
         completedTime: now,
         quota: cost,
         billedSeconds: seconds,
+        // Marked in the same compare-and-swap, so a callback survives a stop right after it (see the sender).
+        ...(typeof storedRequest(task).callback_url === "string"
+          ? { callbackState: "pending" as const, callbackNextAt: 0 }
+          : {}),
         updatedTime: now,
       },
       { onlyFromStatuses: unfinished },
@@ -330,6 +337,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       return capability.fetchContent(task.upstreamTaskId, {
         ...buildVideoCallInput(attempt, new ClientGoneSignal()),
         stored: storedRequest(task),
+        openDownload: context.providers.openDownload,
       });
     },
 
@@ -340,6 +348,8 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
         const tasks = await findFinishedTasksWithOpenReservations(db, 200);
         for (const task of tasks) {
           await settle(task);
+          // The winner stopped before it could start the callback; the sender arms and claims it once.
+          options.onFinished?.(task);
           settled += 1;
         }
         if (tasks.length < 200) break;

@@ -1,3 +1,4 @@
+import type { OpenCheckedDownload } from "../net/create-checked-download-opener.js";
 import type { Readable } from "node:stream";
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import type { buildUpstreamHeaders } from "../relay/build-upstream-headers.js";
@@ -54,6 +55,8 @@ export interface VideoCallInput {
   signal: ClientGoneSignal;
   /** Polls and downloads: the task's stored request body (the submission's `keep` fields among it). */
   stored?: Record<string, unknown>;
+  /** Downloads: the SSRF-checked GET for hops the upstream redirects to (ProviderServices.openDownload). */
+  openDownload?: OpenCheckedDownload;
 }
 
 /** A task's state as one poll saw it, normalized. */

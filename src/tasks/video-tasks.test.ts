@@ -46,6 +46,9 @@ const baseTask: TaskRecord = {
   completedTime: null,
   nextPollAt: 0,
   pollFailures: 0,
+  callbackState: null,
+  callbackAttempts: 0,
+  callbackNextAt: 0,
 };
 
 describe("video task pieces", () => {

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FakeNativeUpstream } from "../../mocks/upstreams/native/fake-native-types.js";
+import { signAnswerText } from "../../mocks/upstreams/native/sign-answer-text.js";
 import { startFakeNativeServer } from "../../mocks/upstreams/native/start-fake-native-server.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { createApiKey } from "../support/create-api-key.js";
@@ -17,7 +18,8 @@ type NativeBody = { contents: Array<{ role: string; parts: Array<Record<string, 
 /**
  * The native family through the official SDK's two text APIs: Responses on native channels (JSON and stream),
  * thought signatures across tool round trips with a generation-3 model (the fake refuses a turn without them, as
- * the real upstream does) through chat and Responses, several candidates and log probabilities. The fake counts one
+ * the real upstream does) through chat and Responses, text signatures across plain turns (the fake records whether
+ * they came back, as the real upstream does not refuse), several candidates and log probabilities. The fake counts one
  * token per word and 2 per content, so prices are exact.
  */
 describe.each(testDatabases)(
@@ -280,6 +282,123 @@ describe.each(testDatabases)(
         thoughtSignature: signature,
       });
       expect(cost).toBe(priceOf(answer!.usage!.prompt_tokens, answer!.usage!.completion_tokens));
+    });
+
+    it("carries a generation-3 text signature through chat turns, JSON and streamed, back onto the text part", async () => {
+      type SignedMessage = OpenAI.Chat.ChatCompletionMessage & { extra_content?: unknown };
+      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "user", content: "hello there" }];
+      const first = await client.chat.completions.create({ model: "gmx-3-flash-preview", messages });
+      const firstMessage = first.choices[0]!.message as SignedMessage;
+      expect(firstMessage.content).toBe("Echo: hello there");
+      const firstSignature = signAnswerText("Echo: hello there");
+      expect(firstMessage.extra_content).toEqual({ google: { thought_signature: firstSignature } });
+
+      // Streamed: the fake sends the signature on an empty text part after the last word; the SDK's stream helper
+      // keeps it on the message it accumulates.
+      messages.push(firstMessage, { role: "user", content: "again" });
+      let second: OpenAI.Chat.ChatCompletion | undefined;
+      const cost = await spent(async () => {
+        const stream = client.chat.completions.stream({
+          model: "gmx-3-flash-preview",
+          messages,
+          stream_options: { include_usage: true },
+        });
+        second = await stream.finalChatCompletion();
+      });
+      const secondMessage = second!.choices[0]!.message as SignedMessage;
+      expect(secondMessage.content).toBe("Echo: again");
+      expect(secondMessage.extra_content).toEqual({ google: { thought_signature: signAnswerText("Echo: again") } });
+      expect(cost).toBe(priceOf(second!.usage!.prompt_tokens, second!.usage!.completion_tokens));
+      expect((main.requests[1]!.body as NativeBody).contents[1]).toEqual({
+        role: "model",
+        parts: [{ text: "Echo: hello there", thoughtSignature: firstSignature }],
+      });
+      expect(main.requests[1]!.textSignatures).toEqual([{ content: 1, part: 0, outcome: "valid" }]);
+
+      messages.push(secondMessage, { role: "user", content: "thanks" });
+      await client.chat.completions.create({ model: "gmx-3-flash-preview", messages });
+      expect((main.requests[2]!.body as NativeBody).contents.filter((content) => content.role === "model")).toEqual([
+        { role: "model", parts: [{ text: "Echo: hello there", thoughtSignature: firstSignature }] },
+        { role: "model", parts: [{ text: "Echo: again", thoughtSignature: signAnswerText("Echo: again") }] },
+      ]);
+      expect(main.requests[2]!.textSignatures).toEqual([
+        { content: 1, part: 0, outcome: "valid" },
+        { content: 3, part: 0, outcome: "valid" },
+      ]);
+    });
+
+    it("carries a generation-3 text signature through Responses turns as a reasoning item, and streams thought summaries", async () => {
+      const input: OpenAI.Responses.ResponseInput = [{ role: "user", content: "hello there" }];
+      const first = await client.responses.create({ model: "gmx-3-flash-preview", input });
+      const firstSignature = signAnswerText("Echo: hello there");
+      expect(first.output).toEqual([
+        {
+          id: `msg_main-${responseCounter}_0`,
+          type: "message",
+          status: "completed",
+          role: "assistant",
+          content: [{ type: "output_text", text: "Echo: hello there", annotations: [] }],
+        },
+        {
+          id: `rs_main-${responseCounter}_1`,
+          type: "reasoning",
+          summary: [],
+          encrypted_content: `native-thought-signature:${firstSignature}`,
+          status: "completed",
+        },
+      ]);
+
+      // What SDK users do: the whole output goes back as it came, then the next user message.
+      input.push(...(first.output as OpenAI.Responses.ResponseInputItem[]), { role: "user", content: "again" });
+      const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+      let second: OpenAI.Responses.Response | undefined;
+      const cost = await spent(async () => {
+        const stream = client.responses.stream({
+          model: "gmx-3-flash-preview",
+          input,
+          reasoning: { summary: "auto" },
+        });
+        for await (const event of stream) events.push(event);
+        second = await stream.finalResponse();
+      });
+      expect(cost).toBe(priceOf(second!.usage!.input_tokens, second!.usage!.output_tokens));
+      expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
+      const types = events.map((event) => event.type);
+      const summaryDeltas = events.filter((event) => event.type === "response.reasoning_summary_text.delta");
+      expect(summaryDeltas.map((event) => event.delta).join("")).toBe("Thinking about again");
+      expect(types.slice(2, 2 + summaryDeltas.length + 7)).toEqual([
+        "response.output_item.added",
+        "response.reasoning_summary_part.added",
+        ...summaryDeltas.map(() => "response.reasoning_summary_text.delta"),
+        "response.reasoning_summary_text.done",
+        "response.reasoning_summary_part.done",
+        "response.output_item.done",
+        "response.output_item.added",
+        "response.content_part.added",
+      ]);
+      const secondSignature = signAnswerText("Echo: again");
+      expect(second!.output.map((item) => item.type)).toEqual(["reasoning", "message", "reasoning"]);
+      expect(second!.output[0]).toMatchObject({ summary: [{ type: "summary_text", text: "Thinking about again" }] });
+      expect(second!.output[2]).toMatchObject({ encrypted_content: `native-thought-signature:${secondSignature}` });
+      expect((main.requests[1]!.body as NativeBody).contents[1]).toEqual({
+        role: "model",
+        parts: [{ text: "Echo: hello there", thoughtSignature: firstSignature }],
+      });
+      expect(main.requests[1]!.textSignatures).toEqual([{ content: 1, part: 0, outcome: "valid" }]);
+
+      input.push(...(second!.output as OpenAI.Responses.ResponseInputItem[]), { role: "user", content: "thanks" });
+      await client.responses.create({ model: "gmx-3-flash-preview", input });
+      expect((main.requests[2]!.body as NativeBody).contents).toEqual([
+        { role: "user", parts: [{ text: "hello there" }] },
+        { role: "model", parts: [{ text: "Echo: hello there", thoughtSignature: firstSignature }] },
+        { role: "user", parts: [{ text: "again" }] },
+        { role: "model", parts: [{ text: "Echo: again", thoughtSignature: secondSignature }] },
+        { role: "user", parts: [{ text: "thanks" }] },
+      ]);
+      expect(main.requests[2]!.textSignatures).toEqual([
+        { content: 1, part: 0, outcome: "valid" },
+        { content: 3, part: 0, outcome: "valid" },
+      ]);
     });
 
     it("answers n: 2 with one choice per candidate, JSON and streamed, and maps log probabilities", async () => {

@@ -116,6 +116,8 @@ describe("metrics, health and request ids on one gateway (SQLite)", () => {
     expect(moved("gateway_upstream_errors_total", { channel: "main" })).toBe(1);
     // Two answered requests of 11 units each ((5 × 2 + 3 × 4) / 1e6 USD × 500,000).
     expect(moved("gateway_quota_spent_total", { model: "model-a" })).toBe(22);
+    // Each answered request waited for its settlement's commit (one at a time here: sequential requests).
+    expect(moved("gateway_sqlite_commits_total")).toBeGreaterThanOrEqual(3);
     expect(sumOf(after, "gateway_open_streams")).toBe(0);
     expect(sumOf(after, "gateway_channels_in_cooldown")).toBe(0);
     expect(after.some((sample) => sample.name === "gateway_tasks" && sample.labels.status === "queued")).toBe(true);

@@ -226,6 +226,13 @@ describe.each(testDatabases)("video families on $name", ({ database }) => {
       expect(Buffer.from(await content.arrayBuffer())).toEqual(
         createFakeVideoBytes(`${operation.id}/${operation.input.fileIds[0]}`),
       );
+      // The file URL answered 302 to the storage host: the key went to the channel's host only, never to storage.
+      const fileRequest = native.requests.find((request) => request.path.includes(":download"));
+      expect(fileRequest?.headers["x-goog-api-key"]).toBe("native-secret");
+      expect(native.storage.requests).toHaveLength(1);
+      expect(native.storage.requests[0]?.path).toMatch(/^\/video-storage\/object\d+\?token=/);
+      expect(JSON.stringify(native.storage.requests[0]?.headers)).not.toContain("native-secret");
+      expect(native.storage.requests[0]?.headers["x-goog-api-key"]).toBeUndefined();
 
       // The receiver refused four times, then took the fifth; every try carried a valid signature of its body.
       await expect.poll(() => receiver.received.length, { timeout: 5_000, interval: 20 }).toBe(5);

@@ -7,9 +7,10 @@ import type { GenerationPlan, PlannedPart } from "./plan-generation.js";
 type Piece = { part: Record<string, unknown>; tokens: GeneratedTokens };
 
 /**
- * The streamGenerateContent fragments of a plan: visible thoughts first, then text one word per fragment,
- * every other part (functionCall, inlineData, code) whole in its own fragment. Every fragment carries the usage
- * so far; the last one adds finishReason and the candidate extras (safety ratings, grounding, citations).
+ * The streamGenerateContent fragments of a plan: visible thoughts first, then text one word per fragment (a signed
+ * text's signature in one more fragment, on an empty text part), every other part (functionCall, inlineData, code)
+ * whole in its own fragment. Every fragment carries the usage so far; the last one adds finishReason and the
+ * candidate extras (safety ratings, grounding, citations).
  * Hidden thoughts are counted from the first fragment on, as the real API has spent them before answering.
  * With several candidates, fragment n carries the n-th piece of every candidate that has one.
  */
@@ -44,10 +45,18 @@ function splitIntoPieces(parts: readonly PlannedPart[]): Piece[] {
   for (const planned of parts) {
     const words = typeof planned.part.text === "string" ? splitIntoWords(planned.part.text) : [];
     if (words.length > 1) {
+      const { thoughtSignature, ...unsigned } = planned.part;
       for (const word of words) {
         pieces.push({
-          part: { ...planned.part, text: word },
+          part: { ...unsigned, text: word },
           tokens: { modality: planned.modality, thought: planned.thought, tokenCount: 1 },
+        });
+      }
+      // As the real API often does, a signed text's signature comes last, on an empty text part of its own.
+      if (thoughtSignature !== undefined) {
+        pieces.push({
+          part: { text: "", thoughtSignature },
+          tokens: { modality: planned.modality, thought: planned.thought, tokenCount: 0 },
         });
       }
     } else {

@@ -1,3 +1,4 @@
+import type { TextSignatureCheck } from "./check-text-thought-signatures.js";
 import type { FakeTaskBook } from "../shared/create-fake-task-book.js";
 import type { FakeUpstream } from "../shared/fake-upstream.js";
 import type { RecordedRequest } from "../shared/recorded-request.js";
@@ -5,6 +6,8 @@ import type { RecordedRequest } from "../shared/recorded-request.js";
 /** The shared record plus the decoded query (repeated names become arrays), which native calls rely on (`alt`, `key`). */
 export interface NativeRecordedRequest extends RecordedRequest {
   query: Record<string, string | string[]>;
+  /** generateContent of a generation-3 model: whether each model turn's text came back with its signature. */
+  textSignatures?: TextSignatureCheck[];
 }
 
 export interface FakeNativeUpstream extends FakeUpstream {
@@ -17,6 +20,8 @@ export interface FakeNativeUpstream extends FakeUpstream {
     durationSeconds: number;
     fileIds: string[];
   }>;
+  /** The storage host file downloads redirect to (another port on 127.0.0.1), and the requests it got. */
+  storage: { url: string; requests: RecordedRequest[] };
 }
 
 export interface FakeNativeServerOptions {

@@ -1,7 +1,9 @@
 import type { NativeAnswerContext } from "./fake-native-types.js";
 import { buildGenerateContentResponse } from "./build-generate-content-response.js";
+import { checkTextThoughtSignatures } from "./check-text-thought-signatures.js";
 import { createGenerateStream } from "./create-generate-stream.js";
 import type { NativeAnswer } from "./native-answer.js";
+import type { NativeContent } from "./native-request-types.js";
 import { planGeneration } from "./plan-generation.js";
 import { validateGenerateContentRequest } from "./validate-generate-content-request.js";
 
@@ -20,10 +22,12 @@ export function handleGenerateContent(
     responseId: context.createResponseId(),
     createTime: new Date(context.now()).toISOString(),
   };
-  if (!stream) return { kind: "json", status: 200, body: buildGenerateContentResponse(plan, identity) };
+  const textSignatures = checkTextThoughtSignatures(model, request.contents as NativeContent[]);
+  if (!stream) return { kind: "json", status: 200, body: buildGenerateContentResponse(plan, identity), textSignatures };
   return {
     kind: "stream",
     format: stream.alt === "sse" ? "sse" : "json-array",
     fragments: createGenerateStream(plan, identity),
+    textSignatures,
   };
 }

@@ -18,6 +18,7 @@ import type {
 } from "./native-request-types.js";
 import { readLastUserText } from "./read-last-user-text.js";
 import { requiresThoughtSignatures } from "./requires-thought-signatures.js";
+import { signAnswerText } from "./sign-answer-text.js";
 import { signFunctionCall } from "./sign-function-call.js";
 import { readResponseModalities } from "./validate-generate-content-request.js";
 
@@ -175,9 +176,13 @@ export function planGeneration(model: string, request: GenerateContentRequest): 
     answer = words.slice(0, maxOutputTokens).join("");
     finishReason = "MAX_TOKENS";
   }
+  // Generation-3 text models sign their answer text too (on the last part; streams send it on an empty last part).
+  const signsText = requiresThoughtSignatures(model);
+  const textPart = (text: string): Record<string, unknown> =>
+    signsText ? { text, thoughtSignature: signAnswerText(text) } : { text };
   if (answer !== "")
     parts.push({
-      part: { text: answer },
+      part: textPart(answer),
       tokenCount: countWords(answer),
       modality: "TEXT",
       thought: false,
@@ -194,7 +199,13 @@ export function planGeneration(model: string, request: GenerateContentRequest): 
     plan.alternates = Array.from({ length: candidateCount - 1 }, (_, offset) => {
       const text = `(${offset + 2}) ${answer}`;
       return [
-        { part: { text }, tokenCount: countWords(text), modality: "TEXT" as const, thought: false, visible: true },
+        {
+          part: textPart(text),
+          tokenCount: countWords(text),
+          modality: "TEXT" as const,
+          thought: false,
+          visible: true,
+        },
       ];
     });
   }

@@ -19,6 +19,8 @@ export interface NativeVideoInput {
 export interface NativeVideoState {
   operations: FakeTaskBook<NativeVideoInput>;
   nextId(): number;
+  /** Where file downloads redirect to (a second host), as the real API's do. */
+  storage: { publish(bytes: Buffer, contentType: string): string };
 }
 
 const aspectRatios = ["16:9", "9:16"];
@@ -28,7 +30,8 @@ const personGenerations = ["allow_all", "allow_adult", "dont_allow"];
 /**
  * The long-running video part of the native API: `POST /v1beta/models/{model}:predictLongRunning` answers an
  * operation name, `GET /v1beta/models/{model}/operations/{id}` the operation (`done` after the timeline's polls),
- * `GET /v1beta/files/{id}:download?alt=media` the video (behind the same key check as every route). Prompt markers
+ * `GET /v1beta/files/{id}:download?alt=media` a 302 to the video on a storage host (behind the same key check as every
+ * route; the storage URL carries its own token and needs no key). Prompt markers
  * choose the outcome: `[filter]` ends with every sample filtered (no samples, the filter's reason), `[fail]` with an
  * rpc error. Returns false for any other path, for the generation routes.
  */
@@ -57,7 +60,8 @@ export async function routeNativeVideoRequest(exchange: FakeExchange, state: Nat
         throw new NativeUpstreamError(400, "Only alt=media downloads are supported for video files.");
       const owner = state.operations.list().find((task) => task.input.fileIds.includes(fileId));
       if (owner === undefined) throw new NativeUpstreamError(404, `File ${fileId} was not found.`);
-      await sendBody(exchange, 200, "video/mp4", createFakeVideoBytes(`${owner.id}/${fileId}`));
+      const location = state.storage.publish(createFakeVideoBytes(`${owner.id}/${fileId}`), "video/mp4");
+      await sendBody(exchange, 302, "text/html; charset=UTF-8", "", { location });
       return true;
     }
     return false;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callFakeNative } from "./call-fake-native.js";
 import type { FakeNativeUpstream } from "./fake-native-types.js";
+import { signAnswerText } from "./sign-answer-text.js";
 import { startFakeNativeServer } from "./start-fake-native-server.js";
 
 let upstream: FakeNativeUpstream;
@@ -95,6 +96,57 @@ describe("thought signatures (generation 3)", () => {
       ],
     });
     expect(older.status).toBe(200);
+  });
+});
+
+describe("text thought signatures (generation 3)", () => {
+  it("signs the answer text on its part in JSON, and on an empty last part of the stream", async () => {
+    const { json } = await generate("gmx-3-flash-preview", { contents: [user("hello there")] });
+    const text = "Echo: hello there";
+    const signature = signAnswerText(text);
+    expect(json.candidates[0].content.parts).toEqual([{ text, thoughtSignature: signature }]);
+    expect(json.candidates[0].finishReason).toBe("STOP");
+
+    const fragments = sseData((await streamGenerate("gmx-3-flash-preview", { contents: [user("hello there")] })).text);
+    const parts = fragments.map((fragment) => fragment.candidates[0].content.parts);
+    expect(parts).toEqual([
+      [{ text: "Echo:" }],
+      [{ text: " hello" }],
+      [{ text: " there" }],
+      [{ text: "", thoughtSignature: signature }],
+    ]);
+    expect(fragments.map((fragment) => fragment.candidates[0].finishReason)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      "STOP",
+    ]);
+    expect(fragments.at(-1).usageMetadata.candidatesTokenCount).toBe(json.usageMetadata.candidatesTokenCount);
+
+    const older = await generate("gmx-2.5-flash", { contents: [user("hello there")] });
+    expect(older.json.candidates[0].content.parts).toEqual([{ text }]);
+  });
+
+  it("answers a follow-up whatever became of the text signature, and records whether it came back intact", async () => {
+    const text = "Echo: hello there";
+    const followUp = (modelParts: Array<Record<string, unknown>>) =>
+      generate("gmx-3-flash-preview", {
+        contents: [user("hello there"), { role: "model", parts: modelParts }, user("again")],
+      });
+    const cases: Array<[Array<Record<string, unknown>>, unknown]> = [
+      [[{ text, thoughtSignature: signAnswerText(text) }], { content: 1, part: 0, outcome: "valid" }],
+      [
+        [{ text: "Echo:" }, { text: " hello there" }, { text: "", thoughtSignature: signAnswerText(text) }],
+        { content: 1, part: 2, outcome: "valid" },
+      ],
+      [[{ text, thoughtSignature: signAnswerText("something else") }], { content: 1, part: 0, outcome: "altered" }],
+      [[{ text }], { content: 1, part: null, outcome: "missing" }],
+    ];
+    for (const [modelParts, check] of cases) {
+      upstream.reset();
+      expect((await followUp(modelParts)).status).toBe(200);
+      expect(upstream.requests[0]!.textSignatures).toEqual([check]);
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import { NativeUpstreamError } from "./native-upstream-error.js";
 import { INVALID_JSON, routeNativeRequest } from "./route-native-request.js";
 import { type NativeVideoState, routeNativeVideoRequest } from "./route-native-video-request.js";
 import { createFakeTaskBook } from "../shared/create-fake-task-book.js";
+import { startFakeVideoStorage } from "./start-fake-video-storage.js";
 import { writeNativeAnswer } from "./write-native-answer.js";
 
 /**
@@ -27,7 +28,9 @@ export async function startFakeNativeServer(options: FakeNativeServerOptions = {
     createResponseId: options.createResponseId ?? (() => randomBytes(16).toString("base64url").slice(0, 22)),
   };
   let videoIds = 0;
+  const storage = await startFakeVideoStorage(context.now);
   const videos: NativeVideoState = {
+    storage,
     operations: createFakeTaskBook(context.now),
     nextId: () => {
       videoIds += 1;
@@ -39,6 +42,7 @@ export async function startFakeNativeServer(options: FakeNativeServerOptions = {
     now: context.now,
     onReset() {
       videos.operations.clear();
+      storage.reset();
       videoIds = 0;
     },
     renderErrorBody: (status, message) =>
@@ -59,8 +63,12 @@ export async function startFakeNativeServer(options: FakeNativeServerOptions = {
       upstream.setFaults(withRetryInfo(plan));
     },
     reset: () => upstream.reset(),
-    close: () => upstream.close(),
+    close: async () => {
+      await upstream.close();
+      await storage.close();
+    },
     videos: videos.operations,
+    storage: { url: storage.url, requests: storage.requests },
   };
 }
 
@@ -89,6 +97,8 @@ async function handleExchange(
     if (!(error instanceof NativeUpstreamError)) throw error;
     answer = { kind: "json", status: error.httpStatus, body: error.toEnvelope() };
   }
+  if (answer.textSignatures !== undefined)
+    (exchange.record as NativeRecordedRequest).textSignatures = answer.textSignatures;
   await writeNativeAnswer(exchange, answer);
 }
 

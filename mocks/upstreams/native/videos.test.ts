@@ -48,7 +48,16 @@ describe("fake native long-running video", () => {
     ]);
     const withoutKey = await fetch(samples[0]!.video.uri);
     expect(withoutKey.status).toBe(403);
-    const download = await fetch(samples[0]!.video.uri, { headers: { "x-goog-api-key": apiKey } });
+    // The API answers the download with a redirect to a storage host, whose signed URL needs no key.
+    const redirect = await fetch(samples[0]!.video.uri, { headers: { "x-goog-api-key": apiKey }, redirect: "manual" });
+    expect(redirect.status).toBe(302);
+    const location = redirect.headers.get("location")!;
+    expect(location.startsWith(`${upstream.storage.url}/video-storage/`)).toBe(true);
+    expect(new URL(location).host).not.toBe(new URL(upstream.url).host);
+    const tampered = new URL(location);
+    tampered.searchParams.set("token", "wrong");
+    expect((await fetch(tampered)).status).toBe(403);
+    const download = await fetch(location);
     expect(download.status).toBe(200);
     expect(download.headers.get("content-type")).toBe("video/mp4");
     const bytes = Buffer.from(await download.arrayBuffer());

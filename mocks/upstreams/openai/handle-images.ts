@@ -15,6 +15,27 @@ export const FAKE_IMAGE_INPUT_TOKENS = 50;
 /** The one image every request produces: a 1×1 PNG, base64 (what `b64_json` carries). */
 export const FAKE_IMAGE_B64 = createTinyPng(1, 1, [200, 120, 40]).toString("base64");
 
+/** The largest padded image a prompt may ask for (`[b64-bytes:N]`), so a typo cannot exhaust the fake's memory. */
+const maximumPaddedB64Bytes = 64 * 1024 * 1024;
+let lastPadded: { characters: number; b64: string } | undefined;
+
+/**
+ * `[b64-bytes:N]` in the prompt (the benchmark's large-answer knob): the image becomes the tiny PNG followed by zero
+ * bytes, as base64 of N characters rounded down to a multiple of 4 (at least the PNG's own). The last one is kept,
+ * so a run of equal requests does not build it again.
+ */
+export function readPaddedImageB64(prompt: string): string | undefined {
+  const marker = /\[b64-bytes:(\d+)\]/.exec(prompt);
+  if (!marker) return undefined;
+  const characters = Math.max(FAKE_IMAGE_B64.length, Math.min(Number(marker[1]), maximumPaddedB64Bytes));
+  if (lastPadded?.characters !== characters) {
+    const bytes = Buffer.alloc(Math.floor(characters / 4) * 3);
+    Buffer.from(FAKE_IMAGE_B64, "base64").copy(bytes);
+    lastPadded = { characters, b64: bytes.toString("base64") };
+  }
+  return lastPadded.b64;
+}
+
 interface ImageRequest {
   fields: Record<string, unknown>;
   inputImages: number;
@@ -181,6 +202,7 @@ export async function handleImages(
   const imageTokens = inputImages * FAKE_IMAGE_INPUT_TOKENS;
   const outputTokens = (gptImage && prompt.includes("[empty]") ? 0 : n) * FAKE_IMAGE_OUTPUT_TOKENS;
   const count = gptImage && prompt.includes("[empty]") ? 0 : n;
+  const b64 = readPaddedImageB64(prompt) ?? FAKE_IMAGE_B64;
   await sendJson(exchange, 200, {
     created: Math.floor(exchange.now() / 1000),
     ...(gptImage
@@ -192,9 +214,7 @@ export async function handleImages(
         }
       : {}),
     data: Array.from({ length: count }, () =>
-      responseFormat === "b64_json"
-        ? { b64_json: FAKE_IMAGE_B64 }
-        : { url: `https://images.invalid/${ids.next("img_")}.png` },
+      responseFormat === "b64_json" ? { b64_json: b64 } : { url: `https://images.invalid/${ids.next("img_")}.png` },
     ),
     usage: {
       input_tokens: textTokens + imageTokens,

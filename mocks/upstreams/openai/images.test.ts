@@ -48,6 +48,22 @@ describe("POST /v1/images/generations and /v1/images/edits", () => {
     expect(Buffer.from(body.data[0].b64_json, "base64").subarray(1, 4).toString("ascii")).toBe("PNG");
   });
 
+  it("pads b64_json to the size a [b64-bytes:N] prompt asks for, still starting with the PNG", async () => {
+    const { body } = await post("/v1/images/generations", {
+      model: "m",
+      prompt: "large [b64-bytes:1000001]",
+      response_format: "b64_json",
+    });
+    const b64 = body.data[0].b64_json as string;
+    expect(b64).toHaveLength(1_000_000);
+    const bytes = Buffer.from(b64, "base64");
+    expect(bytes).toHaveLength(750_000);
+    expect(bytes.subarray(0, Buffer.from(FAKE_IMAGE_B64, "base64").length)).toEqual(
+      Buffer.from(FAKE_IMAGE_B64, "base64"),
+    );
+    expect(bytes.at(-1)).toBe(0);
+  });
+
   it("accepts multipart edits and counts the uploaded images", async () => {
     const form = new FormData();
     form.append("model", "img-c-2");

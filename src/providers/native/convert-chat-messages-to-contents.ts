@@ -4,6 +4,7 @@ import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import { convertChatContentPart } from "./convert-chat-content-part.js";
 import { extractMarkdownDataImages } from "./extract-markdown-data-images.js";
+import { readThoughtSignatureExtraContent } from "./read-thought-signature-extra-content.js";
 import { splitToolCallId } from "./split-tool-call-id.js";
 
 type ChatMessage = OpenaiComponents["schemas"]["ChatCompletionRequestMessage"];
@@ -26,6 +27,8 @@ export interface MessageConversionOptions {
  * - system and developer messages, wherever they stand, are joined into systemInstruction (one text part per text,
  *   in order); a system message after the conversation started loses its position, which is reported.
  * - assistant → role `model`; tool_calls → functionCall parts (with the call id, so the native answer can echo it).
+ *   Thought signatures come back where the answer had them: a call's on its functionCall part (from the call id, or
+ *   the call's `extra_content`), the text's (`extra_content.google.thought_signature`) on the last text part.
  * - tool → a functionResponse whose name is looked up from the earlier assistant tool_call with that id; function
  *   (legacy) → a functionResponse named by the message. Consecutive results go into one `user` turn, because the
  *   native API pairs one turn of calls with one turn of responses.
@@ -73,10 +76,18 @@ export async function convertChatMessagesToContents(
         if (typeof message.content === "string") parts.push(...extractMarkdownDataImages(message.content, warnings));
         else if (Array.isArray(message.content)) parts.push(...(await convertParts(message.content, path, options)));
         if (typeof message.refusal === "string" && message.refusal !== "") parts.push({ text: message.refusal });
+        const textSignature = readThoughtSignatureExtraContent(message.extra_content);
+        // The signature of the answer's text goes back on its last text part (answers sign their final part); an
+        // answer without text had it on an empty text part, which closes the turn.
+        const signedText = parts.findLast((part) => typeof part.text === "string" && part.text !== "");
+        if (textSignature !== undefined && signedText !== undefined) signedText.thoughtSignature = textSignature;
         for (const [callIndex, call] of (message.tool_calls ?? []).entries()) {
           functionNamesByCallId.set(call.id, call.function.name);
-          // A thought signature the id carried goes back on the same functionCall part, as the upstream requires.
-          const { id, thoughtSignature } = splitToolCallId(call.id);
+          // A thought signature the id carried goes back on the same functionCall part, as the upstream requires;
+          // Google's compatibility layer carries it in the call's extra_content instead, accepted as well.
+          const split = splitToolCallId(call.id);
+          const { id } = split;
+          const thoughtSignature = split.thoughtSignature ?? readThoughtSignatureExtraContent(call.extra_content);
           const part: Part = {
             functionCall: {
               id,
@@ -95,8 +106,11 @@ export async function convertChatMessagesToContents(
             },
           });
         }
-        // An empty text beside tool calls ("content": "") is how many clients say "no text"; the native API refuses empty text parts.
-        const nonEmpty = parts.filter((part) => part.text !== "");
+        if (textSignature !== undefined && signedText === undefined)
+          parts.push({ text: "", thoughtSignature: textSignature });
+        // An empty text beside tool calls ("content": "") is how many clients say "no text"; the native API refuses
+        // empty text parts, except the signed one it produced itself.
+        const nonEmpty = parts.filter((part) => part.text !== "" || part.thoughtSignature !== undefined);
         if (nonEmpty.length === 0) {
           warnings.push(`${path} (assistant) had no content and no tool calls and was skipped.`);
           break;

@@ -14,12 +14,29 @@ describe("convertNativePartsToMessage", () => {
       content: "answer",
       reasoning_content: "thinking",
       tool_calls: [],
+      textThoughtSignature: null,
     });
     expect(convertNativePartsToMessage(parts, { ...options, includeThoughts: false })).toEqual({
       content: "answer",
       reasoning_content: null,
       tool_calls: [],
+      textThoughtSignature: null,
     });
+  });
+
+  it("keeps the signature of a text part, the last one when several parts carry one, empty text included", () => {
+    const converted = convertNativePartsToMessage(
+      [
+        { text: "Hello", thoughtSignature: "Zmlyc3Q=" },
+        { text: " world" },
+        { functionCall: { name: "f", args: {} }, thoughtSignature: "Y2FsbA==" },
+        { text: "", thoughtSignature: "bGFzdA==" },
+      ],
+      options,
+    );
+    expect(converted.content).toBe("Hello world");
+    expect(converted.textThoughtSignature).toBe("bGFzdA==");
+    expect(converted.tool_calls[0]!.id).toBe("call_0__thought__Y2FsbA==");
   });
 
   it("numbers generated call ids from firstCallIndex and serialises the args", () => {

@@ -19,6 +19,11 @@ export interface ConvertedNativeParts {
   content: string | null;
   reasoning_content: string | null;
   tool_calls: ChatCompletionMessageToolCall[];
+  /**
+   * The thoughtSignature a text part (not a thought) carried, often the last part and sometimes one with empty text;
+   * the last one when several did. Chat hands it out as `extra_content`, Responses as a reasoning item.
+   */
+  textThoughtSignature: string | null;
 }
 
 /**
@@ -33,6 +38,7 @@ export function convertNativePartsToMessage(
   let content: string | null = null;
   let reasoning: string | null = null;
   const toolCalls: ChatCompletionMessageToolCall[] = [];
+  let textThoughtSignature: string | null = null;
   const append = (text: string) => {
     content = (content ?? "") + text;
   };
@@ -45,6 +51,7 @@ export function convertNativePartsToMessage(
     }
     if (typeof part.text === "string") {
       append(part.text);
+      if (part.thoughtSignature) textThoughtSignature = part.thoughtSignature;
     } else if (part.functionCall) {
       const callIndex = (options.firstCallIndex ?? 0) + toolCalls.length;
       // The signature rides in the id, which the client echoes in its next turn (see thoughtSignatureSeparator).
@@ -69,9 +76,9 @@ export function convertNativePartsToMessage(
       const mimeType = (part.fileData.mimeType ?? "application/octet-stream").replaceAll(/\s/g, "");
       append(formatMediaLink(mimeType, part.fileData.fileUri.replaceAll(/[\s()]/g, percentEncode)));
     }
-    // functionResponse and speech metadata never appear in answers; a bare thoughtSignature has nothing to show.
+    // functionResponse and speech metadata never appear in answers.
   }
-  return { content, reasoning_content: reasoning, tool_calls: toolCalls };
+  return { content, reasoning_content: reasoning, tool_calls: toolCalls, textThoughtSignature };
 }
 
 /** A fenced block whose fence is longer than any backtick run inside, so code containing ``` cannot close it early. */

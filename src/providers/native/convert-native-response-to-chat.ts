@@ -6,6 +6,7 @@ import { convertNativePartsToMessage } from "./convert-native-parts-to-message.j
 import { convertNativeLogprobs } from "./convert-native-logprobs.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
 import { createChatCompletionId } from "./create-chat-completion-id.js";
+import { createThoughtSignatureExtraContent } from "./create-thought-signature-extra-content.js";
 import { createToolCallId } from "./create-tool-call-id.js";
 import { describeBlockedPrompt } from "./describe-blocked-prompt.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
@@ -45,6 +46,9 @@ export function convertNativeResponseToChat(
     const message: ChatCompletionChoice["message"] = { role: "assistant", content: converted.content };
     if (converted.reasoning_content !== null) message.reasoning_content = converted.reasoning_content;
     if (converted.tool_calls.length > 0) message.tool_calls = converted.tool_calls;
+    // The client sends the message back as it came, so the text's signature returns to the model turn with it.
+    if (converted.textThoughtSignature !== null)
+      message.extra_content = createThoughtSignatureExtraContent(converted.textThoughtSignature);
     const hasToolCalls = converted.tool_calls.length > 0;
     // A candidate without finishReason in a complete answer is unusual; it still ended, so it maps like STOP.
     const finishReason = mapNativeFinishReason(candidate.finishReason ?? "STOP", { hasToolCalls });

@@ -6,6 +6,7 @@ import { convertNativePartsToMessage } from "./convert-native-parts-to-message.j
 import { convertNativeUsage } from "./convert-native-usage.js";
 import { convertNativeUsageToResponses } from "./convert-native-usage-to-responses.js";
 import { createResponsesIds } from "./create-responses-ids.js";
+import { createSignatureReasoningItem } from "./create-signature-reasoning-item.js";
 import { createToolCallId } from "./create-tool-call-id.js";
 import { describeBlockedPrompt } from "./describe-blocked-prompt.js";
 import { mapNativeFinishToResponsesStatus } from "./map-native-finish-to-responses-status.js";
@@ -28,7 +29,9 @@ export interface NativeToResponsesOptions {
  * A non-streaming native answer as a Responses object, plus the usage billing meters. The first candidate's parts
  * become output items in their order: thoughts (when included) a `reasoning` item, answer text (code and media as
  * chat renders them) a `message` item with one `output_text` part, each functionCall a `function_call` item whose
- * call_id carries the part's thought signature. A blocked prompt is an `incomplete` response whose message says why.
+ * call_id carries the part's thought signature; a signature on answer text becomes a reasoning item with an empty
+ * summary and the signature in `encrypted_content`, right after the message. A blocked prompt is an `incomplete`
+ * response whose message says why.
  */
 export function convertNativeResponseToResponses(
   response: GenerateContentResponse,
@@ -41,6 +44,13 @@ export function convertNativeResponseToResponses(
   let reasoning: ResponseOutputReasoning | undefined;
   let message: ResponseOutputMessage | undefined;
   let callCount = 0;
+  // A text signature waits for the end of the text it signs (a function call or the end of the answer), then its
+  // reasoning item follows the message, where the stream puts it too.
+  let messageOpen = false;
+  let pendingSignature: string | undefined;
+  const pushSignature = (signature: string) => {
+    output.push(createSignatureReasoningItem(ids.itemId("rs", output.length), signature));
+  };
 
   for (const part of parts ?? []) {
     const converted = convertNativePartsToMessage([part], {
@@ -54,6 +64,7 @@ export function convertNativeResponseToResponses(
           id: ids.itemId("rs", output.length),
           type: "reasoning",
           summary: [{ type: "summary_text", text: "" }],
+          status: "completed",
         };
         output.push(reasoning);
       }
@@ -72,8 +83,16 @@ export function convertNativeResponseToResponses(
         output.push(message);
       }
       message.content[0]!.text += converted.content;
+      messageOpen = true;
+    }
+    if (converted.textThoughtSignature !== null) {
+      if (messageOpen) pendingSignature = converted.textThoughtSignature;
+      else pushSignature(converted.textThoughtSignature);
     }
     for (const call of converted.tool_calls) {
+      if (pendingSignature !== undefined) pushSignature(pendingSignature);
+      pendingSignature = undefined;
+      messageOpen = false;
       output.push({
         id: ids.itemId("fc", output.length),
         type: "function_call",
@@ -86,6 +105,7 @@ export function convertNativeResponseToResponses(
     }
   }
 
+  if (pendingSignature !== undefined) pushSignature(pendingSignature);
   const blocked = candidate === undefined;
   if (blocked) {
     output.push({

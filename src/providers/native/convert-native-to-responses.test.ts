@@ -36,13 +36,20 @@ describe("convertNativeResponseToResponses", () => {
     await expect(`${JSON.stringify(converted, null, 2)}\n`).toMatchFileSnapshot(`./__fixtures__/expected/${expected}`);
   });
 
-  it("puts thoughts in a reasoning item before the message, usage from usageMetadata", () => {
+  it("puts thoughts in a reasoning item before the message, the text's signature in one after it, usage from usageMetadata", () => {
     const { response, usage } = convertNativeResponseToResponses(readJson("generate-thinking.json"), {
       model: "gmx-3.1-pro-preview",
       includeThoughts: true,
       created,
     });
-    expect(response.output.map((item) => item.type)).toEqual(["reasoning", "message"]);
+    expect(response.output.map((item) => item.type)).toEqual(["reasoning", "message", "reasoning"]);
+    expect(response.output[2]).toEqual({
+      id: expect.stringMatching(/^rs_.+_2$/),
+      type: "reasoning",
+      summary: [],
+      encrypted_content: `native-thought-signature:${readJson("generate-thinking.json").candidates[0].content.parts.at(-1).thoughtSignature}`,
+      status: "completed",
+    });
     expect(response.status).toBe("completed");
     expect(response.usage?.output_tokens).toBe(usage.completionTokens);
     expect(response.usage?.output_tokens_details?.reasoning_tokens).toBe(usage.reasoningTokens);
@@ -93,6 +100,8 @@ const streams = [
   { fixture: "stream-malformed.chunks.txt", includeThoughts: false },
   { fixture: "stream-error-mid-stream.chunks.txt", includeThoughts: false },
   { fixture: "stream-truncated.chunks.txt", includeThoughts: false },
+  { fixture: "stream-text-signature.chunks.txt", includeThoughts: true },
+  { fixture: "stream-signed-text-and-call.chunks.txt", includeThoughts: false },
 ];
 
 describe("createNativeEventToResponsesTransform", () => {
@@ -157,6 +166,68 @@ describe("createNativeEventToResponsesTransform", () => {
       "function_call",
       "function_call",
     ]);
+  });
+
+  it("streams thoughts as summary events, and the text's signature as a reasoning item after its message", () => {
+    const run = runNativeResponsesStream(readText("stream-text-signature.chunks.txt"), { includeThoughts: true });
+    const frames = parseFrames(run.frames);
+    expect(frames.map((frame) => frame.event)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.reasoning_summary_part.added",
+      "response.reasoning_summary_text.delta",
+      "response.reasoning_summary_text.done",
+      "response.reasoning_summary_part.done",
+      "response.output_item.done",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.output_text.delta",
+      "response.output_text.delta",
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.output_item.added",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    const thought = "**Greeting the user**\n\nA short, friendly hello.";
+    expect(frames[4]!.data).toMatchObject({ item_id: frames[2]!.data.item.id, summary_index: 0, delta: thought });
+    expect(frames[6]!.data.part).toEqual({ type: "summary_text", text: thought });
+    const signatureItem = {
+      id: "rs_kQ9LaPz3GqWYzwYPsLfT8QE_2",
+      type: "reasoning",
+      summary: [],
+      encrypted_content:
+        "native-thought-signature:EjQKMgEMOdbHxZ1r9kq0b3dXbPq8Tg5yH2mVjR1cWm4pZs7LnAq3oE6iUf0tKd8gYw==",
+      status: "completed",
+    };
+    expect(frames[16]!.data).toMatchObject({ output_index: 2, item: signatureItem });
+    const completed = frames.at(-1)!.data.response;
+    expect(completed.output.map((item: { type: string }) => item.type)).toEqual(["reasoning", "message", "reasoning"]);
+    expect(completed.output[2]).toEqual(signatureItem);
+  });
+
+  it("gives the same output items as the JSON answer made of the same parts", () => {
+    for (const fixture of ["stream-text-signature.chunks.txt", "stream-signed-text-and-call.chunks.txt"]) {
+      const fragments = readText(fixture)
+        .split("\r\n\r\n")
+        .filter((frame) => frame.startsWith("data: "))
+        .map((frame) => JSON.parse(frame.slice("data: ".length)));
+      const last = fragments.at(-1);
+      const whole = {
+        ...last,
+        candidates: [
+          {
+            ...last.candidates[0],
+            content: { role: "model", parts: fragments.flatMap((fragment) => fragment.candidates[0].content.parts) },
+          },
+        ],
+      };
+      const streamed = parseFrames(runNativeResponsesStream(readText(fixture), { includeThoughts: true }).frames);
+      const json = convertNativeResponseToResponses(whole, { model: "gmx-3.5-flash", includeThoughts: true, created });
+      expect(streamed.at(-1)!.data.response.output).toEqual(json.response.output);
+    }
   });
 
   it("numbers the pipe's error frame after the events already sent", () => {

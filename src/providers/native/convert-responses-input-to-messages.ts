@@ -1,5 +1,7 @@
 import type { components } from "../../../generated/types/openai.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { createThoughtSignatureExtraContent } from "./create-thought-signature-extra-content.js";
+import { readReasoningItemSignature } from "./read-reasoning-item-signature.js";
 
 type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
 type ResponseInputContent = components["schemas"]["ResponseInputContent"];
@@ -16,8 +18,10 @@ type ChatToolCall = components["schemas"]["ChatCompletionMessageToolCall"];
  *   after the assistant message of the same answer, join that message, as the native API wants one model turn.
  *   The call_id is the tool call id, so a thought signature it carries reaches its functionCall part.
  * - function_call_output items become tool messages answering the call_id.
- * - reasoning items sent back are dropped: thinking text is not replayed to the native API (its signatures ride on
- *   the calls), and `warnings` says so.
+ * - reasoning items sent back are not replayed (thinking text has no place in native contents; `warnings` says so),
+ *   except for the thought signature this gateway put in `encrypted_content` (createSignatureReasoningItem): it
+ *   becomes the `extra_content` of the assistant message of the same model turn (the one before it, or else the
+ *   next one before the turn ends), which puts it back on that message's last text part.
  */
 export function convertResponsesInputToMessages(request: ResponsesRequest, warnings: string[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
@@ -28,11 +32,35 @@ export function convertResponsesInputToMessages(request: ResponsesRequest, warni
     return messages;
   }
   let reportedReasoning = false;
+  let pendingSignature: { signature: string; path: string } | undefined;
+  const pushMessage = (message: ChatMessage) => {
+    if (pendingSignature !== undefined && message.role === "assistant") {
+      message.extra_content = createThoughtSignatureExtraContent(pendingSignature.signature);
+    } else if (pendingSignature !== undefined) {
+      warnings.push(`${pendingSignature.path} signs no assistant message of its turn; its signature was dropped.`);
+    }
+    pendingSignature = undefined;
+    messages.push(message);
+  };
   for (const [index, item] of request.input.entries()) {
     const path = `input[${index}]`;
     if ("type" in item && item.type === "reasoning") {
-      if (!reportedReasoning) warnings.push("Reasoning input items are not sent to the native API.");
-      reportedReasoning = true;
+      const reasoning = item as components["schemas"]["ResponseInputReasoning"];
+      const carried = readReasoningItemSignature(reasoning.encrypted_content);
+      const hasSummary = (reasoning.summary ?? []).some(
+        (part) => typeof part.text === "string" && (part.text as string) !== "",
+      );
+      if ((hasSummary || carried === undefined) && !reportedReasoning) {
+        warnings.push("Reasoning summaries in input are not sent to the native API.");
+        reportedReasoning = true;
+      }
+      if (carried !== undefined && "foreign" in carried)
+        warnings.push(`${path}.encrypted_content did not come from a native channel and was not sent.`);
+      if (carried !== undefined && "signature" in carried) {
+        const last = messages.at(-1);
+        if (last?.role === "assistant") last.extra_content = createThoughtSignatureExtraContent(carried.signature);
+        else pendingSignature = { signature: carried.signature, path };
+      }
       continue;
     }
     if ("type" in item && item.type === "function_call") {
@@ -44,12 +72,12 @@ export function convertResponsesInputToMessages(request: ResponsesRequest, warni
       };
       const last = messages.at(-1);
       if (last?.role === "assistant") last.tool_calls = [...(last.tool_calls ?? []), toolCall];
-      else messages.push({ role: "assistant", content: null, tool_calls: [toolCall] });
+      else pushMessage({ role: "assistant", content: null, tool_calls: [toolCall] });
       continue;
     }
     if ("type" in item && item.type === "function_call_output") {
       const output = item as components["schemas"]["ResponseInputFunctionCallOutput"];
-      messages.push({ role: "tool", tool_call_id: output.call_id, content: output.output });
+      pushMessage({ role: "tool", tool_call_id: output.call_id, content: output.output });
       continue;
     }
     const message = item as components["schemas"]["ResponseInputMessage"];
@@ -58,7 +86,7 @@ export function convertResponsesInputToMessages(request: ResponsesRequest, warni
         typeof message.content === "string"
           ? message.content
           : message.content.map((part, partIndex) => readText(part, `${path}.content[${partIndex}]`)).join("");
-      messages.push({ role: "assistant", content: text });
+      pushMessage({ role: "assistant", content: text });
       continue;
     }
     if (message.role === "system" || message.role === "developer") {
@@ -66,10 +94,10 @@ export function convertResponsesInputToMessages(request: ResponsesRequest, warni
         typeof message.content === "string"
           ? message.content
           : message.content.map((part, partIndex) => readText(part, `${path}.content[${partIndex}]`)).join("\n");
-      messages.push({ role: message.role, content: text });
+      pushMessage({ role: message.role, content: text });
       continue;
     }
-    messages.push({
+    pushMessage({
       role: "user",
       content:
         typeof message.content === "string"
@@ -77,6 +105,8 @@ export function convertResponsesInputToMessages(request: ResponsesRequest, warni
           : message.content.map((part, partIndex) => convertPart(part, `${path}.content[${partIndex}]`)),
     });
   }
+  if (pendingSignature !== undefined)
+    warnings.push(`${pendingSignature.path} signs no assistant message of its turn; its signature was dropped.`);
   return messages;
 }
 

@@ -6,6 +6,7 @@ import { convertNativePartsToMessage } from "./convert-native-parts-to-message.j
 import { convertNativeLogprobs } from "./convert-native-logprobs.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
 import { createChatCompletionId } from "./create-chat-completion-id.js";
+import { createThoughtSignatureExtraContent } from "./create-thought-signature-extra-content.js";
 import { createToolCallId } from "./create-tool-call-id.js";
 import { describeBlockedPrompt } from "./describe-blocked-prompt.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
@@ -157,6 +158,10 @@ export function createNativeEventToChatTransform(options: NativeToChatStreamOpti
         const delta: ChatCompletionStreamDelta = {};
         if (converted.reasoning_content !== null) delta.reasoning_content = converted.reasoning_content;
         if (converted.content !== null) delta.content = converted.content;
+        // Sent on the delta where it arrived (often an empty text part of the last fragment), as Google's
+        // compatibility layer does; SDK stream helpers copy it onto the accumulated message.
+        if (converted.textThoughtSignature !== null)
+          delta.extra_content = createThoughtSignatureExtraContent(converted.textThoughtSignature);
         if (converted.tool_calls.length > 0) {
           // The native API sends each call whole, so its first (and only) delta carries the complete arguments.
           delta.tool_calls = converted.tool_calls.map((call, offset) => ({ index: state.callCount + offset, ...call }));

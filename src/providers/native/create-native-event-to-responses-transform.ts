@@ -7,6 +7,7 @@ import { convertNativePartsToMessage } from "./convert-native-parts-to-message.j
 import { convertNativeUsage } from "./convert-native-usage.js";
 import { convertNativeUsageToResponses } from "./convert-native-usage-to-responses.js";
 import { createResponsesIds } from "./create-responses-ids.js";
+import { createSignatureReasoningItem } from "./create-signature-reasoning-item.js";
 import { createToolCallId } from "./create-tool-call-id.js";
 import { describeBlockedPrompt } from "./describe-blocked-prompt.js";
 import { mapNativeFinishToResponsesStatus } from "./map-native-finish-to-responses-status.js";
@@ -49,7 +50,10 @@ type OpenItem =
  * it can still go to another channel); per output item `response.output_item.added`, its content (for a message
  * `response.content_part.added`, `response.output_text.delta`…, `response.output_text.done`,
  * `response.content_part.done`; for a call `response.function_call_arguments.delta` and `.done`, the native API
- * sending each call whole; a reasoning item carries its text in `.done`), `response.output_item.done`; then
+ * sending each call whole; for thoughts `response.reasoning_summary_part.added`,
+ * `response.reasoning_summary_text.delta`…, `response.reasoning_summary_text.done`,
+ * `response.reasoning_summary_part.done`), `response.output_item.done`. A signature on answer text becomes a
+ * reasoning item (empty summary, `encrypted_content`) sent whole right after the message it signs. Then
  * `response.completed` with the whole response and its usage (status `incomplete` when a limit or filter ended it).
  * An upstream error object, a malformed fragment, or an end without a finish reason ends the stream with one `error`
  * event instead.
@@ -66,6 +70,8 @@ export function createNativeEventToResponsesTransform(
   let blocked = false;
   let callCount = 0;
   let open: OpenItem | undefined;
+  /** A signature on the open message's text: its reasoning item follows the message when the message closes. */
+  let pendingSignature: string | undefined;
   const output: ResponseOutputItem[] = [];
   const producedMedia = new Set<ProducedMedia>();
 
@@ -107,17 +113,54 @@ export function createNativeEventToResponsesTransform(
         frame({ type: "response.content_part.done", sequence_number: sequenceNumber++, ...common, part }),
       );
     } else {
-      open.item.status = "completed";
+      const item = open.item;
+      item.status = "completed";
+      const part = item.summary[0]!;
+      const common = { item_id: item.id, output_index: outputIndex, summary_index: 0 };
+      controller.enqueue(
+        frame({
+          type: "response.reasoning_summary_text.done",
+          sequence_number: sequenceNumber++,
+          ...common,
+          text: part.text,
+        }),
+      );
+      controller.enqueue(
+        frame({ type: "response.reasoning_summary_part.done", sequence_number: sequenceNumber++, ...common, part }),
+      );
     }
+    const closed = open;
+    open = undefined;
     controller.enqueue(
       frame({
         type: "response.output_item.done",
         sequence_number: sequenceNumber++,
         output_index: outputIndex,
-        item: open.item,
+        item: closed.item,
       }),
     );
-    open = undefined;
+    if (closed.kind === "message" && pendingSignature !== undefined) {
+      const signature = pendingSignature;
+      pendingSignature = undefined;
+      emitSignatureItem(controller, signature);
+    }
+  };
+  /** The reasoning item of a text signature, whole: added and done at once, as it has nothing to stream. */
+  const emitSignatureItem = (controller: TransformStreamDefaultController<string>, signature: string) => {
+    const outputIndex = output.length;
+    const item = createSignatureReasoningItem(ids!.itemId("rs", outputIndex), signature);
+    output.push(item);
+    controller.enqueue(
+      frame({
+        type: "response.output_item.added",
+        sequence_number: sequenceNumber++,
+        output_index: outputIndex,
+        item: { ...item, status: "in_progress" },
+      }),
+    );
+    controller.enqueue(
+      frame({ type: "response.output_item.done", sequence_number: sequenceNumber++, output_index: outputIndex, item }),
+    );
   };
   const openItem = (controller: TransformStreamDefaultController<string>, kind: OpenItem["kind"]): OpenItem => {
     if (open?.kind === kind) return open;
@@ -169,9 +212,37 @@ export function createNativeEventToResponsesTransform(
           item: { ...item, summary: [] },
         }),
       );
+      // One summary part per reasoning item: the thoughts of one stretch of thinking, streamed as they come.
+      const part = { type: "summary_text" as const, text: "" };
+      item.summary.push(part);
+      controller.enqueue(
+        frame({
+          type: "response.reasoning_summary_part.added",
+          sequence_number: sequenceNumber++,
+          item_id: item.id,
+          output_index: outputIndex,
+          summary_index: 0,
+          part: { ...part },
+        }),
+      );
       open = { kind, outputIndex, item };
     }
     return open;
+  };
+  const appendReasoning = (controller: TransformStreamDefaultController<string>, text: string) => {
+    const current = openItem(controller, "reasoning");
+    if (current.kind !== "reasoning") return;
+    current.item.summary[0]!.text += text;
+    controller.enqueue(
+      frame({
+        type: "response.reasoning_summary_text.delta",
+        sequence_number: sequenceNumber++,
+        item_id: current.item.id,
+        output_index: current.outputIndex,
+        summary_index: 0,
+        delta: text,
+      }),
+    );
   };
   const appendText = (controller: TransformStreamDefaultController<string>, text: string) => {
     const current = openItem(controller, "message");
@@ -237,17 +308,18 @@ export function createNativeEventToResponsesTransform(
           firstCallIndex: callCount,
         });
         if (converted.reasoning_content) {
-          const current = openItem(controller, "reasoning");
-          if (current.kind === "reasoning") {
-            const summary = current.item.summary[0] ?? { type: "summary_text" as const, text: "" };
-            summary.text += converted.reasoning_content;
-            current.item.summary[0] = summary;
-          }
+          appendReasoning(controller, converted.reasoning_content);
           options.onText?.(converted.reasoning_content);
         }
         if (converted.content) {
           appendText(controller, converted.content);
           options.onText?.(converted.content);
+        }
+        if (converted.textThoughtSignature !== null) {
+          // Kept until the message it signs is finished (often the signature comes on an empty last part); with
+          // no message open it signs nothing still streaming, so its item goes out now.
+          if (open?.kind === "message") pendingSignature = converted.textThoughtSignature;
+          else emitSignatureItem(controller, converted.textThoughtSignature);
         }
         for (const call of converted.tool_calls) {
           close(controller);

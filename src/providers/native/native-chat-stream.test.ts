@@ -49,6 +49,16 @@ const cases = [
   { fixture: "stream-error-mid-stream.chunks.txt", expected: "stream-error-mid-stream.chat.txt", options: {} },
   { fixture: "stream-truncated.chunks.txt", expected: "stream-truncated.chat.txt", options: {} },
   { fixture: "stream-two-candidates.chunks.txt", expected: "stream-two-candidates.chat.txt", options: {} },
+  {
+    fixture: "stream-text-signature.chunks.txt",
+    expected: "stream-text-signature.include-thoughts.chat.txt",
+    options: { includeThoughts: true, model: "gmx-3-flash-preview" },
+  },
+  {
+    fixture: "stream-signed-text-and-call.chunks.txt",
+    expected: "stream-signed-text-and-call.chat.txt",
+    options: { model: "gmx-3-flash-preview" },
+  },
 ];
 
 describe("the native → chat stream through the relay's pipe", () => {
@@ -77,6 +87,26 @@ describe("the native → chat stream through the relay's pipe", () => {
       expect((await runNativeChatStream(bytes, everyByte(bytes), options)).frames).toEqual(whole.frames);
       expect((await runNativeChatStream(bytes, every(5, bytes), options)).frames).toEqual(whole.frames);
     });
+  });
+
+  it("hands a text signature that arrives on an empty last part out on that delta, never dropped as empty", async () => {
+    const run = await runNativeChatStream(readFixture("stream-text-signature.chunks.txt"), [], {
+      model: "gmx-3-flash-preview",
+    });
+    const chunks = parseFrames(run.frames).flatMap((event) => (event.data === "[DONE]" ? [] : [event.data]));
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta)).toEqual([
+      { role: "assistant", content: "Hello" },
+      { content: " from the gateway." },
+      {
+        content: "",
+        extra_content: {
+          google: { thought_signature: "EjQKMgEMOdbHxZ1r9kq0b3dXbPq8Tg5yH2mVjR1cWm4pZs7LnAq3oE6iUf0tKd8gYw==" },
+        },
+      },
+      {},
+      undefined,
+    ]);
+    expect(chunks[3]!.choices[0].finish_reason).toBe("stop");
   });
 
   it("joins a UTF-8 character and a CRLF pair split between reads", async () => {

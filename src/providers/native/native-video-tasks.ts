@@ -1,10 +1,10 @@
 import type { Readable } from "node:stream";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import type { VideoReferenceImage, VideoTaskCapability, VideoTaskSnapshot } from "../../tasks/video-task-capability.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
 import { buildNativeFileDownloadPath } from "./build-native-file-download-path.js";
+import { downloadNativeVideoFile } from "./download-native-video-file.js";
 import { convertVideoRequestToNative } from "./convert-video-request-to-native.js";
 import { listNativeVideoFiles } from "./list-native-video-files.js";
 import { mapNativeVideoOperation } from "./map-native-video-operation.js";
@@ -14,7 +14,8 @@ import type { NativeVideoImage, NativeVideoOperation } from "./native-video-oper
 /**
  * The native long-running video API as the gateway's task capability: `POST /v1beta/models/{model}:predictLongRunning`,
  * polls of `GET /v1beta/{operation name}`, and the finished file downloaded with the channel's key from the channel's
- * own host and streamed to the client (the provider's file URI is never shown).
+ * own host, following its redirect to storage without the key (downloadNativeVideoFile), and streamed to the client
+ * (the provider's file URI is never shown).
  */
 export const nativeVideoTasks: VideoTaskCapability = {
   async submit(submission, call) {
@@ -59,12 +60,7 @@ export const nativeVideoTasks: VideoTaskCapability = {
         status: 502,
         code: "video_unavailable",
       });
-    const response = await sendUpstreamRequest(call.attempt, {
-      method: "GET",
-      path: buildNativeFileDownloadPath(file),
-      headers: call.upstreamHeaders({ jsonBody: false, accept: "*/*" }),
-      signal: call.signal,
-    });
+    const response = await downloadNativeVideoFile(call, buildNativeFileDownloadPath(file));
     const contentType = response.headers["content-type"];
     const contentLength = Number(response.headers["content-length"]);
     return {

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from "kysely";
 import type { DatabaseDialect } from "../database-dialect.js";
 import { createInitialMigration } from "./create-initial-migration.js";
+import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
 import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
 import { createUnsettledReservationsIndexMigration } from "./create-unsettled-reservations-index-migration.js";
 import { createVideoTasksMigration } from "./create-video-tasks-migration.js";
@@ -15,6 +16,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0003_token_rate_limits": createTokenRateLimitsMigration(),
     "0004_video_tasks": createVideoTasksMigration(),
     "0005_webhook_secrets_and_callback_deliveries": createWebhookSecretsMigration(dialect),
+    "0006_task_callback_state": createTaskCallbackStateMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -29,6 +29,8 @@ export interface CommitWindow {
    * one commit: an answer can wait for its settlement to be durable without waiting out the interval.
    */
   deferDurably(work: () => void): Promise<void>;
+  /** Commits so far (for /metrics: requests per commit is what the ledger's cost per request follows). */
+  readonly commits: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export function createCommitWindow(
   // Callers waiting for the open window to commit, and whether that commit is already brought forward.
   let commitWaiters: Array<{ resolve(): void; reject(error: unknown): void }> = [];
   let commitBroughtForward = false;
+  let commits = 0;
 
   // Only ever non-empty while the window is open: work is queued through `run`, and commitNow empties it first.
   const applyDeferred = () => {
@@ -84,6 +87,7 @@ export function createCommitWindow(
     try {
       for (const hook of beforeCommitHooks) hook();
       commit.run();
+      commits += 1;
     } catch (error) {
       if (connection.inTransaction) connection.exec("rollback");
       options.onCommitError(error);
@@ -171,5 +175,8 @@ export function createCommitWindow(
     defer,
     applyDeferred,
     deferDurably,
+    get commits() {
+      return commits;
+    },
   };
 }

@@ -20,5 +20,7 @@ export function convertTaskPatchToColumns(patch: TaskPatch): Updateable<TasksTab
   if (patch.nextPollAt !== undefined) changes.next_poll_at = patch.nextPollAt;
   if (patch.pollFailures !== undefined) changes.poll_failures = patch.pollFailures;
   if (patch.idempotencyKey !== undefined) changes.idempotency_key = patch.idempotencyKey;
+  if (patch.callbackState !== undefined) changes.callback_state = patch.callbackState;
+  if (patch.callbackNextAt !== undefined) changes.callback_next_at = patch.callbackNextAt;
   return changes;
 }

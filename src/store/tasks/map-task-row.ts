@@ -35,5 +35,8 @@ export function mapTaskRow(row: Selectable<TasksTable>): TaskRecord {
     completedTime: row.completed_time === null ? null : Number(row.completed_time),
     nextPollAt: Number(row.next_poll_at),
     pollFailures: Number(row.poll_failures),
+    callbackState: row.callback_state ?? null,
+    callbackAttempts: Number(row.callback_attempts ?? 0),
+    callbackNextAt: Number(row.callback_next_at ?? 0),
   };
 }

@@ -1,4 +1,4 @@
-import type { TaskStatus } from "./task-record.js";
+import type { TaskCallbackState, TaskStatus } from "./task-record.js";
 
 /** Fields of a task to change; undefined ones stay as they are. Named as in TaskRecord. */
 export interface TaskPatch {
@@ -18,5 +18,8 @@ export interface TaskPatch {
   nextPollAt?: number;
   pollFailures?: number;
   idempotencyKey?: string | null;
+  callbackState?: TaskCallbackState | null;
+  /** epoch milliseconds */
+  callbackNextAt?: number;
   updatedTime: number;
 }

@@ -1,3 +1,5 @@
+export type TaskCallbackState = "pending" | "delivered" | "exhausted";
+
 export type TaskStatus = "queued" | "in_progress" | "completed" | "failed";
 
 export interface TaskRecord {
@@ -40,4 +42,10 @@ export interface TaskRecord {
   /** epoch milliseconds */
   nextPollAt: number;
   pollFailures: number;
+  /** null when the task has no callback to send (or finished before callbacks were tracked) */
+  callbackState: TaskCallbackState | null;
+  /** callback tries made so far */
+  callbackAttempts: number;
+  /** epoch milliseconds when the next callback try is due */
+  callbackNextAt: number;
 }

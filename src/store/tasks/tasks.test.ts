@@ -61,6 +61,9 @@ describe.each(testDatabases)("tasks on $name", ({ database }) => {
       completedTime: null,
       nextPollAt: 0,
       pollFailures: 0,
+      callbackState: null,
+      callbackAttempts: 0,
+      callbackNextAt: 0,
     });
     expect(await findTaskForUser(db, "video_insert", 1)).toEqual(task);
     expect(await findTaskForUser(db, "video_insert", 2)).toBeNull();
