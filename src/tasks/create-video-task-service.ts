@@ -18,6 +18,7 @@ import { findTaskByIdempotencyKey } from "../store/tasks/find-task-by-idempotenc
 import { findTaskForUser } from "../store/tasks/find-task-for-user.js";
 import { insertTask } from "../store/tasks/insert-task.js";
 import type { TaskRecord } from "../store/tasks/task-record.js";
+import { updateClaimedTask } from "../store/tasks/update-claimed-task.js";
 import { updateTask } from "../store/tasks/update-task.js";
 import { getAuthenticatedToken } from "../users/authenticated-request.js";
 import { buildChannelAttemptForTask } from "./build-channel-attempt-for-task.js";
@@ -107,9 +108,9 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
             durationSeconds: seconds,
           })
         : 0;
-    const won = await updateTask(
-      db,
-      task.id,
+    const won = await updateClaimedTask(
+      context.database,
+      task,
       {
         status: snapshot.status,
         upstreamStatus: snapshot.upstreamStatus,
@@ -141,9 +142,9 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
 
   async function backOff(task: TaskRecord, retryAfterSeconds: number | undefined): Promise<TaskRecord> {
     const failures = task.pollFailures + 1;
-    const updated = await updateTask(
-      db,
-      task.id,
+    const updated = await updateClaimedTask(
+      context.database,
+      task,
       {
         pollFailures: failures,
         nextPollAt: clockMs() + computePollDelay(pollIntervalMs, failures, retryAfterSeconds),
@@ -181,7 +182,10 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     } catch (error) {
       // Shutting down: give the claim back, so the next process (or instance) polls it without waiting out the lease.
       if (signal.aborted)
-        return (await updateTask(db, task.id, { nextPollAt: clockMs(), updatedTime: context.now() })) ?? task;
+        return (
+          (await updateClaimedTask(context.database, task, { nextPollAt: clockMs(), updatedTime: context.now() })) ??
+          task
+        );
       const retryAfter = error instanceof UpstreamFailure ? error.retryAfterSeconds : undefined;
       context.logger.warn({ taskId: task.id, err: (error as Error).message }, "video task poll failed; backing off");
       return backOff(task, retryAfter);
@@ -189,9 +193,9 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       pollsInFlight.delete(signal);
     }
     if (snapshot.status === "completed" || snapshot.status === "failed") return finish(task, snapshot);
-    const updated = await updateTask(
-      db,
-      task.id,
+    const updated = await updateClaimedTask(
+      context.database,
+      task,
       {
         status: snapshot.status,
         upstreamStatus: snapshot.upstreamStatus,

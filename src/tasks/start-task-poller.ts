@@ -18,12 +18,14 @@ export interface TaskPollerOptions {
 
 /**
  * The background poller: claims due unfinished tasks in batches (as many as free poll slots) and polls them
- * concurrently, at most `maxConcurrentPolls` at a time. When a poll ends it looks again at once, so a backlog drains
- * at full concurrency; otherwise it wakes every half interval. Claims go through the database, so several
- * instances share the work without polling a task twice, and a restart resumes from the table.
+ * concurrently, at most `maxConcurrentPolls` at a time. While a backlog lasts (the last claim filled every free
+ * slot) it claims again as soon as a quarter of the slots are free, so the backlog drains at close to full
+ * concurrency with one claim per several polls instead of one per poll (a claim is a write with its own index
+ * walk); otherwise it wakes every half interval. Claims go through the database, so several instances share the
+ * work without polling a task twice, and a restart resumes from the table.
  */
 export function startTaskPoller(
-  database: Pick<GatewayDatabase, "db" | "dialect">,
+  database: Pick<GatewayDatabase, "db" | "dialect" | "sqliteConnection" | "sqliteCommitWindow">,
   service: Pick<VideoTaskService, "pollClaimed" | "abortPolls">,
   logger: Logger,
   options: TaskPollerOptions,
@@ -31,6 +33,8 @@ export function startTaskPoller(
   const clockMs = options.clockMs ?? Date.now;
   const wakeEveryMs = Math.max(10, Math.floor(options.pollIntervalMs / 2));
   const inFlight = new Set<Promise<unknown>>();
+  // A finished poll claims again only once this many slots are free (the timer's wake claims whatever is free).
+  const claimBatch = Math.max(1, Math.floor(options.maxConcurrentPolls / 4));
   let stopped = false;
   let claiming = false;
   let claimAgain = false;
@@ -43,19 +47,23 @@ export function startTaskPoller(
     timer.unref();
   };
 
-  async function claim(): Promise<void> {
+  async function claim(afterPoll = false): Promise<void> {
     if (stopped) return;
+    if (afterPoll && options.maxConcurrentPolls - inFlight.size < claimBatch) return;
     if (claiming) {
       claimAgain = true;
       return;
     }
     claiming = true;
+    // Only the timer's wake claims for fewer free slots than a batch.
+    let minimumFree = afterPoll ? claimBatch : 1;
     try {
       do {
         claimAgain = false;
         const free = options.maxConcurrentPolls - inFlight.size;
-        if (free <= 0) break;
-        const tasks = await claimDueTasks(database.db, database.dialect, {
+        if (free < minimumFree) break;
+        minimumFree = claimBatch;
+        const tasks = await claimDueTasks(database, {
           nowMs: clockMs(),
           leaseMs: options.leaseMs,
           limit: free,
@@ -66,7 +74,7 @@ export function startTaskPoller(
             .catch((error: unknown) => logger.error({ err: error, taskId: task.id }, "video task poll failed"))
             .finally(() => {
               inFlight.delete(poll);
-              void claim();
+              void claim(true);
             });
           inFlight.add(poll);
         }

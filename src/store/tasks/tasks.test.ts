@@ -5,6 +5,8 @@ import { insertTask } from "./insert-task.js";
 import { updateTask } from "./update-task.js";
 import { claimDueTasks } from "./claim-due-tasks.js";
 import { claimTaskForRefresh } from "./claim-task-for-refresh.js";
+import { findTaskById } from "./find-task-by-id.js";
+import { updateClaimedTask } from "./update-claimed-task.js";
 import { findTaskByIdempotencyKey } from "./find-task-by-idempotency-key.js";
 import { findFinishedTasksWithOpenReservations } from "./find-finished-tasks-with-open-reservations.js";
 import { insertReservation } from "../quota/insert-reservation.js";
@@ -14,7 +16,7 @@ import { isUniqueViolation } from "../../channels/is-unique-violation.js";
 const testDatabases = await openTestDatabases();
 
 describe.each(testDatabases)("tasks on $name", ({ database }) => {
-  const { db, dialect } = database;
+  const { db } = database;
 
   it("inserts a queued task and finds it only for its owner", async () => {
     const task = await insertTask(db, {
@@ -137,17 +139,62 @@ describe.each(testDatabases)("tasks on $name", ({ database }) => {
       });
     await updateTask(db, "video_claim_4", { status: "completed", updatedTime: 1001 });
     const [first, second] = await Promise.all([
-      claimDueTasks(db, dialect, { nowMs: 500, leaseMs: 1000, limit: 2 }),
-      claimDueTasks(db, dialect, { nowMs: 500, leaseMs: 1000, limit: 2 }),
+      claimDueTasks(database, { nowMs: 500, leaseMs: 1000, limit: 2 }),
+      claimDueTasks(database, { nowMs: 500, leaseMs: 1000, limit: 2 }),
     ]);
-    const third = await claimDueTasks(db, dialect, { nowMs: 500, leaseMs: 1000, limit: 10 });
+    const third = await claimDueTasks(database, { nowMs: 500, leaseMs: 1000, limit: 10 });
     const claimed = [...first, ...second, ...third].map((task) => task.id).sort();
     // Four due and unfinished (0-3); each claimed exactly once; the finished and the not-yet-due never.
     expect(claimed).toEqual(["video_claim_0", "video_claim_1", "video_claim_2", "video_claim_3"]);
     expect([...first, ...second, ...third].every((task) => task.nextPollAt === 1500)).toBe(true);
-    expect(await claimDueTasks(db, dialect, { nowMs: 1499, leaseMs: 1000, limit: 10 })).toEqual([]);
+    expect(await claimDueTasks(database, { nowMs: 1499, leaseMs: 1000, limit: 10 })).toEqual([]);
     // The lease ran out (a poller that died): the tasks are due again.
-    expect(await claimDueTasks(db, dialect, { nowMs: 1500, leaseMs: 1000, limit: 10 })).toHaveLength(4);
+    expect(await claimDueTasks(database, { nowMs: 1500, leaseMs: 1000, limit: 10 })).toHaveLength(4);
+  });
+
+  it("updates a claimed task as updateTask does and answers the task as stored", async () => {
+    await db.updateTable("tasks").set({ next_poll_at: 1e12 }).execute();
+    await insertTask(db, {
+      id: "video_claimed",
+      userId: 7,
+      tokenId: 2,
+      model: "vid-a-2",
+      reservationId: "request-claimed",
+      requestBody: { prompt: "a boat", seconds: "4" },
+      createdTime: 1000,
+      nextPollAt: 100,
+    });
+    const [claimed] = await claimDueTasks(database, { nowMs: 500, leaseMs: 1000, limit: 1 });
+    expect(claimed?.id).toBe("video_claimed");
+    const running = await updateClaimedTask(
+      database,
+      claimed!,
+      {
+        status: "in_progress",
+        progress: 40,
+        responseBody: { status: "in_progress" },
+        nextPollAt: 900,
+        updatedTime: 1001,
+      },
+      { onlyFromStatuses: ["queued", "in_progress"] },
+    );
+    expect(running).toEqual(await findTaskById(db, "video_claimed"));
+    expect(running).toMatchObject({ status: "in_progress", progress: 40, nextPollAt: 900, updatedTime: 1001 });
+    const finish = (from: typeof running) =>
+      updateClaimedTask(
+        database,
+        from!,
+        { status: "completed", quota: 250, billedSeconds: 4, completedTime: 1002, updatedTime: 1002 },
+        { onlyFromStatuses: ["queued", "in_progress"] },
+      );
+    const [first, second] = await Promise.all([finish(running), finish(running)]);
+    // The compare-and-swap: one winner, answered with the row as stored; the other finds it finished.
+    expect([first, second].filter((task) => task !== null)).toHaveLength(1);
+    expect(first ?? second).toEqual(await findTaskById(db, "video_claimed"));
+    expect(
+      await updateClaimedTask(database, running!, { progress: 1, updatedTime: 1 }, { onlyFromStatuses: [] }),
+    ).toBeNull();
+    expect((await findTaskById(db, "video_claimed"))?.progress).toBe(40);
   });
 
   it("claims one task for a client's refresh only when it is due and the caller's", async () => {
