@@ -32,7 +32,6 @@ import { createCallbackDeliverer } from "./callbacks/create-callback-deliverer.j
 import { createTaskCallbackSender } from "./callbacks/create-task-callback-sender.js";
 import { createAddressRule } from "./net/create-address-rule.js";
 import { createSafeFetcher } from "./net/create-safe-fetcher.js";
-import { insertCallbackDelivery } from "./store/callback-deliveries/insert-callback-delivery.js";
 import { createVideoTaskService } from "./tasks/create-video-task-service.js";
 import { startTaskPoller } from "./tasks/start-task-poller.js";
 import { createUserAuthenticator } from "./users/create-user-authenticator.js";
@@ -119,12 +118,7 @@ export async function createGateway(
   const taskLeaseMs = Math.max(4 * config.tasks.pollIntervalMs, 30_000);
   const callbackDeliverer = createCallbackDeliverer({
     isAllowedAddress: createAddressRule(config.fetchAllowPrivate),
-    backoffMs: config.tasks.callbackBackoffMs,
-    tries: config.tasks.callbackTries,
     now: context.now,
-    record: (attempt) => insertCallbackDelivery(database.db, attempt),
-    onRecordFailure: (error) =>
-      logger.warn({ err: (error as Error).message }, "a task callback attempt could not be recorded"),
   });
   const taskCallbacks = createTaskCallbackSender(context, callbackDeliverer, {
     tries: config.tasks.callbackTries,

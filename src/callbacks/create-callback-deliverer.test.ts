@@ -1,7 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CallbackDeliveryRecord } from "../store/callback-deliveries/callback-delivery-record.js";
 import { assertCallbackUrl } from "./assert-callback-url.js";
 import { createCallbackDeliverer } from "./create-callback-deliverer.js";
 import { signCallbackBody } from "./sign-callback-body.js";
@@ -37,15 +36,11 @@ async function startReceiver(answer: (index: number, request: Received) => { sta
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
 
-function deliverer(records: CallbackDeliveryRecord[], overrides: { allow?: (address: string) => boolean } = {}) {
+function deliverer(overrides: { allow?: (address: string) => boolean } = {}) {
   let clock = 1_767_225_600;
   const created = createCallbackDeliverer({
     isAllowedAddress: overrides.allow ?? ((address) => address === "127.0.0.1"),
-    backoffMs: 5,
     now: () => clock++,
-    record: async (attempt) => {
-      records.push(attempt);
-    },
   });
   closers.push(() => created.close());
   return created;
@@ -54,17 +49,23 @@ function deliverer(records: CallbackDeliveryRecord[], overrides: { allow?: (addr
 const body = JSON.stringify({ code: "success", message: "", data: { id: "task_1", status: "completed" } });
 
 describe("createCallbackDeliverer", () => {
-  it("retries a receiver that fails four times, then delivers; every try signed afresh and recorded", async () => {
-    const receiver = await startReceiver((index) => ({ status: index < 4 ? 500 : 204 }));
-    const records: CallbackDeliveryRecord[] = [];
-    const delivered = await deliverer(records).deliver({
-      taskId: "task_1",
-      url: `${receiver.url}/hooks/video?token=abc`,
-      body,
-      secret: "whsec_test",
-    });
-    expect(delivered).toBe(true);
-    expect(receiver.received).toHaveLength(5);
+  it("signs every try afresh over the exact body, and names only the host when the receiver fails", async () => {
+    const receiver = await startReceiver((index) => ({ status: index < 2 ? 500 : 204 }));
+    const created = deliverer();
+    const delivery = { taskId: "task_1", url: `${receiver.url}/hooks/video?token=abc`, body, secret: "whsec_test" };
+    const outcomes = [
+      await created.tryOnce(delivery),
+      await created.tryOnce(delivery),
+      await created.tryOnce(delivery),
+    ];
+    expect(outcomes.map(({ statusCode, succeeded, final }) => [statusCode, succeeded, final])).toEqual([
+      [500, false, false],
+      [500, false, false],
+      [204, true, false],
+    ]);
+    expect(outcomes[0]?.errorMessage).toBe(`${new URL(receiver.url).host} answered HTTP 500`);
+    expect(JSON.stringify(outcomes)).not.toContain("token=abc");
+    expect(receiver.received).toHaveLength(3);
     for (const entry of receiver.received) {
       expect(entry.path).toBe("/hooks/video?token=abc");
       expect(entry.body).toBe(body);
@@ -72,95 +73,56 @@ describe("createCallbackDeliverer", () => {
       const timestamp = Number(entry.headers["x-signature-timestamp"]);
       expect(entry.headers["x-signature"]).toBe(signCallbackBody("whsec_test", timestamp, entry.body));
     }
-    const timestamps = receiver.received.map((entry) => entry.headers["x-signature-timestamp"]);
-    expect(new Set(timestamps).size).toBe(5);
-    expect(records.map(({ attempt, statusCode, succeeded }) => [attempt, statusCode, succeeded])).toEqual([
-      [1, 500, false],
-      [2, 500, false],
-      [3, 500, false],
-      [4, 500, false],
-      [5, 204, true],
-    ]);
-    expect(records[0]?.errorMessage).toBe(`${new URL(receiver.url).host} answered HTTP 500`);
-    expect(JSON.stringify(records)).not.toContain("token=abc");
+    expect(new Set(receiver.received.map((entry) => entry.headers["x-signature-timestamp"])).size).toBe(3);
   });
 
-  it("gives up after six tries in all", async () => {
-    const receiver = await startReceiver(() => ({ status: 503 }));
-    const records: CallbackDeliveryRecord[] = [];
-    expect(await deliverer(records).deliver({ taskId: "t", url: receiver.url, body, secret: "s" })).toBe(false);
-    expect(receiver.received).toHaveLength(6);
-    expect(records.map((record) => record.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
-  });
-
-  it("refuses a loopback receiver the operator did not allow, once, without retrying", async () => {
+  it("refuses a loopback receiver the operator did not allow, as final, without connecting", async () => {
     const receiver = await startReceiver(() => ({ status: 200 }));
-    const records: CallbackDeliveryRecord[] = [];
-    const delivered = await deliverer(records, { allow: () => false }).deliver({
+    const outcome = await deliverer({ allow: () => false }).tryOnce({
       taskId: "t",
       url: receiver.url,
       body,
       secret: "s",
     });
-    expect(delivered).toBe(false);
+    expect(outcome).toMatchObject({ statusCode: null, succeeded: false, final: true });
+    expect(outcome.errorMessage).toContain("is refused");
     expect(receiver.received).toHaveLength(0);
-    expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ attempt: 1, statusCode: null, succeeded: false });
-    expect(records[0]?.errorMessage).toContain("is refused");
   });
 
   it("re-checks redirects: follows a 307 to an allowed address, refuses one to a disallowed address", async () => {
     const target = await startReceiver(() => ({ status: 200 }));
     const redirecting = await startReceiver(() => ({ status: 307, location: `${target.url}/moved` }));
-    const records: CallbackDeliveryRecord[] = [];
-    expect(await deliverer(records).deliver({ taskId: "t", url: redirecting.url, body, secret: "s" })).toBe(true);
+    const created = deliverer();
+    expect(await created.tryOnce({ taskId: "t", url: redirecting.url, body, secret: "s" })).toMatchObject({
+      succeeded: true,
+    });
     expect(target.received.map((entry) => [entry.path, entry.body])).toEqual([["/moved", body]]);
 
     const toMetadata = await startReceiver(() => ({
       status: 307,
       location: "http://169.254.169.254/latest/meta-data",
     }));
-    const refused: CallbackDeliveryRecord[] = [];
-    expect(await deliverer(refused).deliver({ taskId: "t", url: toMetadata.url, body, secret: "s" })).toBe(false);
-    expect(refused).toHaveLength(1);
-    expect(refused[0]?.errorMessage).toContain("169.254.169.254 is refused");
+    const refused = await created.tryOnce({ taskId: "t", url: toMetadata.url, body, secret: "s" });
+    expect(refused).toMatchObject({ succeeded: false, final: true });
+    expect(refused.errorMessage).toContain("169.254.169.254 is refused");
   });
 
   it("does not follow a 302 (it would turn the POST into a GET)", async () => {
     const target = await startReceiver(() => ({ status: 200 }));
     const redirecting = await startReceiver(() => ({ status: 302, location: target.url }));
-    const records: CallbackDeliveryRecord[] = [];
-    const created = createCallbackDeliverer({
-      isAllowedAddress: (address) => address === "127.0.0.1",
-      backoffMs: 1,
-      tries: 2,
-      now: () => 1,
-      record: async (attempt) => {
-        records.push(attempt);
-      },
-    });
-    closers.push(() => created.close());
-    expect(await created.deliver({ taskId: "t", url: redirecting.url, body, secret: "s" })).toBe(false);
+    const outcome = await deliverer().tryOnce({ taskId: "t", url: redirecting.url, body, secret: "s" });
+    expect(outcome).toMatchObject({ statusCode: 302, succeeded: false, final: false });
     expect(target.received).toHaveLength(0);
-    expect(records.map((record) => record.statusCode)).toEqual([302, 302]);
   });
 
-  it("stops waiting retries when closed", async () => {
-    const receiver = await startReceiver(() => ({ status: 500 }));
-    const records: CallbackDeliveryRecord[] = [];
-    const created = createCallbackDeliverer({
-      isAllowedAddress: (address) => address === "127.0.0.1",
-      backoffMs: 60_000,
-      now: () => 1,
-      record: async (attempt) => {
-        records.push(attempt);
-      },
-    });
-    const pending = created.deliver({ taskId: "t", url: receiver.url, body, secret: "s" });
-    while (records.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    await created.close();
-    expect(await pending).toBe(false);
-    expect(receiver.received).toHaveLength(1);
+  it("takes only absolute http(s) URLs, as final refusals", async () => {
+    const created = deliverer();
+    for (const url of ["ftp://127.0.0.1/hook", "not a url"])
+      expect(await created.tryOnce({ taskId: "t", url, body, secret: "s" })).toMatchObject({
+        statusCode: null,
+        succeeded: false,
+        final: true,
+      });
   });
 });
 

@@ -1,7 +1,5 @@
 import { request } from "undici";
 import { createCheckedDispatcher, RefusedAddressError } from "../net/create-checked-dispatcher.js";
-import type { CallbackDeliveryRecord } from "../store/callback-deliveries/callback-delivery-record.js";
-import { computeCallbackRetryDelays } from "./compute-callback-retry-delays.js";
 import { signCallbackBody } from "./sign-callback-body.js";
 
 export interface CallbackDelivery {
@@ -17,18 +15,10 @@ export interface CallbackDelivery {
 export interface CallbackDelivererOptions {
   /** Public addresses, plus the operator's `fetch.allow_private` ranges; decides every connection. */
   isAllowedAddress(address: string): boolean;
-  /** Wait before the first retry (`tasks.callback_backoff_ms`); doubled before each next one. */
-  backoffMs: number;
-  /** Tries in all, the first included (default 6: at least 5, as the seed's rule asks). */
-  tries?: number;
   /** Budget of one try, redirects included (default 10 s). */
   timeoutMs?: number;
-  /** Unix seconds, for the signature timestamp and the records. */
+  /** Unix seconds, for the signature timestamp. */
   now(): number;
-  /** Writes one attempt (the task shows them). */
-  record(attempt: CallbackDeliveryRecord): Promise<void>;
-  /** Told when a record cannot be written; the delivery goes on. */
-  onRecordFailure?(error: unknown): void;
 }
 
 export interface CallbackDeliverer {
@@ -37,9 +27,7 @@ export interface CallbackDeliverer {
    * the task row, so retries survive a restart.
    */
   tryOnce(delivery: CallbackDelivery): Promise<CallbackTryOutcome>;
-  /** Tries until the receiver answers 2xx, the tries run out or the address is refused; true when delivered. */
-  deliver(delivery: CallbackDelivery): Promise<boolean>;
-  /** Stops waiting retries (they end undelivered) and closes the connections. */
+  /** Aborts the tries in flight (they come back `aborted`) and closes the connections. */
   close(): Promise<void>;
 }
 
@@ -57,15 +45,14 @@ export interface CallbackTryOutcome {
 }
 
 /**
- * Sends task callbacks: a POST of the task's answer, signed (`X-Signature-Timestamp`, `X-Signature: sha256=…`, a
- * fresh timestamp on every try), retried with doubling waits until a 2xx. The address is checked where the socket
- * opens, on every try and every redirect (only 307 and 308, which keep the method and body, are followed). Every try
- * is recorded; messages name the host only, because a callback URL may carry a token in its query.
+ * One try of a task callback: a POST of the task's answer, signed (`X-Signature-Timestamp`, `X-Signature: sha256=…`,
+ * a fresh timestamp on every try). The address is checked where the socket opens, on every try and every redirect
+ * (only 307 and 308, which keep the method and body, are followed). Messages name the host only, because a callback
+ * URL may carry a token in its query. Retries, their waits and the records are the durable sender's
+ * (create-task-callback-sender.ts).
  */
 export function createCallbackDeliverer(options: CallbackDelivererOptions): CallbackDeliverer {
-  const tries = options.tries ?? 6;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const delays = computeCallbackRetryDelays(options.backoffMs, tries);
   const dispatcher = createCheckedDispatcher({
     isAllowedAddress: options.isAllowedAddress,
     connectTimeoutMs: timeoutMs,
@@ -131,35 +118,8 @@ export function createCallbackDeliverer(options: CallbackDelivererOptions): Call
     }
   }
 
-  async function record(attempt: CallbackDeliveryRecord): Promise<void> {
-    try {
-      await options.record(attempt);
-    } catch (error) {
-      options.onRecordFailure?.(error);
-    }
-  }
-
   return {
     tryOnce,
-    async deliver(delivery) {
-      for (let attempt = 1; attempt <= tries; attempt += 1) {
-        if (closing.signal.aborted) return false;
-        const outcome = await tryOnce(delivery);
-        if (outcome.aborted) return false;
-        await record({
-          taskId: delivery.taskId,
-          attempt,
-          statusCode: outcome.statusCode,
-          errorMessage: outcome.errorMessage,
-          succeeded: outcome.succeeded,
-          createdTime: options.now(),
-        });
-        if (outcome.succeeded) return true;
-        if (outcome.final || attempt === tries) return false;
-        if (!(await wait(delays[attempt - 1] ?? 0, closing.signal))) return false;
-      }
-      return false;
-    },
     async close() {
       closing.abort();
       await dispatcher.close();
@@ -183,20 +143,4 @@ function findRefusal(error: unknown): RefusedAddressError | undefined {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1)
     if (current instanceof RefusedAddressError) return current;
   return undefined;
-}
-
-/** Resolves true after `ms`, or false at once when the deliverer closes. */
-function wait(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
