@@ -163,7 +163,7 @@ export async function createGateway(
     consoleFolder: config.consoleFolder,
     generations: {
       management: {
-        handlers: createManagementHandlers(context),
+        handlers: createManagementHandlers(context, videoTasks),
         authenticate: createUserAuthenticator(context),
         jsonBodyLimit: config.managementBodyLimit,
       },

@@ -419,6 +419,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/task/self/{task_id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The gateway's task id (`video_…`), as `GET /api/task/self` lists it.
+                 * @example video_01JH3Z8Q4M7V2X9K5T6N0P1R2S
+                 */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the video of one of your completed tasks
+         * @description Streams the finished video of one of the signed-in user's tasks through the gateway, with the user access
+         *     token (the web console's download; `/v1/videos/{task_id}/content` serves the same bytes to an API key). Only
+         *     families whose video the gateway streams (`vid-a-2`) are served; for the others the task query path's answer
+         *     carries the temporary video URL. An unknown task, or one belonging to another user, is 404; a task that has not
+         *     completed is 409. Not billed. Designed here (new-api has no such endpoint).
+         */
+        get: operations["downloadSelfTaskContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/log/stat": {
         parameters: {
             query?: never;
@@ -1050,6 +1080,12 @@ export interface components {
              *     carries the temporary video URL). Null until the task has completed. Never an upstream address.
              */
             result_url: string | null;
+            /**
+             * @description Where the signed-in user downloads the video with their user access token (no API key):
+             *     `/api/task/self/{task_id}/content`, for completed tasks of families whose video the gateway streams; null
+             *     otherwise.
+             */
+            download_url: string | null;
         };
         /** @description One page of the signed-in user's video tasks. */
         UserTaskPage: {
@@ -1255,6 +1291,11 @@ export interface components {
          * @example 3
          */
         ChannelId: number;
+        /**
+         * @description The gateway's task id (`video_…`), as `GET /api/task/self` lists it.
+         * @example video_01JH3Z8Q4M7V2X9K5T6N0P1R2S
+         */
+        TaskId: string;
     };
     requestBodies: never;
     headers: never;
@@ -2736,7 +2777,8 @@ export interface operations {
                      *             "completed_at": 1767300090,
                      *             "seconds": 4,
                      *             "quota": 200000,
-                     *             "result_url": "/v1/videos/video_01JH3Z8Q4M7V2X9K5T6N0P1R2S/content"
+                     *             "result_url": "/v1/videos/video_01JH3Z8Q4M7V2X9K5T6N0P1R2S/content",
+                     *             "download_url": "/api/task/self/video_01JH3Z8Q4M7V2X9K5T6N0P1R2S/content"
                      *           },
                      *           {
                      *             "task_id": "video_01JH3Z7A0B1C2D3E4F5G6H7J8K",
@@ -2748,7 +2790,8 @@ export interface operations {
                      *             "seconds": null,
                      *             "quota": 0,
                      *             "error": "content policy violation",
-                     *             "result_url": null
+                     *             "result_url": null,
+                     *             "download_url": null
                      *           }
                      *         ],
                      *         "total": 2,
@@ -2763,6 +2806,94 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    downloadSelfTaskContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The gateway's task id (`video_…`), as `GET /api/task/self` lists it.
+                 * @example video_01JH3Z8Q4M7V2X9K5T6N0P1R2S
+                 */
+                task_id: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The video bytes, with the upstream's content type and, when known, `Content-Length`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                };
+            };
+            /** @description The task's model family is not downloaded through the gateway. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Download is only available for vid-a-2 tasks."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such task of yours, or its video is no longer available upstream. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "No video task video_01JH3Z8Q4M7V2X9K5T6N0P1R2S."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The task has not completed yet: poll `GET /api/task/self` until it is `completed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Task video_01JH3Z8Q4M7V2X9K5T6N0P1R2S is in_progress; download it once it is completed."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The upstream failed to serve the video. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The upstream answered 500."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getLogStatistics: {

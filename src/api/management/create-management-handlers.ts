@@ -3,6 +3,7 @@ import type { GatewayContext } from "../../gateway-context.js";
 import { completeHandlerMap } from "../../http/complete-handler-map.js";
 import type { OperationHandlerMap } from "../../http/operation-handler.js";
 import { pendingOperations } from "../../http/pending-operations.js";
+import type { VideoTaskService } from "../../tasks/video-task-service.js";
 import { createChannelHandlers } from "./channel-handlers.js";
 import { createLogHandlers } from "./log-handlers.js";
 import { createTaskHandlers } from "./task-handlers.js";
@@ -10,7 +11,10 @@ import { createTokenHandlers } from "./token-handlers.js";
 import { createUserHandlers } from "./user-handlers.js";
 import { createWebhookSecretHandlers } from "./webhook-secret-handlers.js";
 
-export function createManagementHandlers(context: GatewayContext): OperationHandlerMap<operations> {
+export function createManagementHandlers(
+  context: GatewayContext,
+  videoTasks: VideoTaskService,
+): OperationHandlerMap<operations> {
   return completeHandlerMap<operations, (typeof pendingOperations.management)[number]>(
     {
       ...createTokenHandlers(context),
@@ -18,7 +22,7 @@ export function createManagementHandlers(context: GatewayContext): OperationHand
       ...createLogHandlers(context),
       ...createChannelHandlers(context),
       ...createWebhookSecretHandlers(context),
-      ...createTaskHandlers(context),
+      ...createTaskHandlers(context, videoTasks),
     },
     pendingOperations.management,
   );

@@ -2,9 +2,13 @@ import type { components, operations } from "../../../generated/types/management
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";
+import { readPathParameter } from "../../http/read-path-parameter.js";
 import { listTasksForUser, type UserTaskFilter } from "../../store/tasks/list-tasks-for-user.js";
 import type { TaskRecord } from "../../store/tasks/task-record.js";
+import { describeTaskDownloadPath } from "../../tasks/render/describe-task-download-path.js";
 import { describeTaskGatewayResultPath } from "../../tasks/render/describe-task-gateway-result-path.js";
+import { sendVideoContent } from "../../tasks/render/send-video-content.js";
+import type { VideoTaskService } from "../../tasks/video-task-service.js";
 import { toPageWindow } from "../../tokens/to-page-window.js";
 import { getAuthenticatedUser } from "../../users/authenticated-request.js";
 import { readPageQuery } from "./read-page-query.js";
@@ -12,8 +16,14 @@ import { sendSuccess } from "./send-success.js";
 
 type SelfTaskQuery = QueryParameters<operations["listSelfTasks"]>;
 
-/** `/api/task/self` is always scoped to the signed-in user: another user's tasks never match. */
-export function createTaskHandlers(context: GatewayContext): Record<"listSelfTasks", OperationHandler> {
+/**
+ * `/api/task/self` is always scoped to the signed-in user: another user's tasks never match (their ids are 404).
+ * The download goes through the same service read as `/v1/videos/{id}/content` and, like it, bills nothing.
+ */
+export function createTaskHandlers(
+  context: GatewayContext,
+  videoTasks: VideoTaskService,
+): Record<"listSelfTasks" | "downloadSelfTaskContent", OperationHandler> {
   const { db } = context.database;
   return {
     async listSelfTasks(request, response) {
@@ -25,6 +35,12 @@ export function createTaskHandlers(context: GatewayContext): Record<"listSelfTas
       if (typeof query.model === "string") filter.model = query.model;
       const { tasks, total } = await listTasksForUser(db, filter, toPageWindow(page, size));
       sendSuccess(response, { items: tasks.map(toUserTaskView), total, page, page_size: size });
+    },
+
+    async downloadSelfTaskContent(request, response) {
+      const user = getAuthenticatedUser(response);
+      const task = await videoTasks.findForUser(readPathParameter(request, "task_id"), user.id, { refresh: true });
+      await sendVideoContent(response, await videoTasks.openContent(task));
     },
   };
 }
@@ -42,5 +58,6 @@ function toUserTaskView(task: TaskRecord): components["schemas"]["UserTask"] {
     quota: task.quota ?? task.reservedQuota,
     ...(task.status === "failed" && task.errorMessage !== null ? { error: task.errorMessage } : {}),
     result_url: describeTaskGatewayResultPath(task),
+    download_url: describeTaskDownloadPath(task),
   };
 }

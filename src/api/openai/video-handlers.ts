@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { pipeline } from "node:stream/promises";
 import type { Request, Response } from "express";
 import type { operations } from "../../../generated/types/openai.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
@@ -12,6 +11,7 @@ import { renderOpenaiVideo } from "../../tasks/render/render-openai-video.js";
 import { renderVideoTaskDetail } from "../../tasks/render/render-video-task-detail.js";
 import { renderVideoTaskPlain } from "../../tasks/render/render-video-task-plain.js";
 import { renderVideoTaskSubmission } from "../../tasks/render/render-video-task-submission.js";
+import { sendVideoContent } from "../../tasks/render/send-video-content.js";
 import type { UploadedVideoFile } from "../../tasks/video-model-family.js";
 import type { VideoTaskService } from "../../tasks/video-task-service.js";
 import { getAuthenticatedToken } from "../../users/authenticated-request.js";
@@ -119,15 +119,7 @@ export function createVideoHandlers(videoTasks: VideoTaskService): Record<VideoO
       const query = request.query as QueryParameters<operations["getVideoContent"]>;
       if (query.variant !== undefined && query.variant !== "video")
         throw new InvalidRequestError("Only variant=video is served.", { param: "variant" });
-      const content = await videoTasks.openContent(await readTask(request, response));
-      response.status(200).setHeader("Content-Type", content.contentType);
-      if (content.contentLength !== undefined) response.setHeader("Content-Length", content.contentLength);
-      try {
-        await pipeline(content.body, response);
-      } catch (error) {
-        // Headers are out: the socket is closed by pipeline; nothing else can be answered.
-        if (!response.headersSent) throw error;
-      }
+      await sendVideoContent(response, await videoTasks.openContent(await readTask(request, response)));
     },
 
     async downloadVideoGeneration(request, response) {
