@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFakeMp4 } from "../../mocks/upstreams/openai/create-fake-mp4.js";
 import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
 import { openDatabase } from "../../src/store/open-database.js";
 import type { GatewayDatabase } from "../../src/store/gateway-database.js";
@@ -306,7 +307,7 @@ describe("web console", () => {
     expect(await page.getByRole("region", { name: "Totals" }).textContent()).toContain("Requests1");
   });
 
-  it("lists a video task with its status, progress, cost in units and dollars, and result link", async () => {
+  it("lists a video task with its status, progress, cost in units and dollars, and downloads its video", async () => {
     const channel = await admin.client.management.POST("/api/channel/", {
       body: {
         name: "browser-video",
@@ -350,10 +351,15 @@ describe("web console", () => {
     expect(rowText).toContain("100%");
     // 4 s at $0.10 a second.
     expect(rowText).toContain("200,000 units ($0.40)");
-    expect(await taskRow.getByRole("link", { name: `Result of ${taskId}` }).getAttribute("href")).toBe(
-      `/v1/videos/${taskId}/content`,
-    );
     await screenshot("tasks");
+    // The video comes with the console's access token (no API key), as a file download of the fake's bytes.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      taskRow.getByRole("button", { name: `Download the video of ${taskId}` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${taskId}.mp4`);
+    expect(fs.readFileSync(await download.path())).toEqual(createFakeMp4("a browser on a beach"));
+    await expect.poll(() => status().textContent()).toBe(`Downloading the video of ${taskId}.`);
 
     await page.getByLabel(/^Status/).selectOption("failed");
     await page.getByRole("button", { name: "Show" }).click();

@@ -5,8 +5,18 @@ import { formatTime } from "../format/format-time";
 
 const statusClass = { queued: "hint", in_progress: "hint", completed: "success", failed: "error" } as const;
 
-/** One page of the caller's video tasks, newest first. */
-export function TaskTable({ tasks }: { tasks: UserTask[] }) {
+interface TaskTableProps {
+  tasks: UserTask[];
+  /** The task whose video is being downloaded now, if any (its button is busy). */
+  downloading: string | undefined;
+  onDownload(task: UserTask): void;
+}
+
+/**
+ * One page of the caller's video tasks, newest first. A finished video the gateway streams is downloaded with the
+ * session's token; other results are named by the gateway's own path (read with an API key).
+ */
+export function TaskTable({ tasks, downloading, onDownload }: TaskTableProps) {
   if (tasks.length === 0) return <p>No video tasks match.</p>;
   return (
     <table className="responsive-table">
@@ -46,13 +56,18 @@ export function TaskTable({ tasks }: { tasks: UserTask[] }) {
             <td data-label="Seconds">{task.seconds ?? "–"}</td>
             <td data-label="Cost">{formatQuota(task.quota)}</td>
             <td data-label="Result">
-              {task.result_url ? (
-                <span>
-                  <a href={task.result_url} aria-label={`Result of ${task.task_id}`}>
-                    Result
-                  </a>
-                  <span className="hint"> (fetch it with one of your API keys)</span>
-                </span>
+              {task.download_url ? (
+                <button
+                  type="button"
+                  aria-label={`Download the video of ${task.task_id}`}
+                  aria-busy={downloading === task.task_id}
+                  disabled={downloading === task.task_id}
+                  onClick={() => onDownload(task)}
+                >
+                  {downloading === task.task_id ? "Downloading…" : "Download"}
+                </button>
+              ) : task.result_url ? (
+                <code className="hint">{task.result_url}</code>
               ) : (
                 "–"
               )}

@@ -7,6 +7,7 @@ import { Pager } from "../components/pager";
 import { describeError } from "../format/describe-error";
 import { describeTaskStatus } from "../format/describe-task-status";
 import type { Session } from "../session";
+import { downloadTaskVideo } from "./download-task-video";
 import { TaskTable } from "./task-table";
 
 const pageSize = 20;
@@ -19,6 +20,7 @@ export function TasksPage({ session }: { session: Session }) {
   const [page, setPage] = useState(1);
   const [tasks, setTasks] = useState<{ items: UserTask[]; total: number }>();
   const [notice, setNotice] = useState<NoticeMessage>();
+  const [downloading, setDownloading] = useState<string>();
 
   const load = useCallback(async () => {
     try {
@@ -32,6 +34,18 @@ export function TasksPage({ session }: { session: Session }) {
   useEffect(() => {
     void load();
   }, [load]);
+
+  async function download(task: UserTask) {
+    setDownloading(task.task_id);
+    try {
+      await downloadTaskVideo(client, task.task_id);
+      setNotice({ kind: "success", text: `Downloading the video of ${task.task_id}.` });
+    } catch (error) {
+      setNotice({ kind: "error", text: `Download of ${task.task_id} failed: ${describeError(error)}` });
+    } finally {
+      setDownloading(undefined);
+    }
+  }
 
   function applyFilter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -63,7 +77,7 @@ export function TasksPage({ session }: { session: Session }) {
       <Notice notice={notice} />
       {tasks && (
         <>
-          <TaskTable tasks={tasks.items} />
+          <TaskTable tasks={tasks.items} downloading={downloading} onDownload={(task) => void download(task)} />
           <Pager page={page} pageSize={pageSize} total={tasks.total} label="Task" onPage={setPage} />
         </>
       )}
