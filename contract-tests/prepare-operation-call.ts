@@ -78,8 +78,11 @@ function isImageOperation(operation: SpecOperation): boolean {
   return operation.pathTemplate.startsWith("/v1/images/");
 }
 
+/** The console's download of a finished video: a management path, but the task comes from /v1/videos. */
+const consoleVideoDownload = "downloadSelfTaskContent";
+
 function isVideoTaskOperation(operation: SpecOperation): boolean {
-  return operation.pathTemplate.includes("/video");
+  return operation.pathTemplate.includes("/video") || operation.operationId === consoleVideoDownload;
 }
 
 /** A task to read back, submitted with the submission operation's own example, for the video read operations. */
@@ -88,7 +91,10 @@ async function submitVideoTask(
   context: ContractContext,
   allOperations: SpecOperation[],
 ): Promise<string | undefined> {
-  const submitId = operation.pathTemplate.startsWith("/v1/videos") ? "createVideo" : "submitVideoGeneration";
+  const submitId =
+    operation.pathTemplate.startsWith("/v1/videos") || operation.operationId === consoleVideoDownload
+      ? "createVideo"
+      : "submitVideoGeneration";
   const submit = allOperations.find((candidate) => candidate.operationId === submitId);
   if (!submit?.exampleJsonBody) return undefined;
   const answer = await callGateway(context.gatewayUrl, {
@@ -105,7 +111,12 @@ async function submitVideoTask(
   return taskId;
 }
 
-const videoOperationsNeedingCompletion = new Set(["downloadVideoGeneration", "getVideoContent", "remixVideo"]);
+const videoOperationsNeedingCompletion = new Set([
+  "downloadVideoGeneration",
+  "getVideoContent",
+  "remixVideo",
+  consoleVideoDownload,
+]);
 
 async function waitForCompletedTask(context: ContractContext, taskId: string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
