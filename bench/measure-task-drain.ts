@@ -7,11 +7,12 @@ import { startFakeArkVideoServer } from "../mocks/upstreams/ark/start-fake-ark-v
 import { startFakeDashscopeVideoServer } from "../mocks/upstreams/dashscope/start-fake-dashscope-video-server.js";
 import { startFakeNativeServer } from "../mocks/upstreams/native/start-fake-native-server.js";
 import { startFakeOpenaiServer } from "../mocks/upstreams/openai/start-fake-openai-server.js";
-import type { FakeUpstream } from "../mocks/upstreams/shared/fake-upstream.js";
 import { openDatabase } from "../src/store/open-database.js";
 import { provisionGatewayToken } from "./provision-gateway-token.js";
 import { readProcessCpuMicroseconds } from "./read-process-cpu-microseconds.js";
 import { startGatewayProcess, type GatewayLaunch } from "./start-bench-servers.js";
+import { createTaskDrainPlans, type ProtocolPlan, taskDrainGatewayConfig } from "./task-drain-protocols.js";
+import { writeTaskDrainSection } from "./format-task-drain-section.js";
 
 /** One protocol's tasks drained with no other protocol's beside them, so the gateway's CPU is theirs alone. */
 export interface ProtocolAloneDrain {
@@ -53,16 +54,6 @@ export interface TaskDrainResult {
   cpus: number;
 }
 
-interface ProtocolPlan {
-  protocol: string;
-  upstream: FakeUpstream;
-  /** The fake's status route: a GET matching it is one poll. */
-  pollPath: RegExp;
-  /** Submission bodies, one per model of the protocol. */
-  bodies: Array<(index: number) => object>;
-  models: string[];
-}
-
 const maxConcurrentPolls = 32;
 // Every task completes on its first poll, so the interval only sets how often an idle poller wakes (half of it).
 const drainPollIntervalMs = 1000;
@@ -93,83 +84,9 @@ export async function measureTaskDrain(options: {
   native.videos.setTimeline({ queuedPolls: 0, runningPolls: 0 });
   dashscope.videos.setTimeline({ queuedPolls: 0, runningPolls: 0 });
   ark.videos.setTimeline({ queuedPolls: 0, runningPolls: 0 });
-  // The fakes keep every request for tests; polls are counted from that list, bodies are not needed.
-  const plans: ProtocolPlan[] = [
-    {
-      protocol: "OpenAI videos",
-      upstream: openai,
-      pollPath: /^\/v1\/videos\/[^/]+$/,
-      models: ["vid-a-2"],
-      bodies: [(index) => ({ model: "vid-a-2", prompt: `bench ${index}` })],
-    },
-    {
-      protocol: "native (long-running operations)",
-      upstream: native,
-      pollPath: /^\/v1beta\/models\/[^/]+\/operations\/[^/]+$/,
-      models: ["vid-b-3.0-fast-generate-001"],
-      bodies: [(index) => ({ model: "vid-b-3.0-fast-generate-001", prompt: `bench ${index}` })],
-    },
-    {
-      protocol: "DashScope video synthesis",
-      upstream: dashscope,
-      pollPath: /^\/api\/v1\/tasks\/[^/]+$/,
-      models: ["vid-c2.5-t2v-preview"],
-      bodies: [(index) => ({ model: "vid-c2.5-t2v-preview", prompt: `bench ${index}`, duration: 5 })],
-    },
-    {
-      protocol: "ARK content generation",
-      upstream: ark,
-      pollPath: /^\/api\/v3\/contents\/generations\/tasks\/[^/]+$/,
-      models: ["vid-e-1-5-pro-251215", "vid-d-2-0"],
-      bodies: [
-        (index) => ({
-          model: "vid-e-1-5-pro-251215",
-          metadata: { content: [{ type: "text", text: `bench ${index} --dur 4` }] },
-        }),
-        (index) => ({ model: "vid-d-2-0", prompt: `bench ${index}` }),
-      ],
-    },
-  ];
-  const config = (pollIntervalMs: number) => ({
-    channels: [
-      { name: "openai-video", type: "openai", base_url: openai.url, key: "openai-secret", models: ["vid-a-2"] },
-      {
-        name: "native-video",
-        type: "native",
-        base_url: native.url,
-        key: "native-secret",
-        models: ["vid-b-3.0-fast-generate-001"],
-        model_mapping: { "vid-b-3.0-fast-generate-001": "veo-3.0-fast-generate-001" },
-      },
-      {
-        name: "dashscope-video",
-        type: "dashscope",
-        base_url: dashscope.url,
-        key: "dashscope-secret",
-        models: ["vid-c2.5-t2v-preview"],
-        model_mapping: { "vid-c2.5-t2v-preview": "wan2.5-t2v-preview" },
-      },
-      {
-        name: "ark-video",
-        type: "ark",
-        base_url: ark.url,
-        key: "ark-secret",
-        models: ["vid-e-1-5-pro-251215", "vid-d-2-0"],
-        model_mapping: {
-          "vid-e-1-5-pro-251215": "doubao-seedance-1-5-pro-251215",
-          "vid-d-2-0": "dreamina-seedance-2-0-260128",
-        },
-      },
-    ],
-    pricing: {
-      "vid-a-2": { per_second: 0.1 },
-      "vid-b-3.0-fast-generate-001": { per_second: 0.1 },
-      "vid-c2.5-t2v-preview": { per_second: 0.1 },
-      "vid-e-1-5-pro-251215": { per_second: 0.1 },
-      "vid-d-2-0": { output: 2 },
-    },
-    tasks: { poll_interval_ms: pollIntervalMs, max_concurrent_polls: maxConcurrentPolls },
-  });
+  const fakes = { openai, native, dashscope, ark };
+  const plans = createTaskDrainPlans(fakes);
+  const config = (pollIntervalMs: number) => taskDrainGatewayConfig(fakes, pollIntervalMs, maxConcurrentPolls);
   // Every model gets its share in turn: submission n goes to model n mod 5.
   const submissions = plans.flatMap((plan) => plan.bodies.map((body) => ({ plan, body })));
   const tasksOf = new Map(plans.map((plan) => [plan, 0]));
@@ -311,49 +228,6 @@ export async function measureTaskDrain(options: {
     await Promise.all([openai.close(), native.close(), dashscope.close(), ark.close()]);
     fs.rmSync(dataFolder, { recursive: true, force: true });
   }
-}
-
-/** The section docs/BENCHMARKS.md keeps between the task-point markers. */
-export function formatTaskDrainSection(result: TaskDrainResult): string {
-  const perSecond = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : "–");
-  return [
-    "<!-- task-point:start -->",
-    "## Video task polling",
-    "",
-    `${result.tasks.toLocaleString("en")} queued video tasks on ${result.database}, spread evenly over the four video`,
-    "protocols, all due at once and drained together by one gateway process",
-    `(\`tasks.max_concurrent_polls\` ${result.maxConcurrentPolls}) against the fakes (mocks/upstreams/*: each task completes`,
-    "on its first poll, so one poll finishes and settles one task). The tasks were submitted through a first gateway",
-    "whose poller waited; a second one, started on the same database before the tasks were due, drained them. CPU is",
-    "the draining gateway's alone (/proc); the fakes run in the bench process.",
-    `Load average when the drain ended: ${result.loadAverage.toFixed(1)} on ${result.cpus} cores.`,
-    "",
-    "| protocol | models | tasks | polls | drain s | polls/s | alone: tasks | alone: polls/s | alone: CPU µs/poll |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
-    ...result.protocols.map(
-      (protocol) =>
-        `| ${protocol.protocol} | ${protocol.models.join(", ")} | ${protocol.tasks} | ${protocol.polls} | ${protocol.drainSeconds.toFixed(1)} | ${perSecond(protocol.pollsPerSecond)} | ${protocol.alone.tasks} | ${perSecond(protocol.alone.pollsPerSecond)} | ${perSecond(protocol.alone.cpuMicrosecondsPerPoll)} |`,
-    ),
-    `| **all at once** | | ${result.tasks} | ${result.polls} | ${result.drainSeconds.toFixed(1)} | **${perSecond(result.pollsPerSecond)}** | | | |`,
-    "",
-    `CPU per poll (draining gateway, all at once): **${result.cpuMicrosecondsPerPoll.toFixed(0)} µs**. Submissions (32 at a time): ${result.submitSeconds.toFixed(1)} s`,
-    `(${perSecond(result.tasks / result.submitSeconds)} per second). A protocol's drain in the mixed run goes from its first poll to its last, while`,
-    "the others drain beside it; the *alone* columns come from a second batch of each protocol's tasks, submitted with",
-    "the others under another token and drained one protocol at a time after the mixed run, so the CPU is theirs.",
-    "<!-- task-point:end -->",
-  ].join("\n");
-}
-
-/** Puts the section into docs/BENCHMARKS.md, replacing an earlier one (the standalone `npm run bench:tasks`). */
-export function writeTaskDrainSection(projectRoot: string, result: TaskDrainResult): void {
-  const file = path.join(projectRoot, "docs/BENCHMARKS.md");
-  const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
-  const section = formatTaskDrainSection(result);
-  const pattern = /<!-- task-point:start -->[\s\S]*?<!-- task-point:end -->/;
-  fs.writeFileSync(
-    file,
-    pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`,
-  );
 }
 
 // `npm run bench:tasks [tasks]`: the task point alone, the gateway run through tsx (dist/ may be stale).

@@ -1,7 +1,7 @@
 import type { BenchResults } from "./bench-results.js";
 import { evaluateAims } from "./evaluate-aims.js";
 import type { ProfileEntry } from "./summarise-cpu-profile.js";
-import { formatTaskDrainSection } from "./measure-task-drain.js";
+import { formatTaskDrainSection } from "./format-task-drain-section.js";
 import { directName, undiciPassThroughName } from "./target-names.js";
 
 const format = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
