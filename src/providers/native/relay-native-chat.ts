@@ -9,10 +9,10 @@ import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { convertChatRequestToNative, type ChatToNativeResult } from "./convert-chat-request-to-native.js";
+import { observeNativeStream, prepareNativeGenerateCall } from "./prepare-native-generate-call.js";
 import { convertNativeResponseToChat } from "./convert-native-response-to-chat.js";
 import { createNativeEventToChatTransform } from "./create-native-event-to-chat-transform.js";
 import { formatChatStreamErrorFrame } from "../openai/format-chat-stream-error-frame.js";
-import { recordStreamedText } from "../../relay/observed-usage.js";
 
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
@@ -45,25 +45,19 @@ export async function relayNativeChat(
   input: RelayAttemptInput,
   dependencies: NativeChatDependencies,
 ): Promise<void> {
-  const translation = await translate(request, input.attempt.upstreamModel, dependencies);
-  if (translation.warnings.length > 0) {
-    // Field names and settings only; the translator never puts message content into a warning.
-    dependencies.logger.debug(
-      { requestId: input.requestId, channel: input.attempt.channel.name, warnings: translation.warnings },
-      "chat request translated to native with warnings",
-    );
-  }
-
-  const modelPath = encodeURIComponent(translation.upstreamModel);
-  const upstreamRequest = {
-    method: "POST",
-    path: request.stream
-      ? `/v1beta/models/${modelPath}:streamGenerateContent?alt=sse`
-      : `/v1beta/models/${modelPath}:generateContent`,
-    headers: input.upstreamHeaders({ stream: request.stream === true }),
-    body: JSON.stringify(translation.body),
-    signal: input.signal,
-  } as const;
+  const { translation, upstreamRequest } = await prepareNativeGenerateCall({
+    door: "chat",
+    stream: request.stream === true,
+    input,
+    dependencies,
+    translate: (model) =>
+      convertChatRequestToNative({
+        request,
+        model,
+        safetySettings: dependencies.safetySettings,
+        fetchMedia: dependencies.fetchMedia,
+      }),
+  });
 
   if (!request.stream) {
     const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, upstreamRequest);
@@ -87,28 +81,7 @@ export async function relayNativeChat(
       includeThoughts: translation.includeThoughts,
       includeUsage: request.stream_options?.include_usage === true,
       created: dependencies.now(),
-      onUsage: (usage) => {
-        // All zeros means the upstream never reported usage: leave the relay its estimate from the streamed text.
-        if (usage.promptTokens > 0 || usage.completionTokens > 0) input.observed.usage = usage;
-      },
-      onText: (text) => recordStreamedText(input.observed, text),
+      ...observeNativeStream(input),
     }),
   });
-}
-
-function translate(
-  request: ChatRequest,
-  model: string,
-  dependencies: NativeChatDependencies,
-): Promise<ChatToNativeResult> {
-  const cached = dependencies.translations?.get(model);
-  if (cached) return cached;
-  const translation = convertChatRequestToNative({
-    request,
-    model,
-    safetySettings: dependencies.safetySettings,
-    fetchMedia: dependencies.fetchMedia,
-  });
-  dependencies.translations?.set(model, translation);
-  return translation;
 }

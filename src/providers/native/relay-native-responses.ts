@@ -1,15 +1,14 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
-import { recordStreamedText } from "../../relay/observed-usage.js";
 import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
-import type { ChatToNativeResult } from "./convert-chat-request-to-native.js";
 import { convertNativeResponseToResponses } from "./convert-native-response-to-responses.js";
 import { convertResponsesRequestToNative } from "./convert-responses-request-to-native.js";
 import { createNativeEventToResponsesTransform } from "./create-native-event-to-responses-transform.js";
+import { observeNativeStream, prepareNativeGenerateCall } from "./prepare-native-generate-call.js";
 import type { NativeChatDependencies } from "./relay-native-chat.js";
 
 type ResponsesRequest = OpenaiComponents["schemas"]["CreateResponseRequest"];
@@ -25,23 +24,19 @@ export async function relayNativeResponses(
   input: RelayAttemptInput,
   dependencies: NativeChatDependencies,
 ): Promise<void> {
-  const translation = await translate(request, input.attempt.upstreamModel, dependencies);
-  if (translation.warnings.length > 0) {
-    dependencies.logger.debug(
-      { requestId: input.requestId, channel: input.attempt.channel.name, warnings: translation.warnings },
-      "Responses request translated to native with warnings",
-    );
-  }
-  const modelPath = encodeURIComponent(translation.upstreamModel);
-  const upstreamRequest = {
-    method: "POST",
-    path: request.stream
-      ? `/v1beta/models/${modelPath}:streamGenerateContent?alt=sse`
-      : `/v1beta/models/${modelPath}:generateContent`,
-    headers: input.upstreamHeaders({ stream: request.stream === true }),
-    body: JSON.stringify(translation.body),
-    signal: input.signal,
-  } as const;
+  const { translation, upstreamRequest } = await prepareNativeGenerateCall({
+    door: "Responses",
+    stream: request.stream === true,
+    input,
+    dependencies,
+    translate: (model) =>
+      convertResponsesRequestToNative({
+        request,
+        model,
+        safetySettings: dependencies.safetySettings,
+        fetchMedia: dependencies.fetchMedia,
+      }),
+  });
 
   if (!request.stream) {
     const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, upstreamRequest);
@@ -60,11 +55,7 @@ export async function relayNativeResponses(
     model: request.model,
     includeThoughts: translation.includeThoughts,
     created: dependencies.now(),
-    onUsage: (usage) => {
-      // All zeros means the upstream never reported usage: leave the relay its estimate from the streamed text.
-      if (usage.promptTokens > 0 || usage.completionTokens > 0) input.observed.usage = usage;
-    },
-    onText: (text) => recordStreamedText(input.observed, text),
+    ...observeNativeStream(input),
   });
   await pipeUpstreamEvents({
     upstreamBody: upstream.body,
@@ -72,21 +63,4 @@ export async function relayNativeResponses(
     errorFrame,
     transformer,
   });
-}
-
-function translate(
-  request: ResponsesRequest,
-  model: string,
-  dependencies: NativeChatDependencies,
-): Promise<ChatToNativeResult> {
-  const cached = dependencies.translations?.get(model);
-  if (cached) return cached;
-  const translation = convertResponsesRequestToNative({
-    request,
-    model,
-    safetySettings: dependencies.safetySettings,
-    fetchMedia: dependencies.fetchMedia,
-  });
-  dependencies.translations?.set(model, translation);
-  return translation;
 }
