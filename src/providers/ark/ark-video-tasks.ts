@@ -1,5 +1,6 @@
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../tasks/upstream-task-gone.js";
 import type { VideoTaskCapability } from "../../tasks/video-task-capability.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
 import type { ArkTaskAnswer } from "./ark-video-task-types.js";
@@ -39,12 +40,7 @@ export const arkVideoTasks: VideoTaskCapability = {
       });
       return mapArkVideoTask(answer);
     } catch (error) {
-      if (error instanceof UpstreamFailure && (error.upstreamStatusCode === 404 || error.upstreamStatusCode === 410))
-        return {
-          status: "failed",
-          upstreamStatus: "UNKNOWN",
-          error: { code: "upstream_task_not_found", message: "The upstream no longer knows this video task." },
-        };
+      if (isUpstreamTaskGone(error)) return createUpstreamTaskGoneSnapshot();
       throw error;
     }
   },

@@ -1,8 +1,9 @@
-import type { Readable } from "node:stream";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
-import type { VideoReferenceImage, VideoTaskCapability, VideoTaskSnapshot } from "../../tasks/video-task-capability.js";
+import type { VideoReferenceImage, VideoTaskCapability } from "../../tasks/video-task-capability.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
+import { readUpstreamVideoContent } from "../../tasks/read-upstream-video-content.js";
+import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../tasks/upstream-task-gone.js";
 import { buildNativeFileDownloadPath } from "./build-native-file-download-path.js";
 import { downloadNativeVideoFile } from "./download-native-video-file.js";
 import { convertVideoRequestToNative } from "./convert-video-request-to-native.js";
@@ -44,11 +45,7 @@ export const nativeVideoTasks: VideoTaskCapability = {
   async poll(upstreamTaskId, call) {
     const operation = await readOperation(upstreamTaskId, call);
     if (operation === undefined)
-      return {
-        status: "failed",
-        upstreamStatus: "UNKNOWN",
-        error: { code: "upstream_task_not_found", message: "The upstream no longer knows this video operation." },
-      } satisfies VideoTaskSnapshot;
+      return createUpstreamTaskGoneSnapshot("The upstream no longer knows this video operation.");
     return mapNativeVideoOperation(operation, Number(call.stored?.[nativeSecondsPerSampleKey] ?? 0));
   },
 
@@ -61,13 +58,7 @@ export const nativeVideoTasks: VideoTaskCapability = {
         code: "video_unavailable",
       });
     const response = await downloadNativeVideoFile(call, buildNativeFileDownloadPath(file));
-    const contentType = response.headers["content-type"];
-    const contentLength = Number(response.headers["content-length"]);
-    return {
-      contentType: typeof contentType === "string" && contentType !== "" ? contentType : "video/mp4",
-      ...(Number.isInteger(contentLength) && contentLength >= 0 ? { contentLength } : {}),
-      body: response.body as unknown as Readable,
-    };
+    return readUpstreamVideoContent(response);
   },
 };
 
@@ -84,8 +75,7 @@ async function readOperation(
       signal: call.signal,
     });
   } catch (error) {
-    if (error instanceof UpstreamFailure && (error.upstreamStatusCode === 404 || error.upstreamStatusCode === 410))
-      return undefined;
+    if (isUpstreamTaskGone(error)) return undefined;
     throw error;
   }
 }

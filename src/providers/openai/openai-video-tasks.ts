@@ -1,7 +1,8 @@
-import type { Readable } from "node:stream";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { readUpstreamVideoContent } from "../../tasks/read-upstream-video-content.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../tasks/upstream-task-gone.js";
 import type { VideoTaskCapability } from "../../tasks/video-task-capability.js";
 import { convertOpenaiVideoToSnapshot } from "./convert-openai-video-to-snapshot.js";
 import { convertVideoSubmissionToOpenai } from "./convert-video-submission-to-openai.js";
@@ -52,12 +53,7 @@ export const openaiVideoTasks: VideoTaskCapability = {
       });
       return convertOpenaiVideoToSnapshot(video);
     } catch (error) {
-      if (error instanceof UpstreamFailure && (error.upstreamStatusCode === 404 || error.upstreamStatusCode === 410))
-        return {
-          status: "failed",
-          upstreamStatus: "UNKNOWN",
-          error: { code: "upstream_task_not_found", message: "The upstream no longer knows this video task." },
-        };
+      if (isUpstreamTaskGone(error)) return createUpstreamTaskGoneSnapshot();
       throw error;
     }
   },
@@ -69,12 +65,6 @@ export const openaiVideoTasks: VideoTaskCapability = {
       headers: call.upstreamHeaders({ jsonBody: false, accept: "application/binary" }),
       signal: call.signal,
     });
-    const contentType = response.headers["content-type"];
-    const contentLength = Number(response.headers["content-length"]);
-    return {
-      contentType: typeof contentType === "string" && contentType !== "" ? contentType : "video/mp4",
-      ...(Number.isInteger(contentLength) && contentLength >= 0 ? { contentLength } : {}),
-      body: response.body as unknown as Readable,
-    };
+    return readUpstreamVideoContent(response);
   },
 };
