@@ -1,6 +1,6 @@
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import type { Channel, CreateChannelRequest } from "../api/management-types";
-import { describeError } from "../format/describe-error";
+import { useFormSubmission } from "../components/use-form-submission";
 
 const splitList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
@@ -20,8 +20,7 @@ export function ChannelForm({
   onSubmit: (fields: CreateChannelRequest) => Promise<void>;
   onCancel: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState("");
+  const { busy, send, failureAlert } = useFormSubmission(onSubmit);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -49,24 +48,12 @@ export function ChannelForm({
       weight: Number(text("weight")),
       enabled: form.get("enabled") === "on",
     };
-    setBusy(true);
-    setFailure("");
-    try {
-      await onSubmit(fields);
-    } catch (error) {
-      setFailure(describeError(error));
-    } finally {
-      setBusy(false);
-    }
+    await send(fields);
   }
 
   return (
     <form className="stacked-form" onSubmit={submit}>
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      {failureAlert}
       <label>
         Name
         <input name="name" required maxLength={64} defaultValue={channel?.name} />

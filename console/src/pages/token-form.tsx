@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import type { CreateTokenRequest, Token } from "../api/management-types";
-import { describeError } from "../format/describe-error";
+import { useFormSubmission } from "../components/use-form-submission";
 import { formatQuota } from "../format/format-quota";
 
 const unitsPerDollar = 500_000;
@@ -28,8 +28,7 @@ export function TokenForm({
   const [quotaDollars, setQuotaDollars] = useState(token ? String(token.remain_quota / unitsPerDollar) : "1");
   const [limitModels, setLimitModels] = useState(token?.model_limits_enabled ?? false);
   const [group, setGroup] = useState(token?.group ?? "");
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState("");
+  const { busy, send, failureAlert } = useFormSubmission(onSubmit);
   const quotaUnits = Math.round(Number(quotaDollars) * unitsPerDollar);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -53,24 +52,12 @@ export function TokenForm({
       tpm_limit: Number(text("tpmLimit")) || 0,
       ...(token ? {} : { count: Number(text("count")) || 1 }),
     };
-    setBusy(true);
-    setFailure("");
-    try {
-      await onSubmit(fields);
-    } catch (error) {
-      setFailure(describeError(error));
-    } finally {
-      setBusy(false);
-    }
+    await send(fields);
   }
 
   return (
     <form className="stacked-form" onSubmit={submit}>
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      {failureAlert}
       <label>
         Name (at most 30 characters)
         <input name="name" required maxLength={30} defaultValue={token?.name} />
