@@ -22,6 +22,7 @@ import {
   startBareExpressProxy,
   startFakeUpstream,
   startGateway,
+  startHandWrittenFloor,
   startPortkey,
   startRawProxy,
   startUndiciPassThrough,
@@ -61,12 +62,13 @@ const upstream = await startFakeUpstream(projectRoot);
 const undici = await startUndiciPassThrough(projectRoot, upstream.url);
 const raw = await startRawProxy(projectRoot, upstream.url);
 const bareExpress = await startBareExpressProxy(projectRoot, upstream.url);
+const floor = await startHandWrittenFloor(projectRoot, upstream.url);
 const portkey = await startPortkey(projectRoot, upstream.url);
 const gateway = await startGateway(projectRoot, upstream.url, launch);
 const direct = directTarget(upstream);
 const measured = [undici, raw, gateway.limited, portkey];
 // Bare Express is loaded at every point but not streamed: it buffers and parses every answer as JSON.
-const loaded = [undici, raw, bareExpress, gateway.limited, portkey];
+const loaded = [undici, raw, bareExpress, floor, gateway.limited, portkey];
 // The new points of issue 19 compare the gateway with the reference and with the fake itself.
 const referenced = [direct, undici, gateway.limited];
 const memoryBefore = new Map(measured.map((target) => [target.name, readProcessMemory(target.server.process.pid!)]));
@@ -108,7 +110,7 @@ try {
       // The unlimited token (no reservation rows) is a cheap extra row at the 0 ms points where CPU cost shows.
       const targets =
         latencyMs === 0 && connections !== 16
-          ? [direct, undici, raw, bareExpress, gateway.limited, gateway.unlimited, portkey]
+          ? [direct, undici, raw, bareExpress, floor, gateway.limited, gateway.unlimited, portkey]
           : [direct, ...loaded];
       const rounds = new Map(targets.map((target) => [target.name, [] as LoadPointResult[]]));
       for (let round = 1; round <= plan.rounds; round += 1) {
@@ -190,6 +192,7 @@ try {
     undici.server.stop(),
     raw.server.stop(),
     bareExpress.server.stop(),
+    floor.server.stop(),
     portkey.server.stop(),
     gateway.server.stop(),
   ]);

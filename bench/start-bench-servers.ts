@@ -8,6 +8,7 @@ import { provisionGatewayToken } from "./provision-gateway-token.js";
 import { startChildServer, type ChildServer } from "./start-child-server.js";
 import {
   bareExpressName,
+  handWrittenFloorName,
   directName,
   gatewayName,
   gatewayUnlimitedName,
@@ -78,6 +79,24 @@ export async function startUndiciPassThrough(projectRoot: string, upstreamUrl: s
     ready: { ipc: true },
   });
   return { name: undiciPassThroughName, server, url: server.url, headers: { authorization: `Bearer ${upstreamKey}` } };
+}
+
+/** The API key the hand-written floor (children/hand-written-floor-process.ts) provisions for itself. */
+const floorApiKey = "sk-floorbenchfloorbenchfloorbenchfloorbenchfloorbench";
+
+/**
+ * The measured floor of the CPU aim: the work a validating, authenticating, billing gateway must do, by hand on
+ * node:http and undici with the gateway's own validator and SQLite ledger and nothing else (children/hand-written-floor-process.ts).
+ */
+export async function startHandWrittenFloor(projectRoot: string, upstreamUrl: string): Promise<BenchTarget> {
+  const server = await startChildServer({
+    name: "hand-written floor",
+    cwd: projectRoot,
+    args: ["--import", "tsx", "bench/children/hand-written-floor-process.ts"],
+    environment: { BENCH_PROXY_TARGET: upstreamUrl, BENCH_UPSTREAM_KEY: upstreamKey, BENCH_FLOOR_KEY: floorApiKey },
+    ready: { ipc: true },
+  });
+  return { name: handWrittenFloorName, server, url: server.url, headers: { authorization: `Bearer ${floorApiKey}` } };
 }
 
 /** The issue's reference stack: bare Express 5 + JSON parsing + an undici pass-through (children/bare-express-proxy-process.ts). */

@@ -175,6 +175,12 @@ the profile findings come from [bench/profile-findings.md](../bench/profile-find
   with \`res.json\`: no validation, authentication, routing or billing; bench/children/bare-express-proxy-process.ts);
   and the Portkey gateway (\`@portkey-ai/gateway\`, \`x-portkey-provider: openai\` + \`x-portkey-custom-host\`,
   \`@hono/node-server\` 1.13.8).
+- **The measured floor of the CPU aim: the _hand-written floor_** (bench/children/hand-written-floor-process.ts):
+  the least work a gateway that validates, authenticates and bills before answering must do, written by hand
+  straight on \`node:http\` and an undici \`Pool\` with no framework, router, adapter layer, channel choice,
+  metrics or logging: the body parsed and checked with the spec's compiled schema (the gateway's own fast-lane
+  validator), the API key's memoised HMAC and a token read cached for 2 s, the worst case reserved and the usage
+  settled and logged on the gateway's own SQLite ledger, the answer sent after that commit.
 - Load: autocannon, keep-alive connections, \`POST /v1/chat/completions\` with one user message, non-streaming;
   ${results.rounds} rounds per point, each running every target in turn for ${Object.entries(results.secondsPerPoint)
     .map(([latency, seconds]) => `${seconds} s at ${latency} ms`)
