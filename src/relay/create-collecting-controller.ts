@@ -19,18 +19,19 @@ export interface CollectingController<Output> {
  */
 export function createCollectingController<Output>(): CollectingController<Output> {
   let outputs: Output[] = [];
-  let terminated = false;
   let failure: { reason: unknown } | undefined;
-  return {
+  // `terminated` is a data property set by `terminate()`, not a getter: V8 keeps an object literal with an
+  // accessor in dictionary mode (slower to read on every chunk, larger per open stream).
+  const collecting = {
     controller: {
       desiredSize: 1,
-      enqueue(output) {
+      enqueue(output: Output) {
         if (output !== undefined) outputs.push(output);
       },
       terminate() {
-        terminated = true;
+        collecting.terminated = true;
       },
-      error(reason) {
+      error(reason: unknown) {
         failure ??= { reason };
       },
     },
@@ -39,11 +40,10 @@ export function createCollectingController<Output>(): CollectingController<Outpu
       outputs = [];
       return taken;
     },
-    get terminated() {
-      return terminated;
-    },
+    terminated: false,
     throwIfFailed() {
       if (failure) throw failure.reason;
     },
   };
+  return collecting;
 }

@@ -15,20 +15,26 @@ export interface OpenRelayRegistry {
 }
 
 export function createOpenRelayRegistry(): OpenRelayRegistry {
-  const open = new Set<ClientGoneSignal>();
-  return {
-    add(signal) {
-      open.add(signal);
-      return () => void open.delete(signal);
-    },
-    abortAll(reason) {
-      const aborted = [...open];
-      open.clear();
-      for (const signal of aborted) signal.abort(reason);
-      return aborted.length;
-    },
-    get size() {
-      return open.size;
-    },
-  };
+  return new OpenRelays();
+}
+
+// A class, so that `size` is a getter on the prototype: an object literal with an accessor stays in dictionary mode.
+class OpenRelays implements OpenRelayRegistry {
+  readonly #open = new Set<ClientGoneSignal>();
+
+  add(signal: ClientGoneSignal): () => void {
+    this.#open.add(signal);
+    return () => void this.#open.delete(signal);
+  }
+
+  abortAll(reason: unknown): number {
+    const aborted = [...this.#open];
+    this.#open.clear();
+    for (const signal of aborted) signal.abort(reason);
+    return aborted.length;
+  }
+
+  get size(): number {
+    return this.#open.size;
+  }
 }

@@ -53,24 +53,31 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
     // The events that ended before the oversized one were translated above and go out ahead of the error frame.
     if (oversized && !frames.terminated) throw oversizedUpstreamEventFailure(maximumEventSize, "characters", oversized);
   };
-  await pumpUpstreamStream(
-    options.upstreamBody,
-    options.writer,
-    {
-      read: (chunk) => translate(decoder.decode(chunk, { stream: true })),
-      end: () => {
+  // `terminated` mirrors the frames' after every read and end (a data property: an object literal with a getter is
+  // kept in dictionary mode by V8).
+  const stage = {
+    read: (chunk: Buffer) => {
+      try {
+        translate(decoder.decode(chunk, { stream: true }));
+      } finally {
+        stage.terminated = frames.terminated;
+      }
+    },
+    end: () => {
+      try {
         translate(decoder.decode());
         if (frames.terminated) return;
         transformer.flush?.(frames.controller);
         frames.throwIfFailed();
-      },
-      take: () => frames.take().join(""),
-      get terminated() {
-        return frames.terminated;
-      },
-      cancel: (reason) => transformer.cancel?.(reason),
+      } finally {
+        stage.terminated = frames.terminated;
+      }
     },
-    (error) =>
-      options.errorFrame(error instanceof UpstreamFailure ? error.message : "The upstream stream ended unexpectedly."),
+    take: () => frames.take().join(""),
+    terminated: false,
+    cancel: (reason: unknown) => transformer.cancel?.(reason),
+  };
+  await pumpUpstreamStream(options.upstreamBody, options.writer, stage, (error) =>
+    options.errorFrame(error instanceof UpstreamFailure ? error.message : "The upstream stream ended unexpectedly."),
   );
 }

@@ -61,7 +61,6 @@ export function createCommitWindow(
   // Callers waiting for the open window to commit, and whether that commit is already brought forward.
   let commitWaiters: Array<{ resolve(): void; reject(error: unknown): void }> = [];
   let commitBroughtForward = false;
-  let commits = 0;
 
   // Only ever non-empty while the window is open: work is queued through `run`, and commitNow empties it first.
   const applyDeferred = () => {
@@ -87,7 +86,7 @@ export function createCommitWindow(
     try {
       for (const hook of beforeCommitHooks) hook();
       commit.run();
-      commits += 1;
+      commitWindow.commits += 1;
     } catch (error) {
       if (connection.inTransaction) connection.exec("rollback");
       options.onCommitError(error);
@@ -168,15 +167,16 @@ export function createCommitWindow(
       });
   };
 
-  return {
+  // `commits` is a data property counted in commitNow, not a getter: V8 keeps an object literal with an accessor
+  // in dictionary mode, and this object's methods are looked up several times per request.
+  const commitWindow = {
     run,
     commitNow,
-    beforeCommit: (hook) => void beforeCommitHooks.push(hook),
+    beforeCommit: (hook: () => void) => void beforeCommitHooks.push(hook),
     defer,
     applyDeferred,
     deferDurably,
-    get commits() {
-      return commits;
-    },
+    commits: 0,
   };
+  return commitWindow;
 }
