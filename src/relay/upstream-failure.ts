@@ -16,18 +16,17 @@ export class UpstreamFailure extends GatewayError {
       cause?: unknown;
       retryAfterSeconds?: number;
       upstreamAnswer?: UpstreamErrorAnswer;
-      /** The upstream's own HTTP status, when it answered (a task poller tells "gone" from "busy" by it). */
-      upstreamStatusCode?: number;
     },
   ) {
     super(message, options);
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.upstreamAnswer = options.upstreamAnswer;
-    this.upstreamStatusCode = options.upstreamStatusCode;
   }
   readonly retryAfterSeconds: number | undefined;
   /** The upstream's own HTTP status, when it answered (a task poller tells "gone" from "busy" by it). */
-  readonly upstreamStatusCode: number | undefined;
+  get upstreamStatusCode(): number | undefined {
+    return this.upstreamAnswer?.statusCode;
+  }
   /**
    * The upstream's error answer when there was one (status and the start of its body), so a capability whose
    * error table depends on the provider's own codes (images: safety blocks, bad parameters) can map it further.

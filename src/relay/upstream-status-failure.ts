@@ -24,7 +24,6 @@ export function upstreamStatusFailure(
     {
       status,
       code: status === 429 ? "rate_limit_exceeded" : status >= 500 ? "upstream_error" : "invalid_request",
-      upstreamStatusCode: statusCode,
       ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
       upstreamAnswer: { statusCode, bodyText },
     },
