@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import { readProcessMemory } from "./read-process-memory.js";
+import { postJsonToTarget } from "./post-json-to-target.js";
 import type { BenchTarget } from "./start-bench-servers.js";
 import { summariseLatencies, type LatencySummary } from "./summarise-latencies.js";
 
@@ -41,19 +42,14 @@ function requestOnce(
   agent: http.Agent,
 ): Promise<{ ok: boolean; ms: number; bytes: number }> {
   return new Promise((resolve) => {
-    const url = new URL(`${target.url}${path}`);
     const startedAt = performance.now();
     let bytes = 0;
-    const request = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: "POST",
-        agent,
-        headers: { ...target.headers, "content-type": "application/json" },
-      },
-      (response) => {
+    postJsonToTarget({
+      target,
+      path,
+      body,
+      agent,
+      onResponse: (response) => {
         // Only counted, never kept: the bench process's own memory stays out of the way.
         response.on("data", (chunk: Buffer) => {
           bytes += chunk.length;
@@ -63,9 +59,8 @@ function requestOnce(
         );
         response.on("error", () => resolve({ ok: false, ms: Number.NaN, bytes }));
       },
-    );
-    request.on("error", () => resolve({ ok: false, ms: Number.NaN, bytes }));
-    request.end(body);
+      onError: () => resolve({ ok: false, ms: Number.NaN, bytes }),
+    });
   });
 }
 

@@ -1,5 +1,6 @@
 import http from "node:http";
 import { readProcessCpuMicroseconds } from "./read-process-cpu-microseconds.js";
+import { postJsonToTarget } from "./post-json-to-target.js";
 import type { BenchTarget } from "./start-bench-servers.js";
 import { summariseLatencies, type LatencySummary } from "./summarise-latencies.js";
 
@@ -44,22 +45,18 @@ interface OneStream {
 
 function streamOnce(target: BenchTarget, body: string, agent: http.Agent, gaps: number[]): Promise<OneStream> {
   return new Promise((resolve) => {
-    const url = new URL(`${target.url}/v1/chat/completions`);
     const startedAt = performance.now();
     let firstByteMs = Number.NaN;
     let events = 0;
     let lastEventAt: number | undefined;
     let lastWasNewline = false;
-    const request = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: "POST",
-        agent,
-        headers: { ...target.headers, "content-type": "application/json", accept: "text/event-stream" },
-      },
-      (response) => {
+    postJsonToTarget({
+      target,
+      path: "/v1/chat/completions",
+      body,
+      agent,
+      accept: "text/event-stream",
+      onResponse: (response) => {
         const ok = response.statusCode === 200;
         const answerGaps: number[] = [];
         response.on("data", (chunk: Buffer) => {
@@ -79,9 +76,8 @@ function streamOnce(target: BenchTarget, body: string, agent: http.Agent, gaps: 
         });
         response.on("error", () => resolve({ ok: false, firstByteMs, events }));
       },
-    );
-    request.on("error", () => resolve({ ok: false, firstByteMs, events }));
-    request.end(body);
+      onError: () => resolve({ ok: false, firstByteMs, events }),
+    });
   });
 }
 

@@ -1,4 +1,5 @@
 import http from "node:http";
+import { postJsonToTarget } from "./post-json-to-target.js";
 import type { BenchTarget } from "./start-bench-servers.js";
 import { summariseLatencies, type LatencySummary } from "./summarise-latencies.js";
 
@@ -13,19 +14,15 @@ export type MeasuredStream = StreamTtfbResult & { latencyMs: number };
 
 function streamOnce(target: BenchTarget, body: string, agent: http.Agent): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const url = new URL(`${target.url}/v1/chat/completions`);
     const startedAt = performance.now();
     let firstByteMs: number | undefined;
-    const request = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: "POST",
-        agent,
-        headers: { ...target.headers, "content-type": "application/json", accept: "text/event-stream" },
-      },
-      (response) => {
+    postJsonToTarget({
+      target,
+      path: "/v1/chat/completions",
+      body,
+      agent,
+      accept: "text/event-stream",
+      onResponse: (response) => {
         const ok = response.statusCode === 200;
         response.on("data", () => {
           firstByteMs ??= performance.now() - startedAt;
@@ -33,9 +30,8 @@ function streamOnce(target: BenchTarget, body: string, agent: http.Agent): Promi
         response.on("end", () => resolve(ok ? firstByteMs : undefined));
         response.on("error", () => resolve(undefined));
       },
-    );
-    request.on("error", () => resolve(undefined));
-    request.end(body);
+      onError: () => resolve(undefined),
+    });
   });
 }
 
