@@ -15,27 +15,9 @@ import { DEFAULT_TEST_DATABASE_URL, openTestDatabases } from "../../src/store/te
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
+import { nativeVideoGatewayConfig } from "./helpers/video-gateway-config.js";
 
 const testDatabases = await openTestDatabases();
-
-/** One native video channel on the fake, polled every 40 ms, callbacks retried after `callbackBackoffMs` doubling. */
-function nativeVideoConfig(nativeUrl: string, callbackBackoffMs: number) {
-  return {
-    channels: [
-      {
-        name: "native-video",
-        type: "native",
-        base_url: nativeUrl,
-        key: "native-secret",
-        models: ["vid-b-3.1-fast-generate-preview"],
-        model_mapping: { "vid-b-3.1-fast-generate-preview": "veo-3.1-fast-generate-preview" },
-      },
-    ],
-    pricing: { "vid-b-3.1-fast-generate-preview": { per_second: 0.1 } },
-    tasks: { poll_interval_ms: 40, callback_backoff_ms: callbackBackoffMs },
-    fetch: { allow_private: ["127.0.0.1/32"] },
-  };
-}
 /** 0.1 USD per second = 50,000 units per second; a 4 s vid-b sample is 200,000. */
 const fourSeconds = 200_000;
 
@@ -78,7 +60,7 @@ describe.each(testDatabases)("durable video callbacks on $name", ({ database }) 
   const start = async (backoffMs: number) => {
     const gateway = await startTestGateway({
       database,
-      configFile: nativeVideoConfig(native.url, backoffMs),
+      configFile: nativeVideoGatewayConfig(native.url, backoffMs),
     });
     open.push(gateway);
     // Root's signing secret signs the callbacks of root's keys; made once, kept across restarts.
@@ -245,7 +227,7 @@ describe("two gateway instances sending video callbacks on PostgreSQL", () => {
     await new Promise<void>((resolve) => server.once("listening", resolve));
     const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/video`;
     try {
-      const configFile = nativeVideoConfig(native.url, 20);
+      const configFile = nativeVideoGatewayConfig(native.url, 20);
       const startInstance = async (database: GatewayDatabase) => {
         const instance = await startTestGateway({
           database,

@@ -18,3 +18,25 @@ export function videoGatewayConfig(upstreamUrl: string, tasks: Record<string, nu
     tasks: { poll_interval_ms: 40, max_concurrent_polls: 8, ...tasks },
   };
 }
+
+/**
+ * GATEWAY_CONFIG for vid-b-3.1 on one native video channel (mapped to veo-3.1), polled every 40 ms, callbacks retried
+ * after `callbackBackoffMs` doubling, private addresses allowed for the test's callback receiver on 127.0.0.1.
+ */
+export function nativeVideoGatewayConfig(nativeUrl: string, callbackBackoffMs: number) {
+  return {
+    channels: [
+      {
+        name: "native-video",
+        type: "native",
+        base_url: nativeUrl,
+        key: "native-secret",
+        models: ["vid-b-3.1-fast-generate-preview"],
+        model_mapping: { "vid-b-3.1-fast-generate-preview": "veo-3.1-fast-generate-preview" },
+      },
+    ],
+    pricing: { "vid-b-3.1-fast-generate-preview": { per_second: 0.1 } },
+    tasks: { poll_interval_ms: 40, callback_backoff_ms: callbackBackoffMs },
+    fetch: { allow_private: ["127.0.0.1/32"] },
+  };
+}
