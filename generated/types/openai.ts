@@ -2700,7 +2700,7 @@ export interface components {
             prompt?: string;
             /** @description First frame image URL; required for `vid-c2.5-` i2v. */
             img_url?: string;
-            /** @description Media inputs. `vid-c2.7-videoedit`: required, at least one `{type: video, url}` and at most 4 `{type: reference_image, url}`. URLs must be publicly reachable. */
+            /** @description Media inputs (at most 16 in any family). `vid-c2.7-videoedit`: required, at least one `{type: video, url}` and at most 4 `{type: reference_image, url}` beside it; more reference images are refused with 400 `invalid_parameter` naming `metadata.input.media`. URLs must be publicly reachable. */
             media?: components["schemas"]["VideoMediaItem"][];
         } & {
             [key: string]: unknown;

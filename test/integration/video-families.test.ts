@@ -475,6 +475,30 @@ describe.each(testDatabases)("video families on $name", ({ database }) => {
       metadata: { input: { prompt: "x", media: [{ type: "reference_image", url: "https://example.com/a.png" }] } },
     });
     expect(media.body.error).toMatchObject({ code: "invalid_request", param: "metadata.input.media" });
+    // The document's limit is four reference images beside the video; five get the family's own message.
+    const image = (name: string) => ({ type: "reference_image", url: `https://example.com/${name}.png` });
+    const fiveImages = await call(key, "/v1/video/generations", {
+      model: "vid-c2.7-videoedit",
+      prompt: "x",
+      metadata: {
+        input: {
+          prompt: "x",
+          media: [{ type: "video", url: "https://example.com/a.mp4" }, ...["a", "b", "c", "d", "e"].map(image)],
+        },
+      },
+    });
+    expect(fiveImages).toEqual({
+      status: 400,
+      body: {
+        error: {
+          message:
+            "metadata.input.media holds 5 reference images; vid-c2.7-videoedit takes at most 4 (items of type reference_image) beside the video.",
+          type: "invalid_request_error",
+          code: "invalid_parameter",
+          param: "metadata.input.media",
+        },
+      },
+    });
     expect([...ark.requests, ...dashscope.requests]).toHaveLength(0);
     expect((await readToken(gateway, tokenId)).remain_quota).toBe(start);
   });

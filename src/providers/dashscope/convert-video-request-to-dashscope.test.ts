@@ -192,7 +192,8 @@ describe("convertVideoRequestToDashScope: vid-c2.7-videoedit", () => {
       param: "metadata.input.media",
     });
     expect(refusal(edit({}, { media: [video, reference, reference, reference, reference, reference] }))).toEqual({
-      message: "metadata.input.media must be at most 4 items of type reference_image for vid-c2.7-videoedit.",
+      message:
+        "metadata.input.media holds 5 reference images; vid-c2.7-videoedit takes at most 4 (items of type reference_image) beside the video.",
       code: "invalid_parameter",
       param: "metadata.input.media",
     });

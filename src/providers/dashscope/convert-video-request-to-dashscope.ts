@@ -1,3 +1,4 @@
+import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import { createInvalidVideoParameter } from "../../video/create-invalid-video-parameter.js";
 import { createInvalidVideoRequest } from "../../video/create-invalid-video-request.js";
 import type { VideoBillingBasis } from "../../video/video-billing-basis.js";
@@ -167,11 +168,11 @@ function convertVideoEdit(
       "metadata.input.media",
       `metadata.input.media must contain at least one item of type video for ${model}.`,
     );
-  if (media.filter((item) => item.type === "reference_image").length > maximumEditReferenceImages)
-    throw createInvalidVideoParameter(
-      "metadata.input.media",
-      `at most ${maximumEditReferenceImages} items of type reference_image`,
-      model,
+  const referenceImages = media.filter((item) => item.type === "reference_image").length;
+  if (referenceImages > maximumEditReferenceImages)
+    throw new InvalidRequestError(
+      `metadata.input.media holds ${referenceImages} reference images; ${model} takes at most ${maximumEditReferenceImages} (items of type reference_image) beside the video.`,
+      { code: "invalid_parameter", param: "metadata.input.media" },
     );
   const resolution = readResolution(request, parameters, ["720P", "1080P"]);
   const duration = pick(parameters, "duration", request.duration, undefined);
