@@ -31,7 +31,6 @@ import { bootstrapRootUser } from "./users/bootstrap-root-user.js";
 import { createCallbackDeliverer } from "./callbacks/create-callback-deliverer.js";
 import { createTaskCallbackSender } from "./callbacks/create-task-callback-sender.js";
 import { createAddressRule } from "./net/create-address-rule.js";
-import { createSafeFetcher } from "./net/create-safe-fetcher.js";
 import { createVideoTaskService } from "./tasks/create-video-task-service.js";
 import { startTaskPoller } from "./tasks/start-task-poller.js";
 import { createUserAuthenticator } from "./users/create-user-authenticator.js";
@@ -130,12 +129,6 @@ export async function createGateway(
   const videoTasks = createVideoTaskService(context, {
     leaseMs: taskLeaseMs,
     onFinished: (task) => taskCallbacks.send(task),
-    // input_reference URLs: the image types the OpenAI video API takes, up to 20 MiB, within 30 s.
-    fetchImage: createSafeFetcher({
-      maxBytes: 20 * 1024 * 1024,
-      allowedMimeTypes: ["image/png", "image/jpeg", "image/webp"],
-      timeoutMs: 30_000,
-    }),
   });
   await videoTasks.settleInterrupted();
   // Callbacks a stopped process (or another instance) left undelivered, continued where their tries stood.

@@ -13,7 +13,10 @@ export interface ProviderServices {
   safetySettings: GatewayConfig["nativeSafetySettings"];
   /** The SSRF-safe downloader for media URLs in chat requests (the native media allow-list, 20 MB, 30 s). */
   fetchMedia: FetchMedia;
-  /** The SSRF-safe downloader for reference images of image requests (image types only). */
+  /**
+   * The SSRF-safe downloader for every reference image a user names: image requests and video references alike
+   * (image types only), so the operator's fetch.allow_private reaches them all.
+   */
   fetchImage: FetchMedia;
   /**
    * The SSRF-checked GET for the hops an upstream download redirects to (public addresses and the operator's

@@ -6,7 +6,6 @@ import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
 import type { GatewayContext } from "../gateway-context.js";
-import type { FetchMedia } from "../net/create-safe-fetcher.js";
 import { ClientGoneSignal } from "../relay/client-gone-signal.js";
 import { runRelay } from "../relay/run-relay.js";
 import { UpstreamFailure } from "../relay/upstream-failure.js";
@@ -36,8 +35,6 @@ const idempotencyWindowSeconds = 24 * 60 * 60;
 const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
 
 export interface VideoTaskServiceOptions {
-  /** Downloads input_reference URLs (SSRF-safe). */
-  fetchImage: FetchMedia;
   /** How long a claim keeps other pollers off a task (see claimDueTasks). */
   leaseMs: number;
   /** Epoch milliseconds for poll scheduling (tests may move it). */
@@ -240,7 +237,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
           throw new NotFoundError(`No completed video ${remixSourceId} to remix.`, { param: "remix_from_video_id" });
         remixSource = source;
       }
-      const submission = await family.prepare(videoRequest, { fetchImage: options.fetchImage });
+      const submission = await family.prepare(videoRequest, { fetchImage: context.providers.fetchImage });
       await runRelay(context, request, response, {
         capability: "videoSubmission",
         input: {

@@ -24,8 +24,24 @@ export async function readReferenceImage(
 ): Promise<VideoReferenceImage> {
   const text = value.trim();
   if (/^https?:\/\//i.test(text)) {
-    const fetched = await options.fetchImage(text);
-    return withName({ role: options.role, mimeType: fetched.mimeType, data: fetched.data });
+    const fetched = await options.fetchImage(text).catch((error: unknown) => {
+      // The fetcher's refusals name the host; the client also needs the field that held the URL.
+      if (error instanceof InvalidRequestError && error.param === undefined)
+        throw new InvalidRequestError(`${options.param}: ${error.message}`, {
+          code: error.code,
+          param: options.param,
+          cause: error,
+        });
+      throw error;
+    });
+    // The gateway's one image fetcher also takes the image family's HEIC and HEIF; video references stay within
+    // what the video providers read.
+    const mimeType = fetched.mimeType === "image/jpg" ? "image/jpeg" : fetched.mimeType;
+    if (extensions[mimeType] === undefined)
+      throw new InvalidRequestError(`${options.param} is ${mimeType}; a video reference must be PNG, JPEG or WebP.`, {
+        param: options.param,
+      });
+    return withName({ role: options.role, mimeType, data: fetched.data });
   }
   const dataUri = parseDataUri(text);
   const base64 = dataUri?.data ?? text.replaceAll(/\s/g, "");
