@@ -2794,6 +2794,11 @@ export interface components {
         };
         /** @description A content item: the text prompt or an image (`vid-e-`, `vid-d-`), or a reference video or audio (`vid-d-2-0` only). */
         VideoContentItem: components["schemas"]["VideoTextContent"] | components["schemas"]["VideoImageContent"] | components["schemas"]["VideoReferenceVideoContent"] | components["schemas"]["VideoReferenceAudioContent"];
+        /**
+         * Format: uri
+         * @description Address notified when the task ends (the seed names it for `vid-e-`; every family offers it): the task's wrapped query answer, POSTed and signed with the user's secret (see `POST /api/user/self/webhook-secret`); attempts are shown in `data.metadata.callback` of queries. Checked at submission (an absolute http(s) URL without credentials; 400 naming `metadata.callback_url` otherwise). Never passed to the upstream.
+         */
+        VideoCallbackUrl: string;
         /** @description Family-specific structured input: `input` and `parameters` for `vid-c-`, `content`, `return_last_frame` and `callback_url` for `vid-e-`. Unknown keys are forwarded. */
         VideoGenerationMetadata: {
             input?: components["schemas"]["VideoMetadataInput"];
@@ -2808,11 +2813,7 @@ export interface components {
             content?: components["schemas"]["VideoContentItem"][];
             /** @description `vid-e-1-5-pro-*`: also return the last frame of the video. */
             return_last_frame?: boolean;
-            /**
-             * Format: uri
-             * @description Address notified when the task ends (the seed names it for `vid-e-`; every family offers it): the task's wrapped query answer, POSTed and signed with the user's secret (see `POST /api/user/self/webhook-secret`); attempts are shown in `data.metadata.callback` of queries. Never passed to the upstream.
-             */
-            callback_url?: string;
+            callback_url?: components["schemas"]["VideoCallbackUrl"];
         } & {
             [key: string]: unknown;
         };
@@ -3159,6 +3160,12 @@ export interface components {
             input_reference?: string;
             /** @description Id of an earlier video to remix (starts with `video_`). */
             remix_from_video_id?: string;
+            /** @description Gateway options beside the OpenAI fields. Unknown keys are ignored. */
+            metadata?: {
+                callback_url?: components["schemas"]["VideoCallbackUrl"];
+            } & {
+                [key: string]: unknown;
+            };
         } & {
             [key: string]: unknown;
         };

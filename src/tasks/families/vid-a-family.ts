@@ -2,6 +2,7 @@ import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import { readReferenceImage } from "../read-reference-image.js";
 import type { VideoModelFamily } from "../video-model-family.js";
 import type { VideoReferenceImage } from "../video-task-capability.js";
+import { readCallbackKeep } from "./read-callback-keep.js";
 
 const allowedSeconds = [4, 8, 12];
 const allowedSizes = ["720x1280", "1280x720"];
@@ -9,7 +10,7 @@ const allowedSizes = ["720x1280", "1280x720"];
 /**
  * `vid-a-2` (the seed: text, image and video remix, on the OpenAI video protocol): `seconds` 4, 8 or 12 as string
  * or integer (default 4), `size` 720x1280 (default) or 1280x720, `input_reference` as URL, base64 or a file part,
- * `remix_from_video_id` starting with `video_`.
+ * `remix_from_video_id` starting with `video_`; `metadata.callback_url` as in every family.
  */
 export const vidAFamily: VideoModelFamily = {
   matches: (model) => model === "vid-a-2" || model.startsWith("vid-a-"),
@@ -41,6 +42,8 @@ export const vidAFamily: VideoModelFamily = {
         code: "invalid_parameter",
         param: "size",
       });
+    // Checked before any download, so a bad address costs nothing.
+    const keep = readCallbackKeep(body);
     const images: VideoReferenceImage[] = [];
     const file = input.files.find((part) => part.fieldname === "input_reference");
     if (file) {
@@ -54,6 +57,6 @@ export const vidAFamily: VideoModelFamily = {
         }),
       );
     }
-    return { model, prompt, seconds, size, images, body };
+    return { model, prompt, seconds, size, images, body, keep };
   },
 };
