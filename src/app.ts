@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Express, type Request, type Response } from "express";
 import { selectApiGeneration, type ApiGeneration } from "./http/api-generation.js";
+import type { CorsOrigins } from "./config/parse-cors-origins.js";
 import { createConsoleHandler } from "./http/create-console-handler.js";
+import { createCorsHandler } from "./http/create-cors-handler.js";
 import { createGenerationRouter, type GenerationRouterOptions } from "./http/create-generation-router.js";
 import type { FastLane } from "./http/fast-lane/create-fast-lane.js";
 import type { Logger } from "./logging/logger.js";
@@ -25,6 +27,8 @@ export interface AppOptions {
   generations: Record<ApiGeneration, GenerationWiring>;
   /** The built web console, served at `/` for every path outside the APIs. */
   consoleFolder?: string;
+  /** Browser origins allowed to call the APIs (CORS_ORIGINS); no CORS headers when absent. */
+  corsOrigins?: CorsOrigins;
 }
 
 /** Builds the Express app from its dependencies; tests build it without listening. */
@@ -77,10 +81,13 @@ export function createApp(options: AppOptions): Express {
   );
   // Every answer carries X-Request-Id, and API answers are counted and timed, whichever lane serves them.
   const observeRequest = createRequestObserver(options.metrics);
+  // Before the lanes, so a preflight needs no key and the fast lane's answers carry the headers too.
+  const answerCors = options.corsOrigins ? createCorsHandler(options.corsOrigins) : undefined;
   expressApp.handle = (request, response, callback) => {
     assignRequestId(request, response);
     const generation = selectApiGeneration(request.url ?? "/");
     if (generation !== undefined) observeRequest(request, response, generation);
+    if (answerCors !== undefined && generation !== undefined && answerCors(request, response, generation)) return;
     for (const fastLane of fastLanes) if (fastLane(request, response)) return;
     routeThroughExpress(request, response, callback);
   };

@@ -154,6 +154,7 @@ export async function createGateway(
     validateResponses: config.validateResponses,
     uploadFileSizeLimit: config.uploadFileSizeLimit,
     consoleFolder: config.consoleFolder,
+    ...(config.corsOrigins ? { corsOrigins: config.corsOrigins } : {}),
     generations: {
       management: {
         handlers: createManagementHandlers(context, videoTasks),

@@ -1,3 +1,4 @@
+import type { CorsOrigins } from "./parse-cors-origins.js";
 import type { AllowList } from "../auth/ip/allow-list.js";
 import type { ChannelType } from "../providers/channel-type.js";
 
@@ -44,6 +45,8 @@ export interface GatewayConfig {
   redisKeyPrefix: string;
   /** Bearer token that GET /metrics requires (METRICS_TOKEN); open when unset. */
   metricsToken: string | undefined;
+  /** Browser origins allowed to call the APIs (CORS_ORIGINS); undefined when CORS is off, the default. */
+  corsOrigins: CorsOrigins | undefined;
   secret: string;
   adminToken: string | undefined;
   trustedProxies: string | undefined;

@@ -6,6 +6,7 @@ import YAML from "yaml";
 import type { AllowList } from "../auth/ip/allow-list.js";
 import { parseAllowList } from "../auth/ip/parse-allow-list.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { parseCorsOrigins } from "./parse-cors-origins.js";
 import { findProjectRoot } from "../http/find-project-root.js";
 import { configFileSchema } from "./config-file-schema.js";
 import type { ChannelType } from "../providers/channel-type.js";
@@ -175,6 +176,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     redisUrl: environment.REDIS_URL || undefined,
     redisKeyPrefix: environment.REDIS_KEY_PREFIX || "gateway",
     metricsToken: environment.METRICS_TOKEN || undefined,
+    corsOrigins: parseCorsOrigins(environment.CORS_ORIGINS),
     secret: resolveSecret(environment, databaseUrl),
     adminToken: environment.GATEWAY_ADMIN_TOKEN || undefined,
     trustedProxies: environment.TRUSTED_PROXIES || undefined,
