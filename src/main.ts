@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import { collectStartNotes } from "./collect-start-notes.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import { loadConfig } from "./config/load-config.js";
 import { createGateway, type Gateway } from "./create-gateway.js";
@@ -6,6 +7,7 @@ import { GatewayError } from "./errors/gateway-error.js";
 import { createGatewayServer } from "./http/create-gateway-server.js";
 import { createLogger } from "./logging/logger.js";
 import { UpstreamFailure } from "./relay/upstream-failure.js";
+import { countChannels } from "./store/channels/count-channels.js";
 
 // Process entry: config → store → app → listen; SIGTERM/SIGINT stop taking requests, drain, flush, exit.
 let config: GatewayConfig;
@@ -26,13 +28,15 @@ try {
   process.exit(1);
 }
 
+const startNotes = collectStartNotes({ config, channelCount: await countChannels(gateway.context.database.db) });
 const server: Server = createGatewayServer(gateway.app).listen(config.port, config.host);
-server.on("listening", () =>
+server.on("listening", () => {
   logger.info(
     { port: config.port, host: config.host, database: config.databaseUrl.split(":")[0] },
     "gateway listening",
-  ),
-);
+  );
+  for (const note of startNotes) logger[note.level](note.message);
+});
 server.on("error", (error) => {
   console.error(`Cannot listen on ${config.host}:${config.port}: ${error.message}`);
   process.exit(1);
