@@ -42,7 +42,12 @@ export function createCorsHandler(
   // The allowed headers depend on the preflight's question, so the options are made per request.
   const middlewareFor = (origin: CorsOptions["origin"]) =>
     cors<IncomingMessage>((request, callback) =>
-      callback(null, { ...baseOptions, origin, allowedHeaders: allowHeaders(request) }),
+      callback(null, {
+        ...baseOptions,
+        origin,
+        // Only a preflight is answered with the allowed headers.
+        ...(request.method === "OPTIONS" ? { allowedHeaders: allowHeaders(request) } : {}),
+      }),
     );
   const middlewares = { anyOrigin: middlewareFor("*"), listedOrigin: middlewareFor(true) };
   return (request, response, generation) => {
