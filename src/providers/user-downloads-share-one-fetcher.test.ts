@@ -20,7 +20,8 @@ function callersOf(name: string): string[] {
         .readFileSync(file, "utf8")
         .split("\n")
         .some(
-          (line) => line.includes(`${name}(`) && !/^\s*(\/\*|\*|\/\/)/.test(line) && !line.includes(`function ${name}(`),
+          (line) =>
+            line.includes(`${name}(`) && !/^\s*(\/\*|\*|\/\/)/.test(line) && !line.includes(`function ${name}(`),
         ),
     )
     .map((file) => path.relative(sourceRoot, file))
