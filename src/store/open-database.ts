@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { createPostgresPool, defaultPostgresTimeouts, type PostgresTimeouts } from "./postgres/create-postgres-pool.js";
 import type { Database } from "./database-schema.js";
 import type { GatewayDatabase } from "./gateway-database.js";
 import { runMigrations } from "./migrations/run-migrations.js";
@@ -16,6 +17,8 @@ export interface OpenDatabaseOptions {
   postgresPoolSize?: number;
   /** PostgreSQL only: schema to use as search_path (tests isolate themselves this way). */
   postgresSchema?: string;
+  /** PostgreSQL only: connect, query, statement and idle timeouts and TCP keep-alive (defaults in create-postgres-pool.ts). */
+  postgresTimeouts?: Partial<PostgresTimeouts>;
   /** SQLite only: how long the quota ledger's writes may wait to commit together (default 10 ms). */
   sqliteCommitIntervalMs?: number;
   /** SQLite only: a commit window that failed to commit (its writes are lost; default: printed to stderr). */
@@ -108,11 +111,10 @@ function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Gatewa
   if (options.postgresSchema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.postgresSchema)) {
     throw new Error(`Invalid PostgreSQL schema name "${options.postgresSchema}"`);
   }
-  const pool = new pg.Pool({
+  const pool = createPostgresPool({
     connectionString: databaseUrl,
     max: options.postgresPoolSize ?? 10,
-    // An unreachable server fails a request (and /readyz) instead of leaving it waiting for a connection forever.
-    connectionTimeoutMillis: 10_000,
+    timeouts: { ...defaultPostgresTimeouts, ...options.postgresTimeouts },
     ...(options.postgresSchema === undefined ? {} : { options: `-c search_path=${options.postgresSchema}` }),
     // Quota, ids and times are bigint columns; their values stay far below 2^53, so numbers are
     // exact. Set per pool, not on the global pg.types, so other pg users are unaffected.
@@ -125,9 +127,6 @@ function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Gatewa
       }) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle pooled connection that the server (or the network) drops emits "error" on the pool; unhandled, that
-  // would end the process. The pool discards the connection, and the next query reports any lasting outage.
-  pool.on("error", () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: "postgres", close: createOnceCloser(() => db.destroy()) };
 }
