@@ -40,7 +40,8 @@ export async function openDatabase(databaseUrl: string, options: OpenDatabaseOpt
     throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${describeScheme(databaseUrl)}")`);
   }
   try {
-    await runMigrations(gatewayDatabase.db, gatewayDatabase.dialect);
+    if (gatewayDatabase.dialect === "postgres") await migratePostgres(databaseUrl, options);
+    else await runMigrations(gatewayDatabase.db, gatewayDatabase.dialect);
   } catch (error) {
     await gatewayDatabase.close();
     throw error;
@@ -108,13 +109,45 @@ function openSqlite(location: string, options: OpenDatabaseOptions): GatewayData
 }
 
 function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): GatewayDatabase {
+  const db = createPostgresKysely(databaseUrl, options, options.postgresPoolSize ?? 10, {
+    ...defaultPostgresTimeouts,
+    ...options.postgresTimeouts,
+  });
+  return { db, dialect: "postgres", close: createOnceCloser(() => db.destroy()) };
+}
+
+/**
+ * Migrations run on a connection of their own without statement or query timeout: instances starting together wait
+ * on Kysely's migration lock (a PostgreSQL advisory lock) while the first migrates, which may take longer than any
+ * request should.
+ */
+async function migratePostgres(databaseUrl: string, options: OpenDatabaseOptions): Promise<void> {
+  const db = createPostgresKysely(databaseUrl, options, 1, {
+    ...defaultPostgresTimeouts,
+    ...options.postgresTimeouts,
+    queryTimeoutMs: 0,
+    statementTimeoutMs: 0,
+  });
+  try {
+    await runMigrations(db, "postgres");
+  } finally {
+    await db.destroy();
+  }
+}
+
+function createPostgresKysely(
+  databaseUrl: string,
+  options: OpenDatabaseOptions,
+  poolSize: number,
+  timeouts: PostgresTimeouts,
+): Kysely<Database> {
   if (options.postgresSchema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.postgresSchema)) {
     throw new Error(`Invalid PostgreSQL schema name "${options.postgresSchema}"`);
   }
   const pool = createPostgresPool({
     connectionString: databaseUrl,
-    max: options.postgresPoolSize ?? 10,
-    timeouts: { ...defaultPostgresTimeouts, ...options.postgresTimeouts },
+    max: poolSize,
+    timeouts,
     ...(options.postgresSchema === undefined ? {} : { options: `-c search_path=${options.postgresSchema}` }),
     // Quota, ids and times are bigint columns; their values stay far below 2^53, so numbers are
     // exact. Set per pool, not on the global pg.types, so other pg users are unaffected.
@@ -127,8 +160,7 @@ function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Gatewa
       }) as typeof pg.types.getTypeParser,
     },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", close: createOnceCloser(() => db.destroy()) };
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 function parseExactNumber(value: string): number {

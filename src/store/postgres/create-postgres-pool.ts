@@ -6,7 +6,7 @@ import { DatabaseUnavailableError } from "../../errors/database-unavailable-erro
 export interface PostgresTimeouts {
   /** Opening a connection (TCP, TLS, startup), or waiting for a free one in the pool. */
   connectTimeoutMs: number;
-  /** Client side: a query whose answer has not arrived by then fails and its connection is discarded. */
+  /** Client side: a query whose answer has not arrived by then fails and its connection is discarded; 0: none. */
   queryTimeoutMs: number;
   /** Server side (`statement_timeout`): PostgreSQL cancels a statement running longer; 0 leaves it unbounded. */
   statementTimeoutMs: number;
@@ -48,8 +48,8 @@ export function createPostgresPool(options: CreatePostgresPoolOptions): Postgres
     connectionString: options.connectionString,
     max: options.max,
     connectionTimeoutMillis: timeouts.connectTimeoutMs,
-    query_timeout: timeouts.queryTimeoutMs,
-    statement_timeout: timeouts.statementTimeoutMs,
+    ...(timeouts.queryTimeoutMs > 0 ? { query_timeout: timeouts.queryTimeoutMs } : {}),
+    ...(timeouts.statementTimeoutMs > 0 ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
     idleTimeoutMillis: timeouts.idleTimeoutMs,
     keepAlive: true,
     keepAliveInitialDelayMillis: timeouts.keepAliveInitialDelayMs,
