@@ -158,7 +158,7 @@ export async function runRelay<Capability extends RelayCapability>(
   const startedAt = performance.now();
   let usedAttempt: ChannelAttempt | undefined;
   let failure: unknown;
-  /** Settles what was observed, exactly once whatever happened, and queues the usage log row. */
+  /** Settles what was observed, exactly once whatever happened, with the usage log row in the same commit. */
   const settleAndRecord = async () => {
     const usage =
       observed.usage ??
@@ -167,17 +167,8 @@ export async function runRelay<Capability extends RelayCapability>(
         : undefined);
     const billedGroup = usedAttempt?.group ?? plan[0]!.group;
     const cost = usage ? context.billing.priceUsage(call.model, billedGroup, usage) : 0;
-    await context.billing.settle(reservation, cost);
-    if (countedTokens > 0) {
-      context.rateLimiter.correct(
-        token,
-        countedTokens,
-        usage ? usage.promptTokens + usage.completionTokens : 0,
-        requestId,
-      );
-    }
-    if (cost > 0) context.metrics.spendQuota(metricsModel, cost);
-    context.billing.recordUsage({
+    // The usage log row commits with the settlement: an answered request always has its row.
+    await context.billing.settle(reservation, cost, {
       userId: token.userId,
       tokenId: token.id,
       tokenName: token.name,
@@ -191,6 +182,15 @@ export async function runRelay<Capability extends RelayCapability>(
       status: failure ? "error" : "success",
       ...(failure ? { errorMessage: (failure as Error).message?.slice(0, 500) } : {}),
     });
+    if (countedTokens > 0) {
+      context.rateLimiter.correct(
+        token,
+        countedTokens,
+        usage ? usage.promptTokens + usage.completionTokens : 0,
+        requestId,
+      );
+    }
+    if (cost > 0) context.metrics.spendQuota(metricsModel, cost);
   };
   const { metrics } = context;
   if (call.isStream) metrics.openStreams.inc();
