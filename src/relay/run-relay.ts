@@ -13,6 +13,7 @@ import { UpstreamFailure } from "./upstream-failure.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import type { RequestIds } from "../http/request-ids.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
+import { holdFinalFrames, releaseFinalFrames } from "../http/sse-writer.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
@@ -193,7 +194,10 @@ export async function runRelay<Capability extends RelayCapability>(
     if (cost > 0) context.metrics.spendQuota(metricsModel, cost);
   };
   const { metrics } = context;
-  if (call.isStream) metrics.openStreams.inc();
+  if (call.isStream) {
+    metrics.openStreams.inc();
+    holdFinalFrames(response);
+  }
   try {
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
@@ -249,7 +253,18 @@ export async function runRelay<Capability extends RelayCapability>(
     // SQLite the commit is brought forward and shared by the settlements of one event loop turn; see
     // create-sqlite-quota-ledger.ts).
     const handedOver = call.handsOverReservation === true && !failure;
-    if (!handedOver) await settleAndRecord();
+    let settled = false;
+    try {
+      if (!handedOver) await settleAndRecord();
+      settled = true;
+    } finally {
+      // A stream's final frames (see sse-writer.ts) go out only after its settlement committed; a settlement that
+      // failed leaves the client with a stream that never finished.
+      const finalFrames = call.isStream ? releaseFinalFrames(response) : [];
+      if (settled && (!failure || response.headersSent)) {
+        for (const frame of finalFrames) if (!response.writableEnded && !response.destroyed) response.write(frame);
+      }
+    }
   }
   if (failure && !response.headersSent) throw failure;
   if (failure) context.logger.warn({ requestId, err: (failure as Error).message }, "stream ended early");
