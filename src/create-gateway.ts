@@ -55,11 +55,17 @@ export async function createGateway(
   options: CreateGatewayOptions = {},
 ): Promise<Gateway> {
   // Redis first: a REDIS_URL that cannot connect stops the start before anything else is opened.
-  const redis = config.redisUrl ? await openRedis(config.redisUrl, logger) : undefined;
+  const redisOptions = {
+    connectTimeoutMs: config.redisTimeouts.connectTimeoutMs,
+    commandTimeoutMs: config.redisTimeouts.commandTimeoutMs,
+    keepAliveInitialDelayMs: config.redisTimeouts.keepAliveInitialDelayMs,
+  };
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, logger, redisOptions) : undefined;
   const database =
     options.database ??
     (await openDatabase(config.databaseUrl, {
       sqliteCommitIntervalMs: config.sqliteCommitIntervalMs,
+      postgresTimeouts: config.databaseTimeouts,
       onSqliteCommitError: (error) =>
         logger.error({ err: error }, "quota ledger commit failed; the writes of its window are lost"),
       onSqliteDeferredError: (error) =>
@@ -82,7 +88,13 @@ export async function createGateway(
     database,
     keyCipher: createKeyCipher(config.secret),
     logger,
-    keyRevealLimiter: createKeyRevealLimiter({ ...config.keyRevealRateLimit, redis: redis?.client, logger }),
+    keyRevealLimiter: createKeyRevealLimiter({
+      ...config.keyRevealRateLimit,
+      redis: redis?.client,
+      keyPrefix: `${config.redisKeyPrefix}:key-reveal`,
+      redisBudgetMs: config.redisTimeouts.requestBudgetMs,
+      logger,
+    }),
     accessTimeRecorder: createAccessTimeRecorder(database.db, {
       intervalMs: 1000,
       onError: (error) => logger.error({ err: error }, "failed to record token access times"),
@@ -92,6 +104,7 @@ export async function createGateway(
     rateLimiter: createTokenRateLimiter({
       redis: redis?.client,
       keyPrefix: `${config.redisKeyPrefix}:rate`,
+      redisBudgetMs: config.redisTimeouts.requestBudgetMs,
       logger,
       onRefused: (limit) => metrics.rateLimited.inc({ limit }),
     }),
@@ -102,7 +115,15 @@ export async function createGateway(
   await syncConfigChannels(baseContext);
   channelRouter = await createChannelRouter(baseContext);
   const channelChanges = await createChannelChangeBus({
-    redis: redis && config.redisUrl ? { url: config.redisUrl, publisher: redis.client } : undefined,
+    redis:
+      redis && config.redisUrl
+        ? {
+            url: config.redisUrl,
+            publisher: redis.client,
+            topic: `${config.redisKeyPrefix}:channels-changed`,
+            options: redisOptions,
+          }
+        : undefined,
     logger,
     reload: () => channelRouter.reload(),
   });

@@ -57,9 +57,12 @@ export interface BillingService {
    * (the prompt estimate was low) the difference comes from the remaining balance as far as it goes: the balance
    * never goes below zero. Exactly once per reservation: a second call is a no-op returning false. A token whose
    * balance reaches 0 becomes status 4. Unlimited tokens only accumulate used_quota.
+   *
+   * With `usage`, the request's usage log row is written in the settlement's commit: an answered (billed) request
+   * always has its row, readable as soon as settle resolves.
    */
-  settle(reservation: Reservation, actualCost: number): Promise<boolean>;
-  /** Queues a usage log row; rows are written in batches off the hot path. */
+  settle(reservation: Reservation, actualCost: number, usage?: UsageLogEntry): Promise<boolean>;
+  /** Queues a usage log row with no settlement beside it; rows are written in batches off the hot path. */
   recordUsage(entry: UsageLogEntry): void;
   /** Writes queued rows now (tests, shutdown). */
   flush(): Promise<void>;

@@ -11,11 +11,12 @@ import { reserveQuotaWithLedgerRow } from "../store/quota/reserve-quota-with-led
 import { settleReservation } from "../store/quota/settle-reservation.js";
 import { runInTransaction } from "../store/run-in-transaction.js";
 import { findTokenByIdForUser } from "../store/tokens/find-token-by-id-for-user.js";
-import type { BillingService, Reservation } from "./billing-service.js";
+import type { BillingService, Reservation, UsageLogEntry } from "./billing-service.js";
 import { buildInsufficientQuotaMessage } from "./build-insufficient-quota-message.js";
 import { computeWorstCaseCost } from "./compute-worst-case-cost.js";
 import { createUsageLogWriter } from "./create-usage-log-writer.js";
 import { createSqliteUsageLogInserter } from "../store/usage-logs/create-sqlite-usage-log-inserter.js";
+import { insertUsageLogs, type NewUsageLog } from "../store/usage-logs/insert-usage-logs.js";
 import { priceMeteredUsage } from "./price-metered-usage.js";
 
 /** What billing needs of the gateway; a full GatewayContext fits, and createGateway can build billing before it. */
@@ -72,6 +73,27 @@ export function createBillingService(context: BillingContext, options: BillingSe
       );
     }
     return {};
+  }
+
+  function toUsageRow(entry: UsageLogEntry): NewUsageLog {
+    return {
+      userId: entry.userId,
+      tokenId: entry.tokenId,
+      tokenName: entry.tokenName,
+      model: entry.model,
+      channelId: entry.channelId,
+      requestId: entry.requestId,
+      isStream: entry.isStream,
+      promptTokens: entry.usage.promptTokens,
+      completionTokens: entry.usage.completionTokens,
+      cachedTokens: entry.usage.cachedTokens,
+      reasoningTokens: entry.usage.reasoningTokens,
+      quota: entry.quota,
+      latencyMs: entry.latencyMs,
+      status: entry.status,
+      errorMessage: entry.status === "error" ? (entry.errorMessage ?? "request failed") : null,
+      createdTime: context.now(),
+    };
   }
 
   function groupRatio(group: string): number {
@@ -145,8 +167,11 @@ export function createBillingService(context: BillingContext, options: BillingSe
       return { ...base, reserved: amount, unlimited: false };
     },
 
-    async settle(reservation, actualCost) {
+    async settle(reservation, actualCost, usage) {
       assertQuotaAmount("actualCost", actualCost);
+      const usageRow = usage ? toUsageRow(usage) : undefined;
+      // SQLite: the row is deferred into the ledger's window ahead of the settlement, so one commit holds both.
+      if (sqliteLedger && usageRow) usageLogWriter.enqueue(usageRow);
       if (reservation.unlimited) {
         if (settledUnlimitedReservations.has(reservation)) return false;
         settledUnlimitedReservations.add(reservation);
@@ -155,7 +180,13 @@ export function createBillingService(context: BillingContext, options: BillingSe
           return true;
         }
         // refund 0 leaves the balance alone; used_quota still counts what the token spent.
-        await applyTokenSettlement(db, { tokenId: reservation.tokenId, refund: 0, actual: actualCost });
+        const unlimitedSettlement = { tokenId: reservation.tokenId, refund: 0, actual: actualCost };
+        if (!usageRow) await applyTokenSettlement(db, unlimitedSettlement);
+        else
+          await runInTransaction(db, async (transaction) => {
+            await applyTokenSettlement(transaction, unlimitedSettlement);
+            await insertUsageLogs(transaction, [usageRow]);
+          });
         return true;
       }
       if (sqliteLedger) {
@@ -171,6 +202,8 @@ export function createBillingService(context: BillingContext, options: BillingSe
           actual: actualCost,
           settledTime: context.now(),
         });
+        // The row goes in whatever the guard says, as the relay always logged its request.
+        if (usageRow) await insertUsageLogs(transaction, [usageRow]);
         if (!settled) return false;
         await applyTokenSettlement(transaction, {
           tokenId: settled.tokenId,
@@ -182,24 +215,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
     },
 
     recordUsage(entry) {
-      usageLogWriter.enqueue({
-        userId: entry.userId,
-        tokenId: entry.tokenId,
-        tokenName: entry.tokenName,
-        model: entry.model,
-        channelId: entry.channelId,
-        requestId: entry.requestId,
-        isStream: entry.isStream,
-        promptTokens: entry.usage.promptTokens,
-        completionTokens: entry.usage.completionTokens,
-        cachedTokens: entry.usage.cachedTokens,
-        reasoningTokens: entry.usage.reasoningTokens,
-        quota: entry.quota,
-        latencyMs: entry.latencyMs,
-        status: entry.status,
-        errorMessage: entry.status === "error" ? (entry.errorMessage ?? "request failed") : null,
-        createdTime: context.now(),
-      });
+      usageLogWriter.enqueue(toUsageRow(entry));
     },
 
     flush: async () => {

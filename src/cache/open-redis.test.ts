@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { openRedis, type OpenedRedis } from "./open-redis.js";
 import { startTcpProxy, type TcpProxy } from "./testing/start-tcp-proxy.js";
+import { startTcpProxy as startFaultyTcpProxy } from "../../test/support/start-tcp-proxy.js";
 
 // The real Redis of this machine (DESIGN.md): these tests connect for real.
 const redisPort = Number(process.env.TEST_REDIS_PORT ?? 6379);
@@ -120,5 +121,26 @@ describe("openRedis", () => {
     await proxy.restore();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(redis.client.status).not.toBe("ready");
+  });
+
+  it("replaces a connection that went silent: a timed-out command makes it reconnect, and Redis answers again after", async () => {
+    const proxy = await startFaultyTcpProxy(redisPort);
+    const redis = await openRedis(`redis://127.0.0.1:${proxy.port}`, captureLogger().logger, {
+      commandTimeoutMs: 200,
+      connectTimeoutMs: 200,
+    });
+    opened.push(redis);
+    try {
+      expect(await redis.client.ping()).toBe("PONG");
+      proxy.blackHole();
+      await expect(redis.client.ping()).rejects.toThrow("Command timed out");
+      proxy.restore();
+      // The old connection stays silent for good: only a new one can answer.
+      await expect
+        .poll(() => redis.client.ping().catch(() => "no answer"), { timeout: 5_000, interval: 100 })
+        .toBe("PONG");
+    } finally {
+      await proxy.close();
+    }
   });
 });

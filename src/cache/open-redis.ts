@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import { type Command, Redis } from "ioredis";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { Logger } from "../logging/logger.js";
 
@@ -13,8 +13,36 @@ export interface OpenedRedis {
 export interface OpenRedisOptions {
   /** How long the first connection (TCP, AUTH, ready check) may take before startup fails (default 5 s). */
   connectTimeoutMs?: number;
-  /** Longest wait for one command once running (default 2 s): a hung Redis must not hang requests. */
+  /**
+   * Longest wait for one command once running (default 1 s): a command unanswered by then fails, and the connection
+   * is replaced, since a silently lost one would never answer again.
+   */
   commandTimeoutMs?: number;
+  /** TCP keep-alive: the first probe after this much silence on the connection (default 10 s). */
+  keepAliveInitialDelayMs?: number;
+}
+
+/**
+ * ioredis fails a command after `commandTimeout` but keeps its connection, so after a silent network loss (a black
+ * hole, a lost NAT entry) every later command waits out the same timeout on a socket that will never answer, until
+ * the operating system gives up on it many minutes later. A timed-out command here makes the client drop that
+ * connection and reconnect.
+ */
+class ReconnectingRedis extends Redis {
+  private readonly watched = new WeakSet<Command>();
+
+  override sendCommand(command: Command, stream?: Parameters<Redis["sendCommand"]>[1]): unknown {
+    // A command caught by a reconnection is sent again; its timeout belongs to the connection it was first sent on.
+    if (!this.watched.has(command)) {
+      this.watched.add(command);
+      const connection = this.stream;
+      command.promise.catch((error: unknown) => {
+        const timedOut = error instanceof Error && error.message === "Command timed out";
+        if (timedOut && this.stream === connection && this.status === "ready") this.disconnect(true);
+      });
+    }
+    return super.sendCommand(command, stream);
+  }
 }
 
 /**
@@ -25,11 +53,12 @@ export interface OpenRedisOptions {
  */
 export async function openRedis(url: string, logger: Logger, options: OpenRedisOptions = {}): Promise<OpenedRedis> {
   const address = describeRedisAddress(url);
-  const client = new Redis(url, {
+  const client = new ReconnectingRedis(url, {
     lazyConnect: false,
     enableOfflineQueue: false,
     connectTimeout: options.connectTimeoutMs ?? 5_000,
-    commandTimeout: options.commandTimeoutMs ?? 2_000,
+    commandTimeout: options.commandTimeoutMs ?? 1_000,
+    keepAlive: options.keepAliveInitialDelayMs ?? 10_000,
     // A command caught by a dropped connection fails after one reconnection attempt instead of twenty.
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Redis } from "ioredis";
-import { openRedis, type OpenedRedis } from "../cache/open-redis.js";
+import { openRedis, type OpenedRedis, type OpenRedisOptions } from "../cache/open-redis.js";
 import type { Logger } from "../logging/logger.js";
 
 /** Tells the other gateway instances that the store's channels changed, so their routers re-read them. */
@@ -11,17 +11,18 @@ export interface ChannelChangeBus {
 }
 
 export interface ChannelChangeBusOptions {
-  /** Without Redis there is one instance and nothing to tell. */
-  redis?: { url: string; publisher: Redis };
+  /**
+   * Without Redis there is one instance and nothing to tell. `topic` is the pub/sub channel, under REDIS_KEY_PREFIX
+   * (`<prefix>:channels-changed`) so gateways sharing a Redis under different prefixes do not hear each other.
+   */
+  redis?: { url: string; publisher: Redis; topic: string; options?: OpenRedisOptions };
   logger: Logger;
   /** Re-reads the channels; called when another instance announces a change, and after a Redis outage. */
   reload(): Promise<void>;
 }
 
-export const channelChangeTopic = "gateway:channels-changed";
-
 /**
- * Redis pub/sub on `gateway:channels-changed`. A publish that fails (Redis down) is logged, not thrown: the change
+ * Redis pub/sub on `<REDIS_KEY_PREFIX>:channels-changed`. A publish that fails (Redis down) is logged, not thrown: the change
  * is already stored and served here. Messages sent during an outage are lost, so every subscriber reloads when its
  * connection comes back; that, not delivery, is what keeps instances from serving stale channels for long.
  */
@@ -38,15 +39,16 @@ export async function createChannelChangeBus(options: ChannelChangeBusOptions): 
       );
 
   // A connection in subscriber mode can run no other command, hence a second one.
-  const subscriber: OpenedRedis = await openRedis(redis.url, logger);
+  const subscriber: OpenedRedis = await openRedis(redis.url, logger, redis.options);
+  const { topic } = redis;
   try {
-    await subscriber.client.subscribe(channelChangeTopic);
+    await subscriber.client.subscribe(topic);
   } catch (error) {
     await subscriber.close();
     throw error;
   }
-  subscriber.client.on("message", (topic: string, message: string) => {
-    if (topic !== channelChangeTopic) return;
+  subscriber.client.on("message", (received: string, message: string) => {
+    if (received !== topic) return;
     if (readOrigin(message) === instanceId) return;
     void reload();
   });
@@ -57,7 +59,7 @@ export async function createChannelChangeBus(options: ChannelChangeBusOptions): 
   return {
     async publish() {
       try {
-        await redis.publisher.publish(channelChangeTopic, JSON.stringify({ origin: instanceId }));
+        await redis.publisher.publish(topic, JSON.stringify({ origin: instanceId }));
       } catch (error) {
         logger.error(
           { err: error },

@@ -43,6 +43,33 @@ export interface GatewayConfig {
   redisUrl: string | undefined;
   /** Prefix of the Redis keys the gateway writes for per-key rate limits (REDIS_KEY_PREFIX, default `gateway`). */
   redisKeyPrefix: string;
+  /** PostgreSQL: how long the gateway waits at each step (each bounded, so a silent network loss ends). */
+  databaseTimeouts: {
+    /** DATABASE_CONNECT_TIMEOUT_MS: opening a connection, or waiting for a free one (default 5000). */
+    connectTimeoutMs: number;
+    /** DATABASE_QUERY_TIMEOUT_MS: a query unanswered by then fails and its connection is discarded (default 15000). */
+    queryTimeoutMs: number;
+    /** DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL's `statement_timeout` (default 10000; 0 turns it off). */
+    statementTimeoutMs: number;
+    /** DATABASE_IDLE_TIMEOUT_MS: an idle pooled connection is closed after this (default 30000). */
+    idleTimeoutMs: number;
+    /** DATABASE_KEEPALIVE_MS: TCP keep-alive's first probe after this much silence (default 10000). */
+    keepAliveInitialDelayMs: number;
+  };
+  /** Redis: connection timeouts and the longest a request waits on it. */
+  redisTimeouts: {
+    /** REDIS_CONNECT_TIMEOUT_MS: one connection attempt (default 5000). */
+    connectTimeoutMs: number;
+    /** REDIS_COMMAND_TIMEOUT_MS: a command unanswered by then fails and the connection is replaced (default 1000). */
+    commandTimeoutMs: number;
+    /** REDIS_KEEPALIVE_MS: TCP keep-alive's first probe after this much silence (default 10000). */
+    keepAliveInitialDelayMs: number;
+    /**
+     * REDIS_WAIT_BUDGET_MS: the longest a request waits on Redis (rate limits, key reveals; default 50); past it,
+     * the instance counts on its own, as during an outage.
+     */
+    requestBudgetMs: number;
+  };
   /** Bearer token that GET /metrics requires (METRICS_TOKEN); open when unset. */
   metricsToken: string | undefined;
   /** Browser origins allowed to call the APIs (CORS_ORIGINS); undefined when CORS is off, the default. */

@@ -10,11 +10,34 @@ export interface SseWriter {
   send(data: string, options?: SseEventOptions): Promise<void>;
   /** Writes bytes that are already SSE-framed (a pass-through stream). */
   sendRaw(chunk: string | Uint8Array): Promise<void>;
+  /**
+   * Writes the stream's final frames (`[DONE]`, `response.completed`, the native last chunk), or keeps them for
+   * the relay when it holds them (holdFinalFrames) until the request's settlement has committed.
+   */
+  sendFinal(chunk: string | Uint8Array): Promise<void>;
   close(): void;
   readonly closed: boolean;
 }
 
 const lineBreak = /[\r\n]/;
+
+const heldFinalFrames = new WeakMap<ServerResponse, Array<string | Uint8Array>>();
+
+/**
+ * The relay asks this before a stream runs: its final frames wait until the request is settled, so a client that
+ * received the whole stream was billed, whatever happens to the process after (a crash before the settlement's
+ * commit leaves the client with a stream that never finished, and the hold refunded by recovery).
+ */
+export function holdFinalFrames(response: ServerResponse): void {
+  heldFinalFrames.set(response, []);
+}
+
+/** The final frames kept for `response` (and the hold lifted): the relay writes them once the settlement committed. */
+export function releaseFinalFrames(response: ServerResponse): Array<string | Uint8Array> {
+  const held = heldFinalFrames.get(response) ?? [];
+  heldFinalFrames.delete(response);
+  return held;
+}
 
 function assertSingleLine(field: string, value: string): void {
   // A CR or LF in event or id would let a value forge further events in the stream.
@@ -63,6 +86,12 @@ export function createSseWriter(response: ServerResponse): SseWriter {
       return write(`${frame}\n`);
     },
     sendRaw: write,
+    sendFinal(chunk: string | Uint8Array): Promise<void> {
+      const held = heldFinalFrames.get(response);
+      if (held === undefined || writer.closed) return write(chunk);
+      held.push(chunk);
+      return Promise.resolve();
+    },
     close() {
       if (!response.writableEnded) response.end();
       writer.closed = true;

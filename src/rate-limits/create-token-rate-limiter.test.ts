@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import crypto from "node:crypto";
+import type { Redis } from "ioredis";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { openRedis } from "../cache/open-redis.js";
 import { RateLimitError } from "../errors/rate-limit-error.js";
 import { createLogger } from "../logging/logger.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
@@ -54,5 +57,80 @@ describe("createTokenRateLimiter (in memory)", () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(await limiter.admit(token, 5)).toBe(5);
     await rejectionOf(limiter.admit(token, 1), RateLimitError);
+  });
+});
+
+describe("createTokenRateLimiter (with Redis)", async () => {
+  const redis = await openRedis(`redis://127.0.0.1:${Number(process.env.TEST_REDIS_PORT ?? 6379)}`, logger);
+  const keyPrefix = `test-${crypto.randomBytes(6).toString("hex")}:rate`;
+  afterAll(async () => {
+    const keys = await redis.client.keys(`${keyPrefix}:*`);
+    if (keys.length > 0) await redis.client.del(...keys);
+    await redis.close();
+  });
+
+  it("counts both limits in one script: RPM and TPM windows, refusals taking their counts back", async () => {
+    const limiter = createTokenRateLimiter({ redis: redis.client, keyPrefix, logger, redisBudgetMs: 5_000 });
+    const token = tokenWith({ rpmLimit: 2, tpmLimit: 10 });
+    expect(await limiter.admit(token, 4)).toBe(4);
+    await rejectionOf(limiter.admit(token, 7), RateLimitError);
+    expect(await redis.client.mget(`${keyPrefix}:rpm:${token.id}`, `${keyPrefix}:tpm:${token.id}`)).toEqual(["1", "4"]);
+    expect(await limiter.admit(token, 6)).toBe(6);
+    const refusal = await rejectionOf(limiter.admit(token, 1), RateLimitError);
+    expect(refusal.message).toMatch(/allows 2 requests per minute/);
+    expect(refusal.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(refusal.retryAfterSeconds).toBeLessThanOrEqual(60);
+    limiter.correct(token, 6, 1, "request-under-test");
+    await expect.poll(() => redis.client.get(`${keyPrefix}:tpm:${token.id}`)).toBe("5");
+    expect(await redis.client.pttl(`${keyPrefix}:tpm:${token.id}`)).toBeGreaterThan(50_000);
+  });
+
+  it("shares the counts between two limiters (instances) on one Redis", async () => {
+    const first = createTokenRateLimiter({ redis: redis.client, keyPrefix, logger, redisBudgetMs: 5_000 });
+    const second = createTokenRateLimiter({ redis: redis.client, keyPrefix, logger, redisBudgetMs: 5_000 });
+    const token = tokenWith({ rpmLimit: 3, tpmLimit: 0 });
+    await first.admit(token, 1);
+    await second.admit(token, 1);
+    await first.admit(token, 1);
+    await rejectionOf(second.admit(token, 1), RateLimitError);
+  });
+});
+
+describe("createTokenRateLimiter when Redis does not answer", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("waits no longer than the budget, then counts in this process's memory and says so once", async () => {
+    vi.useFakeTimers();
+    const warnings: string[] = [];
+    const silentLogger = { ...logger, warn: (message: string) => warnings.push(message) } as unknown as typeof logger;
+    // A connection that looks ready and never answers: the silent network loss the budget is for.
+    const neverAnswering = {
+      status: "ready",
+      on: () => undefined,
+      defineCommand(name: string) {
+        (this as Record<string, unknown>)[name] = () => new Promise(() => undefined);
+      },
+    } as unknown as Redis;
+    const limiter = createTokenRateLimiter({
+      redis: neverAnswering,
+      keyPrefix: "unit-silent",
+      logger: silentLogger,
+      redisBudgetMs: 50,
+    });
+    const token = tokenWith({ rpmLimit: 1, tpmLimit: 0 });
+    let outcome: string | undefined;
+    void limiter.admit(token, 1).then(() => (outcome = "admitted"));
+    await vi.advanceTimersByTimeAsync(49);
+    expect(outcome).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome).toBe("admitted");
+    // Counted locally: the second request of a one-request-a-minute key is refused by this process alone.
+    const second = limiter.admit(token, 1).then(
+      () => "admitted",
+      (error: unknown) => (error instanceof RateLimitError ? "refused" : "failed"),
+    );
+    await vi.advanceTimersByTimeAsync(50);
+    expect(await second).toBe("refused");
+    expect(warnings).toEqual(["Redis unreachable: per-key rate limits are counted per instance until it is back"]);
   });
 });

@@ -1,10 +1,5 @@
 import type { Redis } from "ioredis";
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  type RateLimiterAbstract,
-  type RateLimiterRes,
-} from "rate-limiter-flexible";
+import { RateLimiterMemory } from "rate-limiter-flexible";
 import { RateLimitError } from "../errors/rate-limit-error.js";
 import type { Logger } from "../logging/logger.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
@@ -28,28 +23,51 @@ export interface TokenRateLimiterOptions {
   redis?: Redis;
   /** Prefix of the Redis keys (`<prefix>:rpm:<token id>`, `<prefix>:tpm:<token id>`). */
   keyPrefix: string;
+  /**
+   * The longest a request waits on Redis (default 50 ms): past it the request is counted in this process's memory,
+   * as during an outage, and the late answer from Redis is ignored.
+   */
+  redisBudgetMs?: number;
   logger: Logger;
   /** Told of each refusal (metrics). */
   onRefused?: (limit: "rpm" | "tpm") => void;
 }
 
+interface Refusal {
+  limit: "rpm" | "tpm";
+  msBeforeNext: number;
+}
+
+/** One store of the counts: Redis (shared by the instances) or this process's memory. */
+interface Counters {
+  /** Counts the request and its tokens, or counts nothing and says which limit refused it. */
+  count(token: TokenRecord, tokensToCount: number): Promise<Refusal | undefined>;
+  /** Adds `change` (negative to give back) to the token's TPM count in the current window. */
+  correct(tokenId: number, change: number): Promise<void>;
+}
+
 const windowSeconds = 60;
-// Each token has its own limit, so the limiters only count (a window of one minute that never refuses) and the
-// comparison with the token's limit is ours: a refused request takes its count back, so refusals do not stretch
-// the window and a large TPM request that does not fit does not starve the small ones behind it.
-const countOnly = { points: Number.MAX_SAFE_INTEGER, duration: windowSeconds };
 
 /**
- * Per-key requests and tokens per minute (issue 16), over a window of one minute that starts with the first
- * request counted in it. TPM counts the tokens a request is reserved for (its prompt estimate plus its output cap,
- * at most the whole limit, so a request larger than the limit runs alone in an empty window) and is corrected to
- * the billed tokens afterwards. With Redis down the counts fall back to this process's memory (logged once per
- * outage): never no limit, never a request waiting on Redis.
+ * Per-key requests and tokens per minute, over a window of one minute that starts with the first request counted
+ * in it. TPM counts the tokens a request is reserved for (its prompt estimate plus its output cap, at most the
+ * whole limit, so a request larger than the limit runs alone in an empty window) and is corrected to the billed
+ * tokens afterwards. A refused request takes its counts back, so refusals do not stretch the window and a large TPM
+ * request that does not fit does not starve the small ones behind it.
+ *
+ * With Redis both counters are checked in one round trip (one script, atomic), and a request never waits on Redis
+ * longer than `redisBudgetMs`: Redis down, not connected, or slow, the request is counted in this process's memory
+ * instead (logged once per outage) — never no limit, never a request held up by Redis.
  */
 export function createTokenRateLimiter(options: TokenRateLimiterOptions): TokenRateLimiter {
-  // One line per outage for both counters; a reconnection re-arms it.
+  const local = createMemoryCounters(options.keyPrefix);
+  const { redis } = options;
+  const shared = redis ? createRedisCounters(redis, options.keyPrefix) : undefined;
+  const budgetMs = options.redisBudgetMs ?? 50;
+
+  // One line per outage; a reconnection re-arms it.
   let fallbackLogged = false;
-  options.redis?.on("ready", () => {
+  redis?.on("ready", () => {
     fallbackLogged = false;
   });
   const noteFallback = () => {
@@ -57,44 +75,67 @@ export function createTokenRateLimiter(options: TokenRateLimiterOptions): TokenR
     fallbackLogged = true;
     options.logger.warn("Redis unreachable: per-key rate limits are counted per instance until it is back");
   };
-  const requests = createCounter(options, "rpm", noteFallback);
-  const tokens = createCounter(options, "tpm", noteFallback);
+
+  async function count(token: TokenRecord, tokensToCount: number): Promise<Refusal | undefined> {
+    if (!redis || !shared) return local.count(token, tokensToCount);
+    if (redis.status !== "ready") {
+      noteFallback();
+      return local.count(token, tokensToCount);
+    }
+    const counted = shared.count(token, tokensToCount);
+    const answer = await withinBudget(counted, budgetMs);
+    if (answer.answered) return answer.value;
+    noteFallback();
+    return local.count(token, tokensToCount);
+  }
 
   return {
     async admit(token, reservedTokens) {
-      if (token.rpmLimit > 0) {
-        const counted = await requests.consume(token.id, 1);
-        if (counted.consumedPoints > token.rpmLimit) {
-          void requests.reward(token.id, 1).catch(ignore);
-          options.onRefused?.("rpm");
-          throw refusal(counted, `${token.rpmLimit} requests`);
-        }
-      }
-      if (token.tpmLimit <= 0) return 0;
+      if (token.rpmLimit <= 0 && token.tpmLimit <= 0) return 0;
       // At least one: every admitted request is corrected later, and a zero count could not be told apart.
-      const tokensToCount = Math.max(1, Math.min(Math.ceil(reservedTokens), token.tpmLimit));
-      const counted = await tokens.consume(token.id, tokensToCount);
-      if (counted.consumedPoints > token.tpmLimit) {
-        void tokens.reward(token.id, tokensToCount).catch(ignore);
-        if (token.rpmLimit > 0) void requests.reward(token.id, 1).catch(ignore);
-        options.onRefused?.("tpm");
-        throw refusal(counted, `${token.tpmLimit} tokens`);
+      const tokensToCount = token.tpmLimit > 0 ? Math.max(1, Math.min(Math.ceil(reservedTokens), token.tpmLimit)) : 0;
+      const refusal = await count(token, tokensToCount);
+      if (refusal) {
+        options.onRefused?.(refusal.limit);
+        throw refusalError(
+          refusal,
+          refusal.limit === "rpm" ? `${token.rpmLimit} requests` : `${token.tpmLimit} tokens`,
+        );
       }
       return tokensToCount;
     },
     correct(token, countedTokens, settledTokens, requestId) {
       if (countedTokens === 0 || settledTokens === countedTokens) return;
-      const change =
-        settledTokens > countedTokens
-          ? tokens.penalty(token.id, settledTokens - countedTokens)
-          : tokens.reward(token.id, countedTokens - settledTokens);
-      change.catch((error: unknown) => options.logger.warn({ err: error, requestId }, "could not correct a TPM count"));
+      // Where the request was counted is not kept: the correction goes where requests are counted now.
+      const counters = shared && redis?.status === "ready" ? shared : local;
+      counters
+        .correct(token.id, settledTokens - countedTokens)
+        .catch((error: unknown) => options.logger.warn({ err: error, requestId }, "could not correct a TPM count"));
     },
   };
 }
 
-function refusal(counted: RateLimiterRes, allowance: string): RateLimitError {
-  const retryAfterSeconds = Math.max(1, Math.ceil(counted.msBeforeNext / 1000));
+type BudgetAnswer<Value> = { answered: true; value: Value } | { answered: false };
+
+/** The value if it comes within `budgetMs`; otherwise (or on failure) nothing, and the late outcome is ignored. */
+function withinBudget<Value>(promise: Promise<Value>, budgetMs: number): Promise<BudgetAnswer<Value>> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ answered: false }), budgetMs);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve({ answered: true, value });
+      },
+      () => {
+        clearTimeout(timer);
+        resolve({ answered: false });
+      },
+    );
+  });
+}
+
+function refusalError(refusal: Refusal, allowance: string): RateLimitError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
   return new RateLimitError(
     `Rate limit exceeded: this API key allows ${allowance} per minute; retry in ${retryAfterSeconds} seconds.`,
     { retryAfterSeconds },
@@ -103,30 +144,103 @@ function refusal(counted: RateLimiterRes, allowance: string): RateLimitError {
 
 function ignore(): void {}
 
-function createCounter(
-  options: TokenRateLimiterOptions,
-  kind: "rpm" | "tpm",
-  noteFallback: () => void,
-): RateLimiterAbstract {
-  const keyPrefix = `${options.keyPrefix}:${kind}`;
-  const { redis } = options;
-  if (!redis) return new RateLimiterMemory({ ...countOnly, keyPrefix });
+/** Counts only (a window of one minute that never refuses); the comparison with the token's limit is ours. */
+function createMemoryCounters(keyPrefix: string): Counters {
+  const countOnly = { points: Number.MAX_SAFE_INTEGER, duration: windowSeconds };
+  const requests = new RateLimiterMemory({ ...countOnly, keyPrefix: `${keyPrefix}:rpm` });
+  const tokens = new RateLimiterMemory({ ...countOnly, keyPrefix: `${keyPrefix}:tpm` });
+  return {
+    async count(token, tokensToCount) {
+      if (token.rpmLimit > 0) {
+        const counted = await requests.consume(token.id, 1);
+        if (counted.consumedPoints > token.rpmLimit) {
+          void requests.reward(token.id, 1).catch(ignore);
+          return { limit: "rpm", msBeforeNext: counted.msBeforeNext };
+        }
+      }
+      if (tokensToCount === 0) return undefined;
+      const counted = await tokens.consume(token.id, tokensToCount);
+      if (counted.consumedPoints > token.tpmLimit) {
+        void tokens.reward(token.id, tokensToCount).catch(ignore);
+        if (token.rpmLimit > 0) void requests.reward(token.id, 1).catch(ignore);
+        return { limit: "tpm", msBeforeNext: counted.msBeforeNext };
+      }
+      return undefined;
+    },
+    async correct(tokenId, change) {
+      await (change > 0 ? tokens.penalty(tokenId, change) : tokens.reward(tokenId, -change));
+    },
+  };
+}
 
-  class LoggedInsuranceLimiter extends RateLimiterMemory {
-    override consume(
-      key: string | number,
-      pointsToConsume?: number,
-      consumeOptions?: { [key: string]: unknown },
-    ): Promise<RateLimiterRes> {
-      noteFallback();
-      return super.consume(key, pointsToConsume, consumeOptions);
-    }
-  }
-  return new RateLimiterRedis({
-    ...countOnly,
-    storeClient: redis,
-    keyPrefix,
-    rejectIfRedisNotReady: true,
-    insuranceLimiter: new LoggedInsuranceLimiter({ ...countOnly, keyPrefix }),
-  });
+// KEYS: the RPM and TPM counters. ARGV: rpm limit (0: none), tokens to count (0: none), tpm limit, window in ms.
+// Answers {0, 0} when admitted, or {1 (rpm) | 2 (tpm), milliseconds until the window frees} with nothing counted.
+const countScript = `
+local function count(key, amount, windowMs)
+  local total = redis.call('INCRBY', key, amount)
+  local remaining = redis.call('PTTL', key)
+  if remaining < 0 then
+    redis.call('PEXPIRE', key, windowMs)
+    remaining = windowMs
+  end
+  return total, remaining
+end
+local rpmLimit = tonumber(ARGV[1])
+local tokens = tonumber(ARGV[2])
+local tpmLimit = tonumber(ARGV[3])
+local windowMs = tonumber(ARGV[4])
+if rpmLimit > 0 then
+  local total, remaining = count(KEYS[1], 1, windowMs)
+  if total > rpmLimit then
+    redis.call('DECRBY', KEYS[1], 1)
+    return {1, remaining}
+  end
+end
+if tokens > 0 then
+  local total, remaining = count(KEYS[2], tokens, windowMs)
+  if total > tpmLimit then
+    redis.call('DECRBY', KEYS[2], tokens)
+    if rpmLimit > 0 then redis.call('DECRBY', KEYS[1], 1) end
+    return {2, remaining}
+  end
+end
+return {0, 0}
+`;
+
+// KEYS: the TPM counter. ARGV: the change. A window that already ended is left alone (nothing left to correct).
+const correctScript = `
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return redis.call('INCRBY', KEYS[1], ARGV[1])
+end
+return 0
+`;
+
+interface RateLimitScripts {
+  gatewayCountRateLimits(rpmKey: string, tpmKey: string, ...limits: number[]): Promise<[number, number]>;
+  gatewayCorrectTokenCount(tpmKey: string, change: number): Promise<number>;
+}
+
+function createRedisCounters(redis: Redis, keyPrefix: string): Counters {
+  // ioredis sends a defined script by its hash (EVALSHA), and its text only the first time Redis lacks it.
+  redis.defineCommand("gatewayCountRateLimits", { numberOfKeys: 2, lua: countScript });
+  redis.defineCommand("gatewayCorrectTokenCount", { numberOfKeys: 1, lua: correctScript });
+  const scripts = redis as unknown as RateLimitScripts;
+  const windowMs = windowSeconds * 1000;
+  return {
+    async count(token, tokensToCount) {
+      const [verdict, msBeforeNext] = await scripts.gatewayCountRateLimits(
+        `${keyPrefix}:rpm:${token.id}`,
+        `${keyPrefix}:tpm:${token.id}`,
+        Math.max(0, token.rpmLimit),
+        tokensToCount,
+        Math.max(0, token.tpmLimit),
+        windowMs,
+      );
+      if (verdict === 0) return undefined;
+      return { limit: verdict === 1 ? "rpm" : "tpm", msBeforeNext };
+    },
+    async correct(tokenId, change) {
+      await scripts.gatewayCorrectTokenCount(`${keyPrefix}:tpm:${tokenId}`, change);
+    },
+  };
 }

@@ -25,6 +25,9 @@ function createRecordingWriter(
       writer.writes.push(String(chunk));
       await options.onWrite?.(String(chunk), writer);
     },
+    sendFinal(chunk) {
+      return writer.sendRaw(chunk);
+    },
     close() {
       writer.closed = true;
     },

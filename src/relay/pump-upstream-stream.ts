@@ -26,6 +26,9 @@ export interface UpstreamStreamStage {
  * the first byte nothing can be retried: the client gets what was ready, then `errorFrame(error)` so it learns the
  * stream is incomplete, and the error goes back to the relay for its log. The relay ends the response once the
  * request is settled.
+ *
+ * The final frames — what the stage hands over at the upstream's end, or after the read that terminated it — go
+ * through `sendFinal`: the relay holds them until the settlement has committed.
  */
 export async function pumpUpstreamStream(
   upstreamBody: Readable,
@@ -34,21 +37,21 @@ export async function pumpUpstreamStream(
   errorFrame: (error: unknown) => string,
 ): Promise<void> {
   let clientHasBytes = false;
-  const send = async () => {
+  const send = async (final = false) => {
     const ready = stage.take();
     if (ready === undefined || ready.length === 0 || writer.closed) return;
     clientHasBytes = true;
-    await writer.sendRaw(ready);
+    await (final ? writer.sendFinal(ready) : writer.sendRaw(ready));
   };
   try {
     for await (const chunk of upstreamBody as AsyncIterable<Buffer>) {
       stage.read(chunk);
-      await send();
+      await send(stage.terminated);
       if (stage.terminated || writer.closed) break;
     }
     if (!stage.terminated && !writer.closed) {
       stage.end();
-      await send();
+      await send(true);
     }
     if (writer.closed) stage.cancel(new Error("client disconnected"));
   } catch (error) {

@@ -13,6 +13,7 @@ import { UpstreamFailure } from "./upstream-failure.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import type { RequestIds } from "../http/request-ids.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
+import { holdFinalFrames, releaseFinalFrames } from "../http/sse-writer.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
@@ -158,7 +159,7 @@ export async function runRelay<Capability extends RelayCapability>(
   const startedAt = performance.now();
   let usedAttempt: ChannelAttempt | undefined;
   let failure: unknown;
-  /** Settles what was observed, exactly once whatever happened, and queues the usage log row. */
+  /** Settles what was observed, exactly once whatever happened, with the usage log row in the same commit. */
   const settleAndRecord = async () => {
     const usage =
       observed.usage ??
@@ -167,17 +168,8 @@ export async function runRelay<Capability extends RelayCapability>(
         : undefined);
     const billedGroup = usedAttempt?.group ?? plan[0]!.group;
     const cost = usage ? context.billing.priceUsage(call.model, billedGroup, usage) : 0;
-    await context.billing.settle(reservation, cost);
-    if (countedTokens > 0) {
-      context.rateLimiter.correct(
-        token,
-        countedTokens,
-        usage ? usage.promptTokens + usage.completionTokens : 0,
-        requestId,
-      );
-    }
-    if (cost > 0) context.metrics.spendQuota(metricsModel, cost);
-    context.billing.recordUsage({
+    // The usage log row commits with the settlement: an answered request always has its row.
+    await context.billing.settle(reservation, cost, {
       userId: token.userId,
       tokenId: token.id,
       tokenName: token.name,
@@ -191,9 +183,21 @@ export async function runRelay<Capability extends RelayCapability>(
       status: failure ? "error" : "success",
       ...(failure ? { errorMessage: (failure as Error).message?.slice(0, 500) } : {}),
     });
+    if (countedTokens > 0) {
+      context.rateLimiter.correct(
+        token,
+        countedTokens,
+        usage ? usage.promptTokens + usage.completionTokens : 0,
+        requestId,
+      );
+    }
+    if (cost > 0) context.metrics.spendQuota(metricsModel, cost);
   };
   const { metrics } = context;
-  if (call.isStream) metrics.openStreams.inc();
+  if (call.isStream) {
+    metrics.openStreams.inc();
+    holdFinalFrames(response);
+  }
   try {
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
@@ -249,7 +253,18 @@ export async function runRelay<Capability extends RelayCapability>(
     // SQLite the commit is brought forward and shared by the settlements of one event loop turn; see
     // create-sqlite-quota-ledger.ts).
     const handedOver = call.handsOverReservation === true && !failure;
-    if (!handedOver) await settleAndRecord();
+    let settled = false;
+    try {
+      if (!handedOver) await settleAndRecord();
+      settled = true;
+    } finally {
+      // A stream's final frames (see sse-writer.ts) go out only after its settlement committed; a settlement that
+      // failed leaves the client with a stream that never finished.
+      const finalFrames = call.isStream ? releaseFinalFrames(response) : [];
+      if (settled && (!failure || response.headersSent)) {
+        for (const frame of finalFrames) if (!response.writableEnded && !response.destroyed) response.write(frame);
+      }
+    }
   }
   if (failure && !response.headersSent) throw failure;
   if (failure) context.logger.warn({ requestId, err: (failure as Error).message }, "stream ended early");

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { createPostgresPool, defaultPostgresTimeouts, type PostgresTimeouts } from "./postgres/create-postgres-pool.js";
 import type { Database } from "./database-schema.js";
 import type { GatewayDatabase } from "./gateway-database.js";
 import { runMigrations } from "./migrations/run-migrations.js";
@@ -16,6 +17,8 @@ export interface OpenDatabaseOptions {
   postgresPoolSize?: number;
   /** PostgreSQL only: schema to use as search_path (tests isolate themselves this way). */
   postgresSchema?: string;
+  /** PostgreSQL only: connect, query, statement and idle timeouts and TCP keep-alive (defaults in create-postgres-pool.ts). */
+  postgresTimeouts?: Partial<PostgresTimeouts>;
   /** SQLite only: how long the quota ledger's writes may wait to commit together (default 10 ms). */
   sqliteCommitIntervalMs?: number;
   /** SQLite only: a commit window that failed to commit (its writes are lost; default: printed to stderr). */
@@ -37,7 +40,8 @@ export async function openDatabase(databaseUrl: string, options: OpenDatabaseOpt
     throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${describeScheme(databaseUrl)}")`);
   }
   try {
-    await runMigrations(gatewayDatabase.db, gatewayDatabase.dialect);
+    if (gatewayDatabase.dialect === "postgres") await migratePostgres(databaseUrl, options);
+    else await runMigrations(gatewayDatabase.db, gatewayDatabase.dialect);
   } catch (error) {
     await gatewayDatabase.close();
     throw error;
@@ -105,14 +109,45 @@ function openSqlite(location: string, options: OpenDatabaseOptions): GatewayData
 }
 
 function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): GatewayDatabase {
+  const db = createPostgresKysely(databaseUrl, options, options.postgresPoolSize ?? 10, {
+    ...defaultPostgresTimeouts,
+    ...options.postgresTimeouts,
+  });
+  return { db, dialect: "postgres", close: createOnceCloser(() => db.destroy()) };
+}
+
+/**
+ * Migrations run on a connection of their own without statement or query timeout: instances starting together wait
+ * on Kysely's migration lock (a PostgreSQL advisory lock) while the first migrates, which may take longer than any
+ * request should.
+ */
+async function migratePostgres(databaseUrl: string, options: OpenDatabaseOptions): Promise<void> {
+  const db = createPostgresKysely(databaseUrl, options, 1, {
+    ...defaultPostgresTimeouts,
+    ...options.postgresTimeouts,
+    queryTimeoutMs: 0,
+    statementTimeoutMs: 0,
+  });
+  try {
+    await runMigrations(db, "postgres");
+  } finally {
+    await db.destroy();
+  }
+}
+
+function createPostgresKysely(
+  databaseUrl: string,
+  options: OpenDatabaseOptions,
+  poolSize: number,
+  timeouts: PostgresTimeouts,
+): Kysely<Database> {
   if (options.postgresSchema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.postgresSchema)) {
     throw new Error(`Invalid PostgreSQL schema name "${options.postgresSchema}"`);
   }
-  const pool = new pg.Pool({
+  const pool = createPostgresPool({
     connectionString: databaseUrl,
-    max: options.postgresPoolSize ?? 10,
-    // An unreachable server fails a request (and /readyz) instead of leaving it waiting for a connection forever.
-    connectionTimeoutMillis: 10_000,
+    max: poolSize,
+    timeouts,
     ...(options.postgresSchema === undefined ? {} : { options: `-c search_path=${options.postgresSchema}` }),
     // Quota, ids and times are bigint columns; their values stay far below 2^53, so numbers are
     // exact. Set per pool, not on the global pg.types, so other pg users are unaffected.
@@ -125,11 +160,7 @@ function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Gatewa
       }) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle pooled connection that the server (or the network) drops emits "error" on the pool; unhandled, that
-  // would end the process. The pool discards the connection, and the next query reports any lasting outage.
-  pool.on("error", () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", close: createOnceCloser(() => db.destroy()) };
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 function parseExactNumber(value: string): number {

@@ -1,4 +1,4 @@
-import type { Reservation } from "../billing/billing-service.js";
+import type { Reservation, UsageLogEntry } from "../billing/billing-service.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
 import { isUniqueViolation } from "../channels/is-unique-violation.js";
 import { ConflictError } from "../errors/conflict-error.js";
@@ -75,8 +75,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
   async function settle(task: TaskRecord): Promise<void> {
     const reservation = reservationOf(task);
     const cost = task.quota ?? 0;
-    if (reservation) await context.billing.settle(reservation, cost);
-    context.billing.recordUsage({
+    const usage: UsageLogEntry = {
       userId: task.userId,
       tokenId: task.tokenId,
       tokenName: task.tokenName,
@@ -89,7 +88,10 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       latencyMs: Math.max(0, ((task.completedTime ?? task.createdTime) - task.createdTime) * 1000),
       status: task.status === "completed" ? "success" : "error",
       ...(task.status === "failed" ? { errorMessage: task.errorMessage ?? "video task failed" } : {}),
-    });
+    };
+    // With a reservation the row commits with the settlement; a task without one only logs.
+    if (reservation) await context.billing.settle(reservation, cost, usage);
+    else context.billing.recordUsage(usage);
   }
 
   /** The terminal transition: only its winner settles. Returns the task as stored afterwards. */

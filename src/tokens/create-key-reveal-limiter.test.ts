@@ -4,7 +4,7 @@ import { RateLimiterRes } from "rate-limiter-flexible";
 import { afterAll, describe, expect, it } from "vitest";
 import { openRedis } from "../cache/open-redis.js";
 import { startTcpProxy } from "../cache/testing/start-tcp-proxy.js";
-import { createKeyRevealLimiter, keyRevealKeyPrefix } from "./create-key-reveal-limiter.js";
+import { createKeyRevealLimiter } from "./create-key-reveal-limiter.js";
 
 // Connects to the machine's real Redis (DESIGN.md), through a proxy the test can cut.
 const redisPort = Number(process.env.TEST_REDIS_PORT ?? 6379);
@@ -17,6 +17,8 @@ describe("createKeyRevealLimiter with Redis", async () => {
   const second = await openRedis(`redis://127.0.0.1:${redisPort}`, logger);
   // A key no other run uses; removed afterwards.
   const userKey = `test-${crypto.randomBytes(6).toString("hex")}`;
+  const keyRevealKeyPrefix = `test-${crypto.randomBytes(6).toString("hex")}:key-reveal`;
+  const keyPrefix = keyRevealKeyPrefix;
   afterAll(async () => {
     await second.client.del(`${keyRevealKeyPrefix}:${userKey}`);
     await first.close();
@@ -25,8 +27,14 @@ describe("createKeyRevealLimiter with Redis", async () => {
   });
 
   it("shares one budget between two instances, then falls back to memory while Redis is away and says so once", async () => {
-    const onFirst = createKeyRevealLimiter({ points: 3, durationSeconds: 60, redis: first.client, logger });
-    const onSecond = createKeyRevealLimiter({ points: 3, durationSeconds: 60, redis: second.client, logger });
+    const onFirst = createKeyRevealLimiter({ points: 3, durationSeconds: 60, redis: first.client, keyPrefix, logger });
+    const onSecond = createKeyRevealLimiter({
+      points: 3,
+      durationSeconds: 60,
+      redis: second.client,
+      keyPrefix,
+      logger,
+    });
     await onFirst.consume(userKey);
     await onSecond.consume(userKey);
     await onFirst.consume(userKey);
@@ -42,7 +50,7 @@ describe("createKeyRevealLimiter with Redis", async () => {
   });
 
   it("counts in memory when there is no Redis", async () => {
-    const limiter = createKeyRevealLimiter({ points: 1, durationSeconds: 60, logger });
+    const limiter = createKeyRevealLimiter({ points: 1, durationSeconds: 60, keyPrefix: "unused", logger });
     await limiter.consume("1");
     await expect(limiter.consume("1")).rejects.toBeInstanceOf(RateLimiterRes);
   });

@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import {
   RateLimiterMemory,
   RateLimiterRedis,
+  RLWrapperTimeouts,
   type RateLimiterAbstract,
   type RateLimiterRes,
 } from "rate-limiter-flexible";
@@ -12,10 +13,12 @@ export interface KeyRevealLimiterOptions {
   durationSeconds: number;
   /** With Redis, every instance draws on one budget per user; without it the budget is this process's. */
   redis?: Redis;
+  /** Prefix of the Redis keys (`<REDIS_KEY_PREFIX>:key-reveal`, then `:<user id>`). */
+  keyPrefix: string;
+  /** The longest a reveal waits on Redis (default 50 ms); past it, this process's budget decides, as in an outage. */
+  redisBudgetMs?: number;
   logger: Logger;
 }
-
-export const keyRevealKeyPrefix = "gateway:key-reveal";
 
 /**
  * The per-user budget of key reveals. With Redis down at request time the budget falls back to this process's
@@ -44,10 +47,10 @@ export function createKeyRevealLimiter(options: KeyRevealLimiterOptions): RateLi
       return super.consume(key, pointsToConsume, options);
     }
   }
-  return new RateLimiterRedis({
-    ...limits,
-    storeClient: redis,
-    keyPrefix: keyRevealKeyPrefix,
-    insuranceLimiter: new LoggedInsuranceLimiter(limits),
+  const insuranceLimiter = new LoggedInsuranceLimiter(limits);
+  return new RLWrapperTimeouts({
+    limiter: new RateLimiterRedis({ ...limits, storeClient: redis, keyPrefix: options.keyPrefix, insuranceLimiter }),
+    timeoutMs: options.redisBudgetMs ?? 50,
+    insuranceLimiter,
   });
 }

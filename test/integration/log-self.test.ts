@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
 import type { UsageLogEntry } from "../../src/billing/billing-service.js";
 import { createBillingService } from "../../src/billing/create-billing-service.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 import { createSignedInUser, type SignedInUser } from "./helpers/create-signed-in-user.js";
 import { createTokenForTest } from "./helpers/create-token-for-test.js";
+import { revealApiKey } from "./helpers/reveal-api-key.js";
 
 const testDatabases = await openTestDatabases();
 
@@ -139,5 +141,51 @@ describe.each(testDatabases)("GET /api/log/self on $name", ({ database }) => {
     expect(bad.response.status).toBe(400);
     const anonymous = await gateway.clientFor({}).management.GET("/api/log/self", { params: { query: {} } });
     expect(anonymous.response.status).toBe(401);
+  });
+});
+
+describe.each(testDatabases)("a request is in GET /api/log/self when its answer arrives, on $name", ({ database }) => {
+  let upstream: FakeUpstream;
+  let gateway: TestGateway;
+  let owner: SignedInUser;
+  let key: string;
+
+  beforeAll(async () => {
+    upstream = await startFakeOpenaiServer();
+    gateway = await startTestGateway({
+      database,
+      configFile: {
+        channels: [{ name: "logged", type: "openai", base_url: upstream.url, key: "k", models: ["model-logged"] }],
+        pricing: { "model-logged": { input: 2, output: 4 } },
+      },
+    });
+    owner = await createSignedInUser(gateway);
+    const tokenId = (await createTokenForTest(owner.client, { name: "logged", remain_quota: 1_000_000 })).id;
+    key = await revealApiKey(owner.client, tokenId);
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  const loggedRequestIds = async () =>
+    (await owner.client.management.GET("/api/log/self", { params: { query: { size: 100 } } })).data!.data.items.map(
+      (item) => item.request_id,
+    );
+  const chat = (stream: boolean) =>
+    fetch(`${gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "model-logged", stream, messages: [{ role: "user", content: "hello" }] }),
+    });
+
+  it("has the row of every answer, JSON or stream, read right after it", async () => {
+    for (const stream of [false, true, false, true, false]) {
+      const answer = await chat(stream);
+      expect(answer.status).toBe(200);
+      const body = await answer.text();
+      if (stream) expect(body).toContain("data: [DONE]");
+      expect(await loggedRequestIds()).toContain(answer.headers.get("x-request-id"));
+    }
   });
 });

@@ -10,7 +10,6 @@ import { createLogger } from "../../src/logging/logger.js";
 import { openDatabase } from "../../src/store/open-database.js";
 import type { GatewayDatabase } from "../../src/store/gateway-database.js";
 import { DEFAULT_TEST_DATABASE_URL, openTestDatabases } from "../../src/store/testing/open-test-databases.js";
-import { keyRevealKeyPrefix } from "../../src/tokens/create-key-reveal-limiter.js";
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type StartTestGatewayOptions, type TestGateway } from "../support/start-test-gateway.js";
@@ -19,6 +18,8 @@ import { startTestGateway, type StartTestGatewayOptions, type TestGateway } from
 // one schema and its own Redis connections to the machine's Redis, as two processes behind a load balancer would be.
 const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const postgresUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL;
+// Both instances run with the default REDIS_KEY_PREFIX.
+const keyRevealKeyPrefix = "gateway:key-reveal";
 const testDatabases = await openTestDatabases({ postgresPoolSize: 20 });
 const sharedDatabase = testDatabases.find((testDatabase) => testDatabase.name === "postgres")!.database;
 

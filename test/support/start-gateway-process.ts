@@ -27,7 +27,10 @@ export function findFreePort(): Promise<number> {
  * The gateway as `npm start` runs it (src/main.ts in its own process), listening on 127.0.0.1 and a free port, its
  * log in the scanned test log folder; resolves once it is listening.
  */
-export async function startGatewayProcess(environment: Record<string, string>): Promise<GatewayProcess> {
+export async function startGatewayProcess(
+  environment: Record<string, string>,
+  options: { listenWithinMs?: number } = {},
+): Promise<GatewayProcess> {
   const port = await findFreePort();
   fs.mkdirSync(testLogFolder, { recursive: true });
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
@@ -47,7 +50,8 @@ export async function startGatewayProcess(environment: Record<string, string>): 
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const listenWithinMs = options.listenWithinMs ?? 30_000;
+  const deadline = Date.now() + listenWithinMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the gateway exited at start: ${output}`);
     const listening = await fetch(`${url}/v1/models`).then(
@@ -57,7 +61,7 @@ export async function startGatewayProcess(environment: Record<string, string>): 
     if (listening) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`the gateway did not listen within 30 s: ${output}`);
+      throw new Error(`the gateway did not listen within ${listenWithinMs / 1000} s: ${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -15,6 +15,8 @@ import { formatNativeErrorEvent } from "./format-native-error-event.js";
  * by plain calls and out as one write (pumpUpstreamStream, which holds the rule on failures before and after the
  * first event); a break after it ends the stream with one native error event after the whole events sent so far.
  */
+const finishReasonField = Buffer.from('"finishReason"');
+
 export async function pipeNativeEventStream(
   upstreamBody: Readable,
   response: Response,
@@ -29,6 +31,27 @@ export async function pipeNativeEventStream(
   const align = () => {
     for (const bytes of observed.take()) aligner.transform(bytes, aligned.controller);
   };
+  // The native stream has no closing marker: its last chunk is the one with a finish reason. Events from that one
+  // on are kept until the next read (more came: not the last) or the upstream's end, where the pump hands them over
+  // as the final frames, held until the request is settled.
+  let pending: Uint8Array | undefined;
+  let ending = false;
+  const take = (): Uint8Array | undefined => {
+    const readyList = aligned.take();
+    let ready = readyList.length <= 1 ? readyList[0] : Buffer.concat(readyList);
+    if (pending !== undefined) {
+      ready = ready === undefined ? pending : Buffer.concat([pending, ready]);
+      pending = undefined;
+    }
+    if (
+      ready === undefined ||
+      ending ||
+      !Buffer.from(ready.buffer, ready.byteOffset, ready.byteLength).includes(finishReasonField)
+    )
+      return ready;
+    pending = ready;
+    return undefined;
+  };
   await pumpUpstreamStream(
     upstreamBody,
     createSseWriter(response),
@@ -38,16 +61,17 @@ export async function pipeNativeEventStream(
         align();
       },
       end: () => {
+        ending = true;
         observer.flush?.(observed.controller);
         align();
         aligner.flush?.(aligned.controller);
       },
-      take: () => {
-        const ready = aligned.take();
-        return ready.length <= 1 ? ready[0] : Buffer.concat(ready);
-      },
+      take,
       terminated: false,
-      cancel: (reason) => observer.cancel?.(reason),
+      cancel: (reason) => {
+        ending = true;
+        observer.cancel?.(reason);
+      },
     },
     formatNativeErrorEvent,
   );

@@ -47,6 +47,8 @@ export function createOpenaiResponsesStreamTransform(options: {
       if (payload.type === "response.output_text.delta" && payload.delta) options.onText(payload.delta);
       const name = event.event ?? payload.type;
       controller.enqueue(`${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(payload)}\n\n`);
+      // Nothing follows a final event: ending here makes it the stream's final frame, which waits for settlement.
+      if (isFinal) controller.terminate();
     },
     flush(controller) {
       if (!ended)

@@ -46,6 +46,9 @@ export async function runNativeChatStream(
       written.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
       if (options.closeAfterWrites !== undefined && written.length >= options.closeAfterWrites) closed = true;
     },
+    sendFinal(chunk) {
+      return writer.sendRaw(chunk);
+    },
     close: () => {
       closed = true;
     },

@@ -27,6 +27,9 @@ export async function replayUpstreamStream(
     async sendRaw(chunk) {
       if (!closed) written.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
     },
+    sendFinal(chunk) {
+      return writer.sendRaw(chunk);
+    },
     close: () => {
       closed = true;
     },

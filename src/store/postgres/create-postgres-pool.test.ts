@@ -1,0 +1,66 @@
+import crypto from "node:crypto";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { DatabaseUnavailableError } from "../../errors/database-unavailable-error.js";
+import { DEFAULT_TEST_DATABASE_URL } from "../testing/open-test-databases.js";
+import { createPostgresPool, defaultPostgresTimeouts } from "./create-postgres-pool.js";
+
+// The machine's PostgreSQL (DESIGN.md), faults provoked for real.
+const databaseUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL;
+const applicationName = `pool_test_${crypto.randomBytes(4).toString("hex")}`;
+const url = new URL(databaseUrl);
+url.searchParams.set("application_name", applicationName);
+const db = new Kysely<Record<string, never>>({
+  dialect: new PostgresDialect({
+    pool: createPostgresPool({
+      connectionString: url.toString(),
+      max: 2,
+      timeouts: { ...defaultPostgresTimeouts, statementTimeoutMs: 300 },
+      types: pg.types,
+    }),
+  }),
+});
+afterAll(() => db.destroy());
+
+async function terminateOurConnections(): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1", [
+      applicationName,
+    ]);
+  } finally {
+    await client.end();
+  }
+}
+
+describe("createPostgresPool", () => {
+  it("fails the transaction of a connection terminated while checked out (no unhandled error), then serves on a new one", async () => {
+    const failure = await db
+      .transaction()
+      .execute(async (transaction) => {
+        await sql`select 1`.execute(transaction);
+        await terminateOurConnections();
+        // The termination reaches the idle-in-transaction connection as an error event, then the next query fails.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sql`select 1`.execute(transaction);
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(DatabaseUnavailableError);
+    expect((failure as DatabaseUnavailableError).status).toBe(503);
+    const answer = await sql<{ one: number }>`select 1 as one`.execute(db);
+    expect(answer.rows).toEqual([{ one: 1 }]);
+  });
+
+  it("turns a statement cancelled by statement_timeout into DatabaseUnavailableError, and keeps the connection", async () => {
+    await expect(sql`select pg_sleep(2)`.execute(db)).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+  });
+
+  it("passes SQL errors through as they are", async () => {
+    const failure = await sql`select * from no_such_table_here`.execute(db).catch((error: unknown) => error);
+    expect(failure).not.toBeInstanceOf(DatabaseUnavailableError);
+    expect((failure as { code?: string }).code).toBe("42P01");
+  });
+});

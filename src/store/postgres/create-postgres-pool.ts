@@ -1,0 +1,129 @@
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
+import pg from "pg";
+import { DatabaseUnavailableError } from "../../errors/database-unavailable-error.js";
+
+/** How long the gateway waits on PostgreSQL, at each step; every one bounded so a silent network loss ends. */
+export interface PostgresTimeouts {
+  /** Opening a connection (TCP, TLS, startup), or waiting for a free one in the pool. */
+  connectTimeoutMs: number;
+  /** Client side: a query whose answer has not arrived by then fails and its connection is discarded; 0: none. */
+  queryTimeoutMs: number;
+  /** Server side (`statement_timeout`): PostgreSQL cancels a statement running longer; 0 leaves it unbounded. */
+  statementTimeoutMs: number;
+  /** An idle pooled connection is closed after this. */
+  idleTimeoutMs: number;
+  /** TCP keep-alive: the first probe after this much silence on a connection. */
+  keepAliveInitialDelayMs: number;
+}
+
+export const defaultPostgresTimeouts: PostgresTimeouts = {
+  connectTimeoutMs: 5_000,
+  queryTimeoutMs: 15_000,
+  statementTimeoutMs: 10_000,
+  idleTimeoutMs: 30_000,
+  keepAliveInitialDelayMs: 10_000,
+};
+
+export interface CreatePostgresPoolOptions {
+  connectionString: string;
+  max: number;
+  timeouts: PostgresTimeouts;
+  /** Startup options (`-c search_path=…`). */
+  options?: string;
+  types: pg.CustomTypesConfig;
+}
+
+/**
+ * The pg pool Kysely draws from, made to outlive any fault of the server or the network:
+ * - an error on a checked-out connection (`pg_terminate_backend`, a reset) is listened for, so it fails the query
+ *   under way instead of ending the process as an unhandled `error` event (pg's pool listens on idle ones only);
+ * - a connection whose query failed for want of the server (terminated, reset, read timeout) is destroyed when
+ *   released rather than handed to the next request: after a read timeout pg keeps the unanswered query as the
+ *   connection's active one, so every later query on it would wait behind it;
+ * - those failures, and statements cancelled by `statement_timeout`, become DatabaseUnavailableError (503).
+ */
+export function createPostgresPool(options: CreatePostgresPoolOptions): PostgresPool {
+  const { timeouts } = options;
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max,
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    ...(timeouts.queryTimeoutMs > 0 ? { query_timeout: timeouts.queryTimeoutMs } : {}),
+    ...(timeouts.statementTimeoutMs > 0 ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
+    idleTimeoutMillis: timeouts.idleTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: timeouts.keepAliveInitialDelayMs,
+    ...(options.options === undefined ? {} : { options: options.options }),
+    types: options.types,
+  });
+  // An idle pooled connection that the server (or the network) drops emits "error" on the pool; the pool discards
+  // it, and the next query reports any lasting outage.
+  pool.on("error", () => undefined);
+  // A checked-out connection emits "error" on itself, with no listener of the pool's: its query (or the next one,
+  // within a transaction) fails instead, and release discards it.
+  pool.on("connect", (client) => client.on("error", () => undefined));
+
+  const wrappers = new WeakMap<pg.PoolClient, CheckedOutClient>();
+  return {
+    async connect() {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw new DatabaseUnavailableError({ cause: error });
+      }
+      // Kysely keeps one connection object per client it is given: hand it the same wrapper for the same client.
+      let wrapper = wrappers.get(client);
+      if (wrapper === undefined) {
+        wrapper = new CheckedOutClient(client);
+        wrappers.set(client, wrapper);
+      }
+      wrapper.broken = false;
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
+}
+
+class CheckedOutClient implements PostgresPoolClient {
+  /** Set when a query on it failed for want of the server: release then destroys it. */
+  broken = false;
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(sql: string | PostgresCursor<R>, parameters?: readonly unknown[]): unknown {
+    // Kysely's streaming (cursor) queries are not used by the gateway; they pass through as they are.
+    if (typeof sql !== "string") return this.client.query(sql as never);
+    return (this.client.query(sql, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<R>>).catch(
+      (error: unknown) => {
+        const failure = classifyPostgresFailure(error);
+        if (failure === "connection") this.broken = true;
+        throw failure === "sql" ? error : new DatabaseUnavailableError({ cause: error });
+      },
+    );
+  }
+
+  release(): void {
+    this.client.release(this.broken ? true : undefined);
+  }
+}
+
+/**
+ * `sql`: the statement failed and the connection is fine (a constraint, a syntax error); `connection`: the server
+ * or the network failed the connection; `unavailable`: the server refused or cancelled the work (statement timeout,
+ * too many connections) but the connection can stay.
+ */
+export function classifyPostgresFailure(error: unknown): "sql" | "connection" | "unavailable" {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) {
+    // 08: connection exception; 57P01–57P05: the server shutting down, restarting or terminating this backend.
+    if (code.startsWith("08") || code.startsWith("57P")) return "connection";
+    // 57014: cancelled (statement_timeout); 53: insufficient resources (too many connections, out of memory).
+    if (code === "57014" || code.startsWith("53")) return "unavailable";
+    return "sql";
+  }
+  // No SQLSTATE: the failure is the connection's own (terminated, reset, read timeout, not queryable).
+  return "connection";
+}
