@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import type { SseWriter } from "../http/sse-writer.js";
+import { maskChannelKeysInFrame } from "./mask-upstream-secrets.js";
 import { streamFailureBeforeFirstEvent } from "./stream-failure-before-first-event.js";
 
 /** What a stream pipe does with the upstream's reads: translate or observe them, and hand back what is ready. */
@@ -26,19 +27,23 @@ export interface UpstreamStreamStage {
  * the first byte nothing can be retried: the client gets what was ready, then `errorFrame(error)` so it learns the
  * stream is incomplete, and the error goes back to the relay for its log. The relay ends the response once the
  * request is settled.
+ *
+ * Every write passes the channel's keys through a mask on its way out: an upstream that quotes its key in a stream
+ * error event (or a pass-through stream) must not hand it to the client.
  */
 export async function pumpUpstreamStream(
   upstreamBody: Readable,
   writer: SseWriter,
   stage: UpstreamStreamStage,
   errorFrame: (error: unknown) => string,
+  channelKeys: readonly string[],
 ): Promise<void> {
   let clientHasBytes = false;
   const send = async () => {
     const ready = stage.take();
     if (ready === undefined || ready.length === 0 || writer.closed) return;
     clientHasBytes = true;
-    await writer.sendRaw(ready);
+    await writer.sendRaw(maskChannelKeysInFrame(ready, channelKeys));
   };
   try {
     for await (const chunk of upstreamBody as AsyncIterable<Buffer>) {
@@ -56,7 +61,7 @@ export async function pumpUpstreamStream(
     if (writer.closed) throw error;
     await send();
     if (!clientHasBytes) throw streamFailureBeforeFirstEvent(error);
-    await writer.sendRaw(errorFrame(error));
+    await writer.sendRaw(maskChannelKeysInFrame(errorFrame(error), channelKeys));
     throw error;
   }
 }

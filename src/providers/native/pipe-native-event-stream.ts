@@ -50,5 +50,6 @@ export async function pipeNativeEventStream(
       cancel: (reason) => observer.cancel?.(reason),
     },
     formatNativeErrorEvent,
+    input.attempt.channel.keys,
   );
 }
