@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import type { SseWriter } from "../http/sse-writer.js";
+import { ClientGoneError } from "../errors/client-gone-error.js";
 import { maskChannelKeysInFrame } from "./mask-upstream-secrets.js";
 import { streamFailureBeforeFirstEvent } from "./stream-failure-before-first-event.js";
 
@@ -55,7 +56,7 @@ export async function pumpUpstreamStream(
       stage.end();
       await send();
     }
-    if (writer.closed) stage.cancel(new Error("client disconnected"));
+    if (writer.closed) stage.cancel(new ClientGoneError());
   } catch (error) {
     stage.cancel(error);
     if (writer.closed) throw error;
