@@ -6,6 +6,7 @@ import { createApp } from "./app.js";
 import { createBillingService } from "./billing/create-billing-service.js";
 import { startReservationRecovery } from "./billing/start-reservation-recovery.js";
 import { openRedis } from "./cache/open-redis.js";
+import { createSignInThrottle } from "./users/create-sign-in-throttle.js";
 import { createGatewayMetrics } from "./metrics/create-gateway-metrics.js";
 import { createTokenRateLimiter } from "./rate-limits/create-token-rate-limiter.js";
 import { countTasksByStatus } from "./store/tasks/count-tasks-by-status.js";
@@ -84,6 +85,12 @@ export async function createGateway(
     keyCipher: createKeyCipher(config.secret),
     logger,
     keyRevealLimiter: createKeyRevealLimiter({ ...config.keyRevealRateLimit, redis: redis?.client, logger }),
+    signInThrottle: createSignInThrottle({
+      ...config.signInLimits,
+      redis: redis?.client,
+      keyPrefix: config.redisKeyPrefix,
+      logger,
+    }),
     accessTimeRecorder: createAccessTimeRecorder(database.db, {
       intervalMs: 1000,
       onError: (error) => logger.error({ err: error }, "failed to record token access times"),

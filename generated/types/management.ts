@@ -185,6 +185,9 @@ export interface paths {
          *     `Authorization: Bearer <access_token>` on every other `/api` operation. Not specified by the product
          *     documents; designed here (as in new-api) as one long-lived access token per user, created at first sign-in.
          *     Wrong credentials and disabled users answer 401 with the same message, so names cannot be probed.
+         *     Failed sign-ins are counted per username and per client address (GATEWAY_CONFIG `sign_in_limits`: by default
+         *     10 per username and 50 per address within 15 minutes, shared across instances through Redis when configured);
+         *     beyond them the operation answers 429 with `Retry-After`, before the password is checked.
          */
         post: operations["loginUser"];
         delete?: never;
@@ -1900,6 +1903,23 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description Too many failed sign-ins for this username or from this address; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many failed sign-ins, retry in 840 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
