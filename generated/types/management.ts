@@ -35,6 +35,9 @@ export interface paths {
          *     Batch creation: not specified by the product documents; designed here as `count` (1 to 100). With
          *     `count` > 1, that many tokens with the same settings are created in one transaction, named
          *     `<name>-1` … `<name>-<count>`; every generated name must fit in 30 characters.
+         *
+         *     A user holds at most 1,000 tokens (GATEWAY_CONFIG `token_limit_per_user`); a creation that would pass the
+         *     limit creates nothing and answers 400 saying how many tokens the user holds.
          */
         post: operations["createToken"];
         delete?: never;

@@ -116,6 +116,7 @@ export const configFileSchema = {
         duration_seconds: { type: "integer", minimum: 1 },
       },
     },
+    token_limit_per_user: { type: "integer", minimum: 1 },
     sign_in_limits: {
       type: "object",
       additionalProperties: false,

@@ -78,6 +78,8 @@ export interface GatewayConfig {
    */
   fetchAllowPrivate: AllowList;
   keyRevealRateLimit: { points: number; durationSeconds: number };
+  /** Tokens one user may hold (`token_limit_per_user`, default 1,000); creating more is refused with a 400. */
+  tokenLimitPerUser: number;
   /** Failed password sign-ins allowed per username and per client address within the window (`sign_in_limits`). */
   signInLimits: SignInLimits;
   /** Reservations older than this were left by a stopped process and are refunded (longer than any request). */
