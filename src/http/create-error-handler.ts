@@ -59,6 +59,9 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
       // What a user quotes in a support request to find this line.
       error = new GatewayError(`${error.message} (request id ${requestId})`, error.options);
     }
+    // Refused before its body was read (a missing key, a body over the limit): the connection closes after the answer
+    // rather than draining what the client is still sending.
+    if (!request.complete) response.setHeader("Connection", "close");
     const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
     if (retryAfterSeconds !== undefined) response.setHeader("Retry-After", String(Math.ceil(retryAfterSeconds)));
     const allow = (rawError as { headers?: Record<string, string> } | undefined)?.headers?.Allow;
