@@ -76,4 +76,16 @@ describe.each(testDatabases)("tokens per user and key search on $name", ({ datab
       expect(notBob.data!.data.total).toBe(0);
     }
   });
+
+  it("lets concurrent creations reach the limit exactly, never past it", async () => {
+    const carol = await createSignedInUser(gateway);
+    const batch = 40;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => create(carol, { name: `c${index}`, count: batch })),
+    );
+    const created = answers.filter((answer) => answer.response.status === 200).length;
+    expect(created).toBe(Math.floor(limit / batch));
+    expect(answers.every((answer) => [200, 400].includes(answer.response.status))).toBe(true);
+    expect(await countOf(carol)).toBe(created * batch);
+  });
 });
