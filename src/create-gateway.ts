@@ -6,6 +6,7 @@ import { createApp } from "./app.js";
 import { createBillingService } from "./billing/create-billing-service.js";
 import { startReservationRecovery } from "./billing/start-reservation-recovery.js";
 import { openRedis } from "./cache/open-redis.js";
+import { createSignInThrottle } from "./users/create-sign-in-throttle.js";
 import { createGatewayMetrics } from "./metrics/create-gateway-metrics.js";
 import { createTokenRateLimiter } from "./rate-limits/create-token-rate-limiter.js";
 import { countTasksByStatus } from "./store/tasks/count-tasks-by-status.js";
@@ -92,6 +93,13 @@ export async function createGateway(
       ...config.keyRevealRateLimit,
       redis: redis?.client,
       keyPrefix: `${config.redisKeyPrefix}:key-reveal`,
+      redisBudgetMs: config.redisTimeouts.requestBudgetMs,
+      logger,
+    }),
+    signInThrottle: createSignInThrottle({
+      ...config.signInLimits,
+      redis: redis?.client,
+      keyPrefix: config.redisKeyPrefix,
       redisBudgetMs: config.redisTimeouts.requestBudgetMs,
       logger,
     }),

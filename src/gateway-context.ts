@@ -13,6 +13,7 @@ import type { GatewayDatabase } from "./store/gateway-database.js";
 import type { GatewayMetrics } from "./metrics/gateway-metrics.js";
 import type { TokenRateLimiter } from "./rate-limits/create-token-rate-limiter.js";
 import type { AccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
+import type { SignInThrottle } from "./users/create-sign-in-throttle.js";
 
 /** What handlers and services share for the life of the process; built once by createGateway. */
 export interface GatewayContext {
@@ -21,6 +22,8 @@ export interface GatewayContext {
   keyCipher: KeyCipher;
   logger: Logger;
   keyRevealLimiter: RateLimiterAbstract;
+  /** Failed password sign-ins per username and per client address, shared through Redis when configured. */
+  signInThrottle: SignInThrottle;
   accessTimeRecorder: AccessTimeRecorder;
   /** API key lookups, kept briefly; token changes through this instance invalidate them. */
   tokenCache: TokenCache;

@@ -35,6 +35,9 @@ export interface paths {
          *     Batch creation: not specified by the product documents; designed here as `count` (1 to 100). With
          *     `count` > 1, that many tokens with the same settings are created in one transaction, named
          *     `<name>-1` … `<name>-<count>`; every generated name must fit in 30 characters.
+         *
+         *     A user holds at most 1,000 tokens (GATEWAY_CONFIG `token_limit_per_user`); a creation that would pass the
+         *     limit creates nothing and answers 400 saying how many tokens the user holds.
          */
         post: operations["createToken"];
         delete?: never;
@@ -185,6 +188,9 @@ export interface paths {
          *     `Authorization: Bearer <access_token>` on every other `/api` operation. Not specified by the product
          *     documents; designed here (as in new-api) as one long-lived access token per user, created at first sign-in.
          *     Wrong credentials and disabled users answer 401 with the same message, so names cannot be probed.
+         *     Failed sign-ins are counted per username and per client address (GATEWAY_CONFIG `sign_in_limits`: by default
+         *     10 per username and 50 per address within 15 minutes, shared across instances through Redis when configured);
+         *     beyond them the operation answers 429 with `Retry-After`, before the password is checked.
          */
         post: operations["loginUser"];
         delete?: never;
@@ -1900,6 +1906,23 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description Too many failed sign-ins for this username or from this address; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many failed sign-ins, retry in 840 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

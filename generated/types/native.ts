@@ -529,7 +529,7 @@ export interface components {
              * @enum {string}
              */
             role?: "user" | "model" | "function";
-            /** @description The parts of the turn, in order. */
+            /** @description The parts of the turn, in order (at most 10,000). */
             parts: components["schemas"]["Part"][];
         };
         /**
@@ -697,7 +697,7 @@ export interface components {
          *     properties because the native API keeps growing; unknown properties are passed upstream unchanged.
          */
         GenerateContentRequest: {
-            /** @description The conversation so far, oldest turn first. A single-turn request has one `user` item. */
+            /** @description The conversation so far, oldest turn first (at most 10,000 turns). A single-turn request has one `user` item. */
             contents: components["schemas"]["Content"][];
             generationConfig?: components["schemas"]["GenerationConfig"];
             systemInstruction?: components["schemas"]["SystemInstruction"];
@@ -707,7 +707,7 @@ export interface components {
              */
             safetySettings?: components["schemas"]["SafetySetting"][];
             /**
-             * @description Tools the model may use. Each kind goes in its own element, for example
+             * @description Tools the model may use (at most 512). Each kind goes in its own element, for example
              *     `[{"functionDeclarations": [...]}, {"nativeSearch": {}}]`.
              */
             tools?: components["schemas"]["Tool"][];

@@ -1112,7 +1112,7 @@ export interface components {
              * @example gmx-3.5-flash-thinking-1024
              */
             model: string;
-            /** @description The conversation so far, oldest first. */
+            /** @description The conversation so far, oldest first (at most 10,000 messages). */
             messages: components["schemas"]["ChatCompletionRequestMessage"][];
             /**
              * @description Sampling temperature; higher is more random. Native family → `generationConfig.temperature`.
@@ -1187,7 +1187,7 @@ export interface components {
             /** @description Upstream prompt-cache retention, for example `in-memory` or `24h`. Ignored for the native family. */
             prompt_cache_retention?: string | null;
             /**
-             * @description Function tools the model may call. For the native family, a function named `nativeSearch`, `codeExecution`
+             * @description Function tools the model may call (at most 512). For the native family, a function named `nativeSearch`, `codeExecution`
              *     or `urlContext` enables that built-in tool instead of declaring a function.
              */
             tools?: components["schemas"]["ChatCompletionTool"][];
@@ -1736,7 +1736,7 @@ export interface components {
              */
             top_p?: number | null;
             reasoning?: components["schemas"]["ResponseReasoningOptions"];
-            /** @description Tools the model may use. */
+            /** @description Tools the model may use (at most 512). */
             tools?: components["schemas"]["ResponseTool"][];
             tool_choice?: components["schemas"]["ResponseToolChoice"];
             /**

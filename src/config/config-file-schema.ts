@@ -116,5 +116,15 @@ export const configFileSchema = {
         duration_seconds: { type: "integer", minimum: 1 },
       },
     },
+    token_limit_per_user: { type: "integer", minimum: 1 },
+    sign_in_limits: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        failures_per_username: { type: "integer", minimum: 1 },
+        failures_per_address: { type: "integer", minimum: 1 },
+        window_seconds: { type: "integer", minimum: 1 },
+      },
+    },
   },
 } as const;

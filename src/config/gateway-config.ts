@@ -108,6 +108,10 @@ export interface GatewayConfig {
    */
   fetchAllowPrivate: AllowList;
   keyRevealRateLimit: { points: number; durationSeconds: number };
+  /** Tokens one user may hold (`token_limit_per_user`, default 1,000); creating more is refused with a 400. */
+  tokenLimitPerUser: number;
+  /** Failed password sign-ins allowed per username and per client address within the window (`sign_in_limits`). */
+  signInLimits: SignInLimits;
   /** Reservations older than this were left by a stopped process and are refunded (longer than any request). */
   reservationRecoveryAfterSeconds: number;
   /** How long an API key lookup is reused (0 turns the cache off). */
@@ -118,4 +122,13 @@ export interface GatewayConfig {
   fastLane: boolean;
   /** The built web console served at `/` (console/dist, written by `npm run build`). */
   consoleFolder: string;
+}
+
+/** Failed password sign-ins allowed within a window before sign-in is refused with 429 (`sign_in_limits`). */
+export interface SignInLimits {
+  /** Failed sign-ins one username may take within the window (someone trying one account). */
+  failuresPerUsername: number;
+  /** Failed sign-ins one client address may make within the window (someone trying many usernames). */
+  failuresPerAddress: number;
+  windowSeconds: number;
 }

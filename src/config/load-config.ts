@@ -50,6 +50,8 @@ interface RawConfigFile {
   };
   native?: { safety_settings?: Array<{ category: string; threshold: string }> };
   key_reveal_rate_limit?: { points?: number; duration_seconds?: number };
+  token_limit_per_user?: number;
+  sign_in_limits?: { failures_per_username?: number; failures_per_address?: number; window_seconds?: number };
   fetch?: { allow_private?: string[] };
 }
 
@@ -228,6 +230,12 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     keyRevealRateLimit: {
       points: file.key_reveal_rate_limit?.points ?? 10,
       durationSeconds: file.key_reveal_rate_limit?.duration_seconds ?? 60,
+    },
+    tokenLimitPerUser: file.token_limit_per_user ?? 1000,
+    signInLimits: {
+      failuresPerUsername: file.sign_in_limits?.failures_per_username ?? 10,
+      failuresPerAddress: file.sign_in_limits?.failures_per_address ?? 50,
+      windowSeconds: file.sign_in_limits?.window_seconds ?? 900,
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler } from "express";
+import { ClientGoneError } from "../errors/client-gone-error.js";
 import { GatewayError } from "../errors/gateway-error.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
@@ -36,6 +37,12 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
       error = new GatewayError(shortenMessage(error.message), error.options);
     const path = shortenClientValue(request.path);
     const { requestId } = readRequestIds(request);
+    if (isClientGone(rawError, error, response)) {
+      // Ordinary traffic, not a fault: nobody is left to answer.
+      logger.info({ status: 499, path, requestId }, new ClientGoneError().message);
+      if (!response.writableEnded) response.end();
+      return;
+    }
     if (response.headersSent) {
       // A stream already started: the stream writer reports the failure in-band; here we can only end it.
       logger.warn({ err: error, path, requestId }, "error after response started");
@@ -52,6 +59,9 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
       // What a user quotes in a support request to find this line.
       error = new GatewayError(`${error.message} (request id ${requestId})`, error.options);
     }
+    // Refused before its body was read (a missing key, a body over the limit): the connection closes after the answer
+    // rather than draining what the client is still sending.
+    if (!request.complete) response.setHeader("Connection", "close");
     const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
     if (retryAfterSeconds !== undefined) response.setHeader("Retry-After", String(Math.ceil(retryAfterSeconds)));
     const allow = (rawError as { headers?: Record<string, string> } | undefined)?.headers?.Allow;
@@ -66,6 +76,20 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
 }
 
 const maximumMessageLength = 1000;
+
+/**
+ * The client left before its answer: our own signal of it, the body parser's "request aborted", or any failure
+ * that arrives once the connection is already gone (whatever broke, there is no one to tell).
+ */
+function isClientGone(
+  rawError: unknown,
+  error: GatewayError,
+  response: { destroyed: boolean; writableEnded: boolean },
+): boolean {
+  if (error instanceof ClientGoneError) return true;
+  if ((rawError as { type?: unknown } | undefined)?.type === "request.aborted") return true;
+  return response.destroyed && !response.writableEnded;
+}
 
 /** A last guard for messages that quote client input at length (validator messages, upstream texts). */
 function shortenMessage(message: string): string {

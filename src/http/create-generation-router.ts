@@ -7,7 +7,7 @@ import { GatewayError } from "../errors/gateway-error.js";
 import type { Logger } from "../logging/logger.js";
 import type { ApiGeneration } from "./api-generation.js";
 import { noteClientBodyFields } from "./client-body-fields.js";
-import { assertJsonNestingDepth } from "./assert-json-nesting-depth.js";
+import { assertJsonBodyBounds } from "./assert-json-body-bounds.js";
 import { createErrorHandler } from "./create-error-handler.js";
 import { reportBrokenMultipart } from "./report-broken-multipart.js";
 import { loadBundledSpec } from "./load-bundled-spec.js";
@@ -46,10 +46,8 @@ export function createGenerationRouter(options: GenerationRouterOptions): Genera
   // The nesting bound runs on the raw bytes before parsing (body-parser keeps the thrown error's 400).
   const parseJson = express.json({
     limit: options.jsonBodyLimit,
-    verify: (_request, _response, body) => assertJsonNestingDepth(body),
+    verify: (_request, _response, body) => assertJsonBodyBounds(body),
   });
-  router.use(parseJson);
-  router.use(noteClientBodyFields);
 
   const validatorOptions = {
     // coerceTypes stays off for bodies: with it, `null` also passes as "" and `oneOf [null, string]` matches twice.
@@ -69,9 +67,10 @@ export function createGenerationRouter(options: GenerationRouterOptions): Genera
   const responseChecks = validatorMiddlewares.filter((middleware) =>
     ["metadataMiddleware", "responseMiddleware"].includes(middleware.name),
   );
-  // Authenticate right after the operation is identified (the validator's security slot), before bodies are checked.
-  const securityIndex = validatorMiddlewares.findIndex((middleware) => middleware.name === "securityMiddleware");
-  validatorMiddlewares.splice(securityIndex + 1, 0, options.authenticate);
+  // Authenticate right after the operation is identified (the validator's metadata step), from the headers, and only
+  // then read a body: a request without a good key costs no body read, no parse and no validation.
+  const metadataIndex = validatorMiddlewares.findIndex((middleware) => middleware.name === "metadataMiddleware");
+  validatorMiddlewares.splice(metadataIndex + 1, 0, options.authenticate, parseJson, noteClientBodyFields);
   const multipartIndex = validatorMiddlewares.findIndex((middleware) => middleware.name === "multipartMiddleware");
   if (multipartIndex >= 0)
     validatorMiddlewares[multipartIndex] = reportBrokenMultipart(validatorMiddlewares[multipartIndex]!);

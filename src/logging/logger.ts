@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import pino from "pino";
 import { scrubSecrets } from "./scrub-secrets.js";
+import { serializeErrorForLog } from "./serialize-error-for-log.js";
 
 export type Logger = pino.Logger;
 
@@ -12,7 +13,8 @@ export interface LoggerOptions {
 
 /**
  * Every line passes through scrubSecrets on its way out, so a key that slipped into an error message or a
- * logged object is masked however it got there; the redact paths stop the usual carriers earlier.
+ * logged object is masked however it got there; the redact paths stop the usual carriers earlier, and errors are
+ * written by serializeErrorForLog (message, code, status, request id), never with their payload.
  */
 export function createLogger(options: LoggerOptions): Logger {
   const destination = options.file ? fs.createWriteStream(options.file, { flags: "a" }) : process.stdout;
@@ -20,6 +22,7 @@ export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
       level: options.level,
+      serializers: { err: serializeErrorForLog },
       redact: {
         paths: [
           "req.headers.authorization",

@@ -19,3 +19,14 @@ describe("scrubSecrets", () => {
     expect(scrubSecrets(ordinary)).toBe(ordinary);
   });
 });
+
+describe("scrubSecrets on other key shapes", () => {
+  it("masks Google-style keys and bearer credentials quoted in a line", () => {
+    const google = "AIzaSyD0123456789abcdefghijklmnopqrstu";
+    const line = `{"msg":"API key not valid. Key given: ${google}","detail":"Authorization: Bearer tok_0123456789abcdef"}`;
+    const scrubbed = scrubSecrets(line);
+    expect(scrubbed).not.toContain(google.slice(4));
+    expect(scrubbed).not.toContain("0123456789abcdef");
+    expect(scrubbed).toContain("Bearer tok_**********");
+  });
+});

@@ -12,6 +12,7 @@ type ObservedRequest = IncomingMessage &
   };
 
 const statusClasses = ["1xx", "1xx", "2xx", "3xx", "4xx", "5xx"];
+const clientClosedClass = "client_closed";
 
 /**
  * Counts each answered API request and times it. The labelled children are looked up through nested maps of
@@ -29,7 +30,10 @@ export function createRequestObserver(
     const generation = request.observedGeneration!;
     const operation = request.openapi?.schema?.operationId ?? "unmatched";
     const model = request.metricsModel ?? "none";
-    const statusClass = statusClasses[Math.min(5, Math.floor(this.statusCode / 100))] ?? "5xx";
+    // A client that left before its answer was complete was not answered at all, whatever status was set by then.
+    const statusClass = this.writableFinished
+      ? (statusClasses[Math.min(5, Math.floor(this.statusCode / 100))] ?? "5xx")
+      : clientClosedClass;
     let byOperation = counters.get(generation);
     if (!byOperation) {
       byOperation = new Map();

@@ -29,3 +29,29 @@ export function maskUpstreamSecrets(text: string, channelKeys: readonly string[]
   }
   return masked;
 }
+
+/**
+ * A frame on its way to a streaming client with the channel's own keys masked. Stream frames are whole events, so
+ * a key cannot be split across two of them; only the exact keys are looked for, which costs one search per key
+ * per frame where the pattern masking above would scan every byte of a long stream several times.
+ */
+export function maskChannelKeysInFrame<Frame extends string | Uint8Array>(
+  frame: Frame,
+  channelKeys: readonly string[],
+): Frame | string {
+  for (const key of channelKeys) {
+    if (key.length < 4) continue;
+    const found =
+      typeof frame === "string"
+        ? frame.includes(key)
+        : Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).includes(key);
+    if (found) {
+      const text =
+        typeof frame === "string"
+          ? frame
+          : Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString("utf8");
+      return maskUpstreamSecrets(text, channelKeys);
+    }
+  }
+  return frame;
+}

@@ -72,7 +72,7 @@ describe("pipeUpstreamEvents", () => {
     ]);
     const writer = createRecordingWriter();
     const { transformer, record } = createUpperCaseTransformer();
-    await pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
+    await pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame, channelKeys: [] });
     expect(writer.writes).toEqual(["event: delta\ndata: CAFÉ\n\ndata: TWO\n\n", "data: THREE\n\n", "data: [DONE]\n\n"]);
     expect(record).toEqual({ cancelled: [], flushed: 1 });
   });
@@ -88,7 +88,7 @@ describe("pipeUpstreamEvents", () => {
       },
     });
     const { transformer } = createUpperCaseTransformer();
-    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
+    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame, channelKeys: [] });
     upstream.write("data: one\n\n");
     await new Promise((resolve) => setTimeout(resolve, 10));
     upstream.end("data: two\n\n");
@@ -106,7 +106,7 @@ describe("pipeUpstreamEvents", () => {
     ]);
     const writer = createRecordingWriter();
     const { transformer, record } = createUpperCaseTransformer({ terminateOn: "stop" });
-    await pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
+    await pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame, channelKeys: [] });
     expect(writer.writes).toEqual(["data: ONE\n\ndata: STOP\n\n"]);
     expect(record.flushed).toBe(0);
     expect(upstream.destroyed).toBe(true);
@@ -118,7 +118,7 @@ describe("pipeUpstreamEvents", () => {
     const upstream = new PassThrough();
     const writer = createRecordingWriter();
     const { transformer, record } = createUpperCaseTransformer();
-    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
+    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame, channelKeys: [] });
     upstream.write(firstRead);
     await new Promise((resolve) => setTimeout(resolve, 10));
     upstream.destroy(broken);
@@ -150,9 +150,9 @@ describe("pipeUpstreamEvents", () => {
     const upstream = Readable.from([Buffer.from("data: one\n\ndata: bad\n\ndata: three\n\n")]);
     const writer = createRecordingWriter();
     const { transformer } = createUpperCaseTransformer({ failOn: "bad" });
-    await expect(pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame })).rejects.toThrow(
-      "cannot translate bad",
-    );
+    await expect(
+      pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame, channelKeys: [] }),
+    ).rejects.toThrow("cannot translate bad");
     expect(writer.writes).toEqual(["data: ONE\n\n", 'data: {"error":"The upstream stream ended unexpectedly."}\n\n']);
   });
 
@@ -165,6 +165,7 @@ describe("pipeUpstreamEvents", () => {
       transformer,
       writer,
       errorFrame,
+      channelKeys: [],
       maximumEventSize: 64,
     });
     upstream.write(`data: one\n\ndata: ${"x".repeat(40)}`);
@@ -184,7 +185,14 @@ describe("pipeUpstreamEvents", () => {
     const upstream = Readable.from([Buffer.from(`data: ${"y".repeat(50)}`), Buffer.from("\n\n")]);
     const writer = createRecordingWriter();
     const { transformer } = createUpperCaseTransformer();
-    await pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame, maximumEventSize: 64 });
+    await pipeUpstreamEvents({
+      upstreamBody: upstream,
+      transformer,
+      writer,
+      errorFrame,
+      channelKeys: [],
+      maximumEventSize: 64,
+    });
     expect(writer.writes).toEqual([`data: ${"Y".repeat(50)}\n\n`, "data: [DONE]\n\n"]);
     expect(maximumUpstreamEventSize).toBe(64 * 1024 * 1024);
   });
@@ -197,12 +205,36 @@ describe("pipeUpstreamEvents", () => {
       },
     });
     const { transformer, record } = createUpperCaseTransformer();
-    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame });
+    const piping = pipeUpstreamEvents({ upstreamBody: upstream, transformer, writer, errorFrame, channelKeys: [] });
     upstream.write("data: one\n\n");
     await piping;
     expect(writer.writes).toEqual(["data: ONE\n\n"]);
     expect(record.cancelled).toHaveLength(1);
     expect(record.flushed).toBe(0);
     expect(upstream.destroyed).toBe(true);
+  });
+
+  it("masks the channel's keys in every frame it writes, the error frame included", async () => {
+    // Upper case: the test transformer upper-cases what it passes on.
+    const channelKey = "UPSTREAM-CHANNEL-SECRET-0123";
+    const upstream = new PassThrough();
+    const writer = createRecordingWriter();
+    const { transformer } = createUpperCaseTransformer();
+    const piping = pipeUpstreamEvents({
+      upstreamBody: upstream,
+      transformer,
+      writer,
+      errorFrame: () => `data: {"error":"key ${channelKey}"}\n\n`,
+      channelKeys: [channelKey],
+    });
+    upstream.write(`data: key given: ${channelKey}\n\n`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    upstream.destroy(new Error("socket hang up"));
+    await rejectionOf(piping, Error);
+    expect(writer.writes.length).toBe(2);
+    for (const write of writer.writes) {
+      expect(write).not.toContain(channelKey);
+      expect(write).toContain("UPST**********0123");
+    }
   });
 });

@@ -14,6 +14,8 @@ export interface PipeUpstreamEventsOptions {
   writer: SseWriter;
   /** The frame to send when the upstream fails mid-stream (the client must learn the stream is incomplete). */
   errorFrame: (message: string) => string;
+  /** The channel's keys, masked in every frame that leaves (an upstream may quote its key in an error event). */
+  channelKeys: readonly string[];
   /** The longest event in characters; defaults to maximumUpstreamEventSize. */
   maximumEventSize?: number;
 }
@@ -77,7 +79,12 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
     terminated: false,
     cancel: (reason: unknown) => transformer.cancel?.(reason),
   };
-  await pumpUpstreamStream(options.upstreamBody, options.writer, stage, (error) =>
-    options.errorFrame(error instanceof UpstreamFailure ? error.message : "The upstream stream ended unexpectedly."),
+  await pumpUpstreamStream(
+    options.upstreamBody,
+    options.writer,
+    stage,
+    (error) =>
+      options.errorFrame(error instanceof UpstreamFailure ? error.message : "The upstream stream ended unexpectedly."),
+    options.channelKeys,
   );
 }

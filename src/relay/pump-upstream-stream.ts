@@ -1,5 +1,7 @@
 import type { Readable } from "node:stream";
 import type { SseWriter } from "../http/sse-writer.js";
+import { ClientGoneError } from "../errors/client-gone-error.js";
+import { maskChannelKeysInFrame } from "./mask-upstream-secrets.js";
 import { streamFailureBeforeFirstEvent } from "./stream-failure-before-first-event.js";
 
 /** What a stream pipe does with the upstream's reads: translate or observe them, and hand back what is ready. */
@@ -29,19 +31,24 @@ export interface UpstreamStreamStage {
  *
  * The final frames — what the stage hands over at the upstream's end, or after the read that terminated it — go
  * through `sendFinal`: the relay holds them until the settlement has committed.
+ *
+ * Every write passes the channel's keys through a mask on its way out: an upstream that quotes its key in a stream
+ * error event (or a pass-through stream) must not hand it to the client.
  */
 export async function pumpUpstreamStream(
   upstreamBody: Readable,
   writer: SseWriter,
   stage: UpstreamStreamStage,
   errorFrame: (error: unknown) => string,
+  channelKeys: readonly string[],
 ): Promise<void> {
   let clientHasBytes = false;
   const send = async (final = false) => {
     const ready = stage.take();
     if (ready === undefined || ready.length === 0 || writer.closed) return;
     clientHasBytes = true;
-    await (final ? writer.sendFinal(ready) : writer.sendRaw(ready));
+    const frame = maskChannelKeysInFrame(ready, channelKeys);
+    await (final ? writer.sendFinal(frame) : writer.sendRaw(frame));
   };
   try {
     for await (const chunk of upstreamBody as AsyncIterable<Buffer>) {
@@ -53,13 +60,13 @@ export async function pumpUpstreamStream(
       stage.end();
       await send(true);
     }
-    if (writer.closed) stage.cancel(new Error("client disconnected"));
+    if (writer.closed) stage.cancel(new ClientGoneError());
   } catch (error) {
     stage.cancel(error);
     if (writer.closed) throw error;
     await send();
     if (!clientHasBytes) throw streamFailureBeforeFirstEvent(error);
-    await writer.sendRaw(errorFrame(error));
+    await writer.sendRaw(maskChannelKeysInFrame(errorFrame(error), channelKeys));
     throw error;
   }
 }

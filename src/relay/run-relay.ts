@@ -4,6 +4,7 @@ import { assertModelAllowed } from "../auth/assert-model-allowed.js";
 import type { Reservation } from "../billing/billing-service.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
+import { ClientGoneError } from "../errors/client-gone-error.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
@@ -138,7 +139,7 @@ export async function runRelay<Capability extends RelayCapability>(
 
   const clientGone = new ClientGoneSignal();
   const onClientGone = () => {
-    if (!response.writableFinished) clientGone.abort(new Error("client disconnected"));
+    if (!response.writableFinished) clientGone.abort(new ClientGoneError());
   };
   response.on("close", onClientGone);
   const leaveOpenRelays = context.openRelays?.add(clientGone);
@@ -266,10 +267,14 @@ export async function runRelay<Capability extends RelayCapability>(
       }
     }
   }
+  if (clientGone.reason instanceof ClientGoneError) {
+    // Nobody is left to answer (a stopping gateway aborts the same signal with its own reason, and answers).
+    context.logger.info({ requestId, status: 499, path: request.path }, clientGone.reason.message);
+    return;
+  }
   if (failure && !response.headersSent) throw failure;
   if (failure) context.logger.warn({ requestId, err: (failure as Error).message }, "stream ended early");
   if (delivery && "bytes" in delivery) response.type(delivery.contentType).send(delivery.bytes);
   else if (delivery) sendJsonAnswer(response, delivery.body);
   else if (!response.writableEnded) response.end();
-  void request;
 }

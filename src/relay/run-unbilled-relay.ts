@@ -8,6 +8,7 @@ import { readRequestIds } from "../http/read-request-ids.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import { ClientGoneSignal } from "./client-gone-signal.js";
+import { ClientGoneError } from "../errors/client-gone-error.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
 /** Reads that are routed like generations but never billed (GET /v1beta/voices). */
@@ -42,7 +43,7 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
     if (countedTokens > 0) context.rateLimiter.correct(token, countedTokens, 0, requestId);
   }
   const clientGone = new ClientGoneSignal();
-  const onClientGone = () => clientGone.abort(new Error("client disconnected"));
+  const onClientGone = () => clientGone.abort(new ClientGoneError());
   response.once("close", onClientGone);
   try {
     let lastFailure: unknown;
@@ -59,6 +60,7 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
         context.channelRouter.reportSuccess(attempt.channel.id);
         return answer as Awaited<ReturnType<UnbilledMethod<Capability>>>;
       } catch (error) {
+        if (clientGone.reason instanceof ClientGoneError) throw clientGone.reason;
         if (!(error instanceof UpstreamFailure && error.retryable) || clientGone.aborted) throw error;
         context.channelRouter.reportFailure(attempt.channel.id, requestId);
         lastFailure = error;

@@ -2,7 +2,7 @@ import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { generateApiKey } from "../keys/generate-api-key.js";
 import { stripKeyPrefix } from "../keys/strip-key-prefix.js";
-import { insertTokens } from "../store/tokens/insert-tokens.js";
+import { insertTokensWithinLimit } from "../store/tokens/insert-tokens-within-limit.js";
 import type { UserRecord } from "../store/users/user-record.js";
 import type { CreateTokenRequest } from "./management-types.js";
 import { maximumTokenNameLength, tokenMessages } from "./token-messages.js";
@@ -10,7 +10,9 @@ import { toTokenFieldPatch } from "./to-token-field-patch.js";
 
 /**
  * Creates one token, or `count` tokens named `<name>-1` … `<name>-<count>` in one statement (our design for the
- * batch creation the seed mentions without showing). The reply never carries a key.
+ * batch creation the seed mentions without showing). The reply never carries a key. A user holds at most
+ * `tokenLimitPerUser` tokens: without a cap one user could create tokens without end, and every key search
+ * decrypts all of a user's keys.
  */
 export async function createTokens(
   context: GatewayContext,
@@ -46,6 +48,13 @@ export async function createTokens(
       accessedTime: now,
     };
   });
-  const created = await insertTokens(context.database.db, rows);
-  return created.length;
+  const limit = context.config.tokenLimitPerUser;
+  const result = await insertTokensWithinLimit(context.database.db, context.database.dialect, user.id, rows, limit);
+  if ("refused" in result) {
+    throw new InvalidRequestError(tokenMessages.tooManyTokens(limit, result.held, rows.length), {
+      param: count === 1 ? "name" : "count",
+      code: "token_limit_reached",
+    });
+  }
+  return result.inserted.length;
 }

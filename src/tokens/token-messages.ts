@@ -10,6 +10,8 @@ export const tokenMessages = {
   idsRequired: "Parameter error: ids must be a non-empty array of token ids.",
   listFailed: "Failed to fetch the token list.",
   searchFailed: "Token search failed.",
+  tooManyTokens: (limit: number, held: number, requested: number) =>
+    `A user may hold at most ${limit} tokens; you hold ${held} and asked for ${requested} more. Delete tokens you no longer use first.`,
 } as const;
 
 export const maximumTokenNameLength = 30;

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { AuthenticationError } from "../errors/authentication-error.js";
+import { shortenClientValue } from "../errors/shorten-client-value.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { hashPassword } from "../keys/hash-password.js";
 import { verifyPassword } from "../keys/verify-password.js";
@@ -17,14 +18,26 @@ const invalidCredentials = "Invalid username or password.";
 export async function loginUser(
   context: GatewayContext,
   credentials: { username: string; password: string },
+  client: { address: string; requestId: string },
 ): Promise<{ user: UserRecord; accessToken: string }> {
+  // Refused before the password is even hashed: a throttled guesser costs no scrypt.
+  await context.signInThrottle.assertAllowed(credentials.username, client.address);
   const user = await findUserByUsername(context.database.db, credentials.username);
   // Verify even for an unknown user, against a fixed hash, so timing does not reveal which usernames exist.
   const passwordMatches = await verifyPassword(
     credentials.password,
     user?.passwordHash ?? (await getUnknownUserHash()),
   );
-  if (!user || !passwordMatches || user.status !== 1) throw new AuthenticationError(invalidCredentials);
+  if (!user || !passwordMatches || user.status !== 1) {
+    await context.signInThrottle.recordFailure(credentials.username, client.address);
+    // Who tried which name from where; never the password.
+    context.logger.warn(
+      { username: shortenClientValue(credentials.username), address: client.address, requestId: client.requestId },
+      "failed sign-in",
+    );
+    throw new AuthenticationError(invalidCredentials);
+  }
+  await context.signInThrottle.recordSuccess(credentials.username);
   if (user.accessTokenEncrypted) return { user, accessToken: context.keyCipher.decrypt(user.accessTokenEncrypted) };
   const accessToken = generateAccessToken();
   await setUserAccessToken(context.database.db, user.id, {

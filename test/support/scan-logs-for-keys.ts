@@ -4,6 +4,9 @@ import YAML from "yaml";
 
 // An API key body is 48 letters and digits, with or without `sk-`; nothing else the gateway logs has that shape.
 const keyShape = /(?<![A-Za-z0-9])(?:sk-)?[A-Za-z0-9]{48}(?![A-Za-z0-9])/g;
+// Upstream credentials of other known shapes, whoever's they are: Google-style `AIza…` (39 characters) and
+// OpenAI project or Anthropic-style keys (`sk-proj-…`, `sk-ant-…`).
+const upstreamKeyShape = /AIza[A-Za-z0-9_-]{35}|sk-(?:proj|ant)-[A-Za-z0-9_-]{20,}/;
 
 /** Files the test gateways write beside their logs: one line per response body that carried a key (no key in it). */
 export const responseLeakFilePrefix = "response-key-leaks-";
@@ -31,7 +34,7 @@ export function readChannelKeys(folder: string): string[] {
 
 /**
  * Lines (file:line) in the folder's log files that hold something shaped like a full API key (`sk-…` or the bare
- * 48 characters) or a channel key of the tests' configurations, plus every response-body finding the test gateways
+ * 48 characters), an upstream key of a known shape, or a channel key of the tests' configurations, plus every response-body finding the test gateways
  * recorded (start-test-gateway.ts taps every answer except the two key endpoints).
  */
 export function scanLogsForKeys(folder: string): string[] {
@@ -47,7 +50,8 @@ export function scanLogsForKeys(folder: string): string[] {
     if (!name.endsWith(".log")) continue;
     const lines = fs.readFileSync(path.join(folder, name), "utf8").split("\n");
     lines.forEach((line, index) => {
-      if (keyShape.test(line) || channelKeys.some((key) => line.includes(key))) findings.push(`${name}:${index + 1}`);
+      if (keyShape.test(line) || upstreamKeyShape.test(line) || channelKeys.some((key) => line.includes(key)))
+        findings.push(`${name}:${index + 1}`);
       keyShape.lastIndex = 0;
     });
   }

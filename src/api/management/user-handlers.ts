@@ -1,5 +1,7 @@
 import type { operations } from "../../../generated/types/management.js";
+import { resolveClientIp } from "../../auth/ip/resolve-client-ip.js";
 import type { GatewayContext } from "../../gateway-context.js";
+import { readRequestIds } from "../../http/read-request-ids.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { JsonRequestBody } from "../../http/operation-types.js";
 import { getAuthenticatedUser } from "../../users/authenticated-request.js";
@@ -14,7 +16,15 @@ export function createUserHandlers(
   return {
     async loginUser(request, response) {
       const body = request.body as JsonRequestBody<operations["loginUser"]>;
-      const { user, accessToken } = await loginUser(context, body);
+      const address = resolveClientIp(
+        request.socket.remoteAddress ?? "",
+        request.headers["x-forwarded-for"] as string | undefined,
+        context.trustedProxies,
+      );
+      const { user, accessToken } = await loginUser(context, body, {
+        address,
+        requestId: readRequestIds(request).requestId,
+      });
       response.setHeader("Cache-Control", "no-store");
       sendSuccess(response, { ...toUserView(user), access_token: accessToken });
     },

@@ -1,8 +1,10 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from "express";
 import type { OperationHandler } from "../operation-handler.js";
+import { ClientGoneError } from "../../errors/client-gone-error.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import { assertJsonNestingDepth } from "../assert-json-nesting-depth.js";
+import { PayloadTooLargeError } from "../../errors/payload-too-large-error.js";
+import { assertJsonBodyBounds } from "../assert-json-body-bounds.js";
 import { adoptExpressObjects } from "./adopt-express-objects.js";
 import type { FastLaneRoute } from "./compile-json-body-validators.js";
 import { isPlainJsonRequest } from "./is-plain-json-request.js";
@@ -29,8 +31,8 @@ export interface FastLaneOptions {
 
 /**
  * The hot JSON operations without the Express router: a valid POST with a JSON body goes straight through the
- * steps the generation's router would run for it (body, the spec's body validation, authentication, handler,
- * error handler), skipping the router's layers and the validator's per-request machinery that does nothing for
+ * steps the generation's router would run for it (authentication from the headers, body, the spec's body
+ * validation, handler, error handler), skipping the router's layers and the validator's per-request machinery that does nothing for
  * such a request (no path, query, header or cookie parameters, no multipart). Anything else is not taken here:
  * another method, path, query string, content type, encoding or an oversized body; and a body the spec rejects
  * goes back through the full Express stack, so every error a client can see is still the validator's own.
@@ -42,14 +44,25 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     const route = routes.get(incoming.url ?? "");
     if (route === undefined || !isPlainJsonRequest(incoming.headers, options.jsonBodyLimitBytes)) return false;
     const { request, response } = adoptExpressObjects(options.app, incoming, outgoing);
-    readBody(request, (body) => void serve(route, request, response, body));
+    void serve(route, request, response);
     return true;
   };
 
-  async function serve(route: FastLaneRoute, request: Request, response: Response, rawBody: Buffer): Promise<void> {
+  async function serve(route: FastLaneRoute, request: Request, response: Response): Promise<void> {
     const fail = (error: unknown) => options.errorHandler(error, request, response, ignoreNext);
     try {
-      assertJsonNestingDepth(rawBody);
+      // What the validator's metadata step would have set: authentication reads the operation's security from it,
+      // handlers the operation and path parameters.
+      (request as { openapi?: unknown }).openapi = {
+        expressRoute: route.path,
+        openApiRoute: route.path,
+        pathParams: {},
+        schema: route.operation,
+      };
+      // The key is in the headers: a request without a good one is refused before a byte of its body is read.
+      await runStep(options.authenticate, request, response);
+      const rawBody = await readBody(request, options.jsonBodyLimitBytes);
+      assertJsonBodyBounds(rawBody);
       const body = parseJsonObject(rawBody);
       if (body === undefined) {
         // Should the parser ever accept what JSON.parse refused, the answer is still a 400, never a 500 for nothing.
@@ -66,14 +79,6 @@ export function createFastLane(options: FastLaneOptions): FastLane {
         options.routeThroughExpress(request, response);
         return;
       }
-      // What the validator's metadata step would have set: handlers read the operation and path parameters here.
-      (request as { openapi?: unknown }).openapi = {
-        expressRoute: route.path,
-        openApiRoute: route.path,
-        pathParams: {},
-        schema: route.operation,
-      };
-      await runStep(options.authenticate, request, response);
       for (const step of options.beforeHandler) await runStep(step, request, response);
       await options.handlers[route.operationId]!(request, response, (error?: unknown) => {
         if (error) fail(error);
@@ -86,12 +91,30 @@ export function createFastLane(options: FastLaneOptions): FastLane {
 
 const ignoreNext: NextFunction = () => undefined;
 
-/** The whole body; a client that leaves before sending it gets nothing (its socket is gone). */
-function readBody(request: IncomingMessage, onBody: (body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  request.on("data", (chunk: Buffer) => chunks.push(chunk));
-  request.on("error", () => request.destroy());
-  request.on("end", () => onBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+/**
+ * The whole body, counted as it arrives: past `limitBytes` (a client sending more than it declared) the request is
+ * refused without keeping the rest. A client that leaves before sending it all is a ClientGoneError.
+ */
+function readBody(request: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    request.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limitBytes) {
+        request.pause();
+        request.removeAllListeners("data");
+        reject(new PayloadTooLargeError());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("error", () => request.destroy());
+    request.on("close", () => {
+      if (!request.complete) reject(new ClientGoneError());
+    });
+    request.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  });
 }
 
 /**

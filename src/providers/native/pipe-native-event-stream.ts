@@ -74,5 +74,6 @@ export async function pipeNativeEventStream(
       },
     },
     formatNativeErrorEvent,
+    input.attempt.channel.keys,
   );
 }

@@ -76,6 +76,7 @@ export async function relayNativeChat(
     upstreamBody: upstream.body,
     writer: createSseWriter(response),
     errorFrame: formatChatStreamErrorFrame,
+    channelKeys: input.attempt.channel.keys,
     transformer: createNativeEventToChatTransform({
       model: request.model,
       includeThoughts: translation.includeThoughts,

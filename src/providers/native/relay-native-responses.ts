@@ -62,5 +62,6 @@ export async function relayNativeResponses(
     writer: createSseWriter(input.response),
     errorFrame,
     transformer,
+    channelKeys: input.attempt.channel.keys,
   });
 }

@@ -45,6 +45,7 @@ export async function relayOpenaiChat(
     upstreamBody: upstream.body,
     writer: createSseWriter(response),
     errorFrame: formatChatStreamErrorFrame,
+    channelKeys: input.attempt.channel.keys,
     transformer: createOpenaiChatStreamTransform({
       clientModel: request.model,
       clientWantsUsage: prepared.clientWantsUsage,

@@ -41,5 +41,11 @@ export async function relayOpenaiResponses(
     },
     onText: (text) => recordStreamedText(input.observed, text),
   });
-  await pipeUpstreamEvents({ upstreamBody: upstream.body, writer: createSseWriter(response), errorFrame, transformer });
+  await pipeUpstreamEvents({
+    upstreamBody: upstream.body,
+    writer: createSseWriter(response),
+    errorFrame,
+    transformer,
+    channelKeys: input.attempt.channel.keys,
+  });
 }

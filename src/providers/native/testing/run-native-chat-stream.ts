@@ -62,6 +62,7 @@ export async function runNativeChatStream(
       upstreamBody: Readable.from(pieces),
       writer,
       errorFrame: formatChatStreamErrorFrame,
+      channelKeys: [],
       transformer: createNativeEventToChatTransform({
         model: options.model ?? "gmx-3.5-flash",
         includeThoughts: options.includeThoughts ?? false,

@@ -42,7 +42,13 @@ export async function replayUpstreamStream(
     if (breakWith) throw breakWith;
   }
   try {
-    await pipeUpstreamEvents({ upstreamBody: Readable.from(upstream()), writer, errorFrame, transformer });
+    await pipeUpstreamEvents({
+      upstreamBody: Readable.from(upstream()),
+      writer,
+      errorFrame,
+      transformer,
+      channelKeys: [],
+    });
   } catch (error) {
     if (error !== breakWith && !breakWith) throw error;
   }
