@@ -1,5 +1,5 @@
 import { createSqliteQuotaLedger } from "../store/quota/create-sqlite-quota-ledger.js";
-import { findModelPrice } from "./find-model-price.js";
+import { findModelPrice } from "../models/find-model-price.js";
 import type { ModelPrice } from "../config/gateway-config.js";
 import { InsufficientQuotaError } from "../errors/insufficient-quota-error.js";
 import type { GatewayContext } from "../gateway-context.js";

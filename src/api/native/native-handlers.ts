@@ -13,6 +13,7 @@ import { assertNativeSpeechRules } from "../../providers/native/assert-native-sp
 import { buildNativeModelsPage } from "../../providers/native/build-native-models-page.js";
 import { countNativeEmbeddingTokens } from "../../providers/native/count-native-embedding-tokens.js";
 import { stripModelsPrefix } from "../../providers/native/strip-models-prefix.js";
+import { resolveCallModel } from "../../relay/resolve-call-model.js";
 import { runRelay } from "../../relay/run-relay.js";
 import { runUnbilledRelay } from "../../relay/run-unbilled-relay.js";
 import type { TokenRecord } from "../../store/tokens/token-record.js";
@@ -41,24 +42,22 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
     async function generateContent(request: Request, response: Response) {
       const model = stripModelsPrefix(readPathParameter(request, "model"));
       const mode = !streaming ? "json" : request.query.alt === "sse" ? "sse" : "json-array";
-      const { routing, userGroup } = routingOf(response);
-      // Only a name with a thinking suffix asks this, so the model list is built only then.
-      const resolved = applyNativeThinkingSuffix(model, request.body as GenerateContentRequest, {
+      const resolvedModel = resolveCallModel(context, response, model, "any-model");
+      const resolved = applyNativeThinkingSuffix(resolvedModel, request.body as GenerateContentRequest, {
         stream: streaming,
-        isServed: (name) => context.channelRouter.listModels(routing, userGroup).includes(name),
       });
       if (resolved.warnings.length > 0)
         context.logger.debug(
           { requestId: readRequestIds(request).requestId, model, warnings: resolved.warnings },
           "thinking suffix adjusted",
         );
-      assertNativeSpeechRules(resolved.routingModel, resolved.request);
+      assertNativeSpeechRules(resolvedModel.routingModel, resolved.request);
       const promptTokenEstimate = estimatePromptTokens(resolved.request);
       await runRelay(context, request, response, {
         capability: "nativeGeneration",
         input: { request: resolved.request, mode, promptTokenEstimate },
         model,
-        ...(resolved.routingModel !== model ? { routingModel: resolved.routingModel } : {}),
+        resolvedModel,
         isStream: streaming,
         promptTokenEstimate,
         maxOutputTokens: resolved.request.generationConfig?.maxOutputTokens ?? undefined,
