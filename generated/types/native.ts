@@ -949,21 +949,12 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The key may not be used for this request (disabled or expired key, IP not allowed, model not allowed). */
+        /** @description The key may not be used for this request (disabled or expired key, IP not allowed, model not allowed), or the administrator has not priced the model (nothing is billed and no upstream is called). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": 403,
-                 *         "message": "This token is not allowed to use model gmx-3.5-flash.",
-                 *         "status": "PERMISSION_DENIED"
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -1032,7 +1023,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description Model not found or wrong path. */
+        /** @description Model not found (no channel of the key's groups serves it) or wrong path. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1104,9 +1095,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description No upstream channel is available for the model, or all failed. */
+        /** @description The model is served but no channel is available now (every channel serving it is disabled; retry after `Retry-After`), or all channels failed. */
         ServiceUnavailable: {
             headers: {
+                /** @description Seconds to wait before retrying, when no channel is available now. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {

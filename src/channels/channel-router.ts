@@ -42,6 +42,8 @@ export interface ChannelRouter {
    * that is served but unavailable now (503) from one no channel serves (404).
    */
   listDisabledChannels(model: string, token: RoutingToken, userGroup: string): Channel[];
+  /** Every model an enabled channel lists, whatever its groups, sorted (the start-up check of prices). */
+  listServedModels(): string[];
   /** Models the token may reach (for GET /v1/models), sorted. */
   listModels(token: RoutingToken, userGroup: string): string[];
   /** Re-reads channels from the store (after an admin change). */

@@ -133,6 +133,9 @@ export async function createChannelRouter(
         channel.groups.some((group) => groups.includes(group)),
       );
     },
+    listServedModels() {
+      return [...index.byModel.keys()].sort();
+    },
     listModels(token, userGroup) {
       const { groups } = resolveGroups(token, userGroup);
       const models = new Set<string>();

@@ -4,7 +4,10 @@ import { assertModelAllowed } from "../auth/assert-model-allowed.js";
 import type { Reservation } from "../billing/billing-service.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { Channel } from "../channels/channel.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import { UnpricedModelError } from "../errors/unpriced-model-error.js";
+import { explainEmptyPlan, unavailableRetryAfterSeconds } from "./explain-empty-plan.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { exactModelName, type ModelNameResolution } from "../models/resolve-model-name.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
@@ -91,19 +94,18 @@ export async function runRelay<Capability extends RelayCapability>(
   const resolved = call.resolvedModel ?? exactModelName(call.model, context.config.pricing);
   assertModelAllowed(token, resolved);
   const userGroup = getAuthenticatedUserGroup(response);
-  const plan = context.channelRouter
-    .planAttempts(
-      resolved.routingModel,
-      { group: token.group, crossGroupRetry: token.crossGroupRetry },
-      userGroup,
-      context.config.relay.maxAttempts,
-    )
-    .filter(
-      (attempt) =>
-        findProviderAdapter(attempt.channel.type)[call.capability] !== undefined &&
-        (call.acceptsAttempt === undefined || call.acceptsAttempt(attempt)),
-    );
-  if (plan.length === 0) throw new NoAvailableChannelError(call.model);
+  const routing = { group: token.group, crossGroupRetry: token.crossGroupRetry };
+  const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
+  const capable = context.channelRouter
+    .planAttempts(resolved.routingModel, routing, userGroup, context.config.relay.maxAttempts)
+    .filter((attempt) => servesCapability(attempt.channel));
+  if (capable.length === 0) throw explainEmptyPlan(context, resolved, routing, userGroup, servesCapability);
+  // Narrowed further only for a call bound to one channel (a remix), whose channel then is unavailable, not unknown.
+  const plan = call.acceptsAttempt ? capable.filter(call.acceptsAttempt) : capable;
+  if (plan.length === 0)
+    throw new NoAvailableChannelError(call.model, { retryAfterSeconds: unavailableRetryAfterSeconds(context) });
+  // Refused before anything is held or sent: without a price every key's usage of the model would be free.
+  if (resolved.price === undefined && !context.config.allowUnpriced) throw new UnpricedModelError(call.model);
 
   const { requestId, ledgerRequestId } = readRequestIds(request);
   // A model some channel serves (suffixes such as a thinking budget left out): a bounded metrics label.

@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
-import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import type { Channel } from "../channels/channel.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import type { ProviderAdapter } from "../providers/provider-adapter.js";
@@ -8,6 +8,7 @@ import { readRequestIds } from "../http/read-request-ids.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import { ClientGoneSignal } from "./client-gone-signal.js";
+import { explainEmptyPlan } from "./explain-empty-plan.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
 /** Reads that are routed like generations but never billed (GET /v1beta/voices). */
@@ -27,15 +28,20 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   const token = getAuthenticatedToken(response);
   const { requestId } = readRequestIds(response.req);
   assertModelAllowed(token, call.model);
+  const routing = { group: token.group, crossGroupRetry: token.crossGroupRetry };
+  const userGroup = getAuthenticatedUserGroup(response);
+  const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
   const attempts = context.channelRouter
-    .planAttempts(
-      call.model,
-      { group: token.group, crossGroupRetry: token.crossGroupRetry },
-      getAuthenticatedUserGroup(response),
-      context.config.relay.maxAttempts,
-    )
-    .filter((attempt) => findProviderAdapter(attempt.channel.type)[call.capability] !== undefined);
-  if (attempts.length === 0) throw new NoAvailableChannelError(call.model);
+    .planAttempts(call.model, routing, userGroup, context.config.relay.maxAttempts)
+    .filter((attempt) => servesCapability(attempt.channel));
+  if (attempts.length === 0)
+    throw explainEmptyPlan(
+      context,
+      { model: call.model, routingModel: call.model },
+      routing,
+      userGroup,
+      servesCapability,
+    );
   // Per-key limits as in runRelay: an unbilled read counts as a request, and as no tokens once admitted.
   if (token.rpmLimit > 0 || token.tpmLimit > 0) {
     const countedTokens = await context.rateLimiter.admit(token, 0);
