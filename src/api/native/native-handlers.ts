@@ -4,6 +4,7 @@ import type { components, operations } from "../../../generated/types/native.js"
 import { isModelAllowed } from "../../auth/is-model-allowed.js";
 import { estimatePromptTokens } from "../../billing/estimate-prompt-tokens.js";
 import type { RoutingToken } from "../../channels/channel-router.js";
+import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";
@@ -22,6 +23,7 @@ import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../../users/au
 type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
 type EmbedContentRequest = components["schemas"]["EmbedContentRequest"];
 type BatchEmbedContentsRequest = components["schemas"]["BatchEmbedContentsRequest"];
+type CountTokensRequest = components["schemas"]["CountTokensRequest"];
 
 /**
  * The native generation's operations. The `/v1/models/{model}:…` operations (newer SDKs) share the `/v1beta`
@@ -84,6 +86,17 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
       });
     };
 
+  // Counted by a channel serving the model, never billed: the model is read as for generation (a thinking
+  // variant counts as its base model) and goes through the same key checks and routing.
+  async function countTokens(request: Request, response: Response) {
+    const model = stripModelsPrefix(readPathParameter(request, "model"));
+    const body = assertOneCountTokensSource(request.body as CountTokensRequest);
+    const resolvedModel = resolveCallModel(context, response, model, "any-model");
+    response.json(
+      await runUnbilledRelay(context, response, { capability: "nativeCountTokens", model, resolvedModel, input: body }),
+    );
+  }
+
   const generateContent = generate(false);
   const streamGenerateContent = generate(true);
   const embedContent = embed("embedContent");
@@ -104,6 +117,8 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
     streamGenerateContent,
     embedContent,
     batchEmbedContents,
+    countTokens,
+    countTokensV1: countTokens,
     generateContentV1: generateContent,
     streamGenerateContentV1: streamGenerateContent,
     embedContentV1: embedContent,
@@ -126,4 +141,14 @@ function toOptionalNumber(value: unknown): number | undefined {
   if (value === undefined || value === "") return undefined;
   const number = Number(value);
   return Number.isInteger(number) ? number : undefined;
+}
+
+/** The native API counts either `contents` or a whole `generateContentRequest`, never both or neither. */
+function assertOneCountTokensSource(body: CountTokensRequest): CountTokensRequest {
+  const given = [body.contents, body.generateContentRequest].filter((source) => source !== undefined).length;
+  if (given !== 1)
+    throw new InvalidRequestError("Send either contents or generateContentRequest to count, not both or neither.", {
+      param: given === 0 ? "contents" : "generateContentRequest",
+    });
+  return body;
 }
