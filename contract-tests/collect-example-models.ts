@@ -1,9 +1,11 @@
 import type { ContractChannelModels } from "./start-contract-gateway.js";
+import { modelNotAvailableFor } from "./prepare-operation-call.js";
 import type { SpecOperation } from "./read-spec-operations.js";
 
 /**
  * Every model name the request examples use, split by family: `gmx-` names go to the native channel, the rest to
- * the OpenAI-style one. New examples in the specs are served without touching the harness.
+ * the OpenAI-style one. New examples in the specs are served without touching the harness. Each operation's
+ * model of the 503 check is served only by disabled channels.
  */
 export function collectExampleModels(operations: SpecOperation[]): ContractChannelModels {
   const names = new Set<string>();
@@ -18,8 +20,13 @@ export function collectExampleModels(operations: SpecOperation[]): ContractChann
     }
   }
   const models = [...names].map((name) => name.replace(/^models\//, ""));
+  const served = new Set(models);
+  const disabled = operations
+    .map((operation) => modelNotAvailableFor(operation, served, "disabled"))
+    .filter((name): name is string => name !== undefined);
   return {
     openai: models.filter((name) => !name.startsWith("gmx-")),
     native: models.filter((name) => name.startsWith("gmx-")),
+    disabled: [...new Set(disabled)],
   };
 }

@@ -74,6 +74,22 @@ function modelEnum(operation: SpecOperation): string[] | undefined {
   return Array.isArray(modelSchema?.enum) ? (modelSchema.enum as string[]) : undefined;
 }
 
+/**
+ * A model the operation accepts that no channel serves (404), or that only a disabled channel serves (503): the
+ * example's model renamed, so it stays in its family (image and video families go by prefix), or for a body whose
+ * `model` is an enum, a listed name no enabled channel serves (the harness gives it to the disabled channels).
+ */
+export function modelNotAvailableFor(
+  operation: SpecOperation,
+  servedModels: ReadonlySet<string>,
+  purpose: "unserved" | "disabled",
+): string | undefined {
+  const allowed = modelEnum(operation);
+  if (allowed) return purpose === "disabled" ? allowed.find((name) => !servedModels.has(name)) : undefined;
+  const model = bodyModel(operation);
+  return model === undefined ? undefined : `${model.replace(/^models\//, "")}-${purpose}`;
+}
+
 function isImageOperation(operation: SpecOperation): boolean {
   return operation.pathTemplate.startsWith("/v1/images/");
 }
@@ -381,11 +397,15 @@ export async function prepareOperationCall(
         (shape.body as JsonObject).id = missingNumericId;
       else if (isVideoTaskOperation(operation) && "id" in shape.queryValues)
         shape.queryValues.id = "contract_missing_task";
-      // The native API answers a model no channel serves 404 NOT_FOUND (the first seed's native error table).
+      // A model no channel serves is 404 (NOT_FOUND on the native API, `model_not_found` on /v1).
       else if (operation.generation === "native" && "model" in shape.pathValues) shape.pathValues.model = unservedModel;
       else if (operation.generation === "native" && "model" in shape.queryValues)
         shape.queryValues.model = unservedModel;
-      else return { skip: "no id to point at nothing" };
+      else if (operation.generation === "openai" && hasJsonBody && bodyModel(operation)) {
+        const model = modelNotAvailableFor(operation, context.servedModels, "unserved");
+        if (model === undefined) return { skip: "every model the schema allows is served" };
+        shape.body = { ...(shape.body as JsonObject), model };
+      } else return { skip: "no id to point at nothing" };
       break;
     }
     case "413": {
@@ -420,18 +440,11 @@ export async function prepareOperationCall(
       };
     case "503": {
       if (!bodyModel(operation)) return { skip: "the operation does not call an upstream" };
-      if (operation.generation === "native")
-        return { skip: "the native API answers a model no channel serves 404 (the 404 call checks it)" };
-      // A body whose `model` is an enum only lets through the names it lists: use one no channel serves.
-      const allowed = modelEnum(operation);
-      // An image model must stay in its family (an unknown model is a 400 there): the example's, renamed.
-      const model = allowed
-        ? allowed.find((name) => !context.servedModels.has(name))
-        : isImageOperation(operation)
-          ? `${bodyModel(operation)}-unserved`
-          : unservedModel;
+      // A served model whose only channels are disabled: no channel can take it now.
+      const model = modelNotAvailableFor(operation, context.servedModels, "disabled");
       if (model === undefined) return { skip: "every model the schema allows is served" };
       if ("model" in shape.pathValues) shape.pathValues.model = model;
+      else if ("model" in shape.queryValues) shape.queryValues.model = model;
       else shape.body = { ...(shape.body as JsonObject), model };
       break;
     }

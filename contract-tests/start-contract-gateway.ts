@@ -25,6 +25,8 @@ export interface ContractGateway {
 export interface ContractChannelModels {
   openai: string[];
   native: string[];
+  /** Served only by disabled channels (one per protocol): the 503 checks ask for these. */
+  disabled: string[];
 }
 
 const projectRoot = path.resolve(import.meta.dirname, "..");
@@ -38,7 +40,7 @@ export async function startContractGateway(models: ContractChannelModels): Promi
   const upstreamKey = `upstream-${crypto.randomBytes(8).toString("hex")}`;
   const fakeOpenai = await startFakeOpenaiServer({ apiKey: upstreamKey });
   const fakeNative = await startFakeNativeServer({ apiKey: upstreamKey });
-  const allModels = [...new Set([...models.openai, ...models.native])];
+  const allModels = [...new Set([...models.openai, ...models.native, ...models.disabled])];
   const price = { input: 1, output: 2, cached_input: 0.5, per_image: 0.04, per_second: 0.1, per_call: 0.01 };
   const configFile = path.join(workFolder, "gateway.yaml");
   // Short enough that the 504 checks stay quick, long enough for the fakes on loopback.
@@ -49,6 +51,12 @@ export async function startContractGateway(models: ContractChannelModels): Promi
       channels: [
         { name: "contract-openai", type: "openai", base_url: fakeOpenai.url, key: upstreamKey, models: models.openai },
         { name: "contract-native", type: "native", base_url: fakeNative.url, key: upstreamKey, models: models.native },
+        ...(models.disabled.length > 0
+          ? [
+              { name: "contract-openai-disabled", type: "openai", base_url: fakeOpenai.url, key: upstreamKey },
+              { name: "contract-native-disabled", type: "native", base_url: fakeNative.url, key: upstreamKey },
+            ].map((channel) => ({ ...channel, models: models.disabled, enabled: false }))
+          : []),
       ],
       pricing: Object.fromEntries(allModels.map((model) => [model, price])),
       timeouts: { header_ms: upstreamHeaderTimeoutMs },

@@ -14,6 +14,7 @@ import { checkDatabase } from "./store/check-database.js";
 import { createTokenCache } from "./auth/create-token-cache.js";
 import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.js";
 import { createChannelChangeBus } from "./channels/create-channel-change-bus.js";
+import { listUnpricedModels } from "./models/list-unpriced-models.js";
 import { createChannelRouter } from "./channels/create-channel-router.js";
 import { syncConfigChannels } from "./channels/sync-config-channels.js";
 import { parseAllowList } from "./auth/ip/parse-allow-list.js";
@@ -122,6 +123,15 @@ export async function createGateway(
   };
   await syncConfigChannels(baseContext);
   channelRouter = await createChannelRouter(baseContext);
+  const unpricedModels = listUnpricedModels(channelRouter.listServedModels(), config.pricing);
+  if (unpricedModels.length > 0) {
+    logger.warn(
+      { models: unpricedModels, allowUnpriced: config.allowUnpriced },
+      config.allowUnpriced
+        ? `served models without a price are billed at 0 (pricing.allow_unpriced): ${unpricedModels.join(", ")}`
+        : `served models without a price are refused until the administrator prices them: ${unpricedModels.join(", ")}`,
+    );
+  }
   const channelChanges = await createChannelChangeBus({
     redis:
       redis && config.redisUrl

@@ -142,6 +142,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1beta/models/{model}:countTokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model id, without the `models/` prefix, for example `gmx-3.5-flash`, `gmx-3.1-pro-preview`,
+                 *     `gmx-3-flash-preview`, `gmx-3.1-flash-lite-preview`, the image models `gmx-3-pro-image-preview`,
+                 *     `gmx-3.1-flash-image-preview`, `gmx-2.5-flash-image`, the speech models `gmx-3.8-flash-tts`,
+                 *     `gmx-3.1-flash-tts-preview`, `gmx-2.5-flash-preview-tts`, `gmx-2.5-pro-preview-tts`, or an embedding model.
+                 *
+                 *     Thinking suffixes are understood by the gateway and removed before the upstream call:
+                 *     `-thinking` (automatic budget, thoughts included), `-thinking-<number>` (budget = number, clamped to the
+                 *     model's range), `-nothinking` (budget 0; generation-2.5 models only, generation-3 models cannot disable
+                 *     thinking), `-thinking-low`, `-thinking-high` (thinkingLevel LOW / HIGH). An explicit
+                 *     `generationConfig.thinkingConfig` in the body wins over the suffix.
+                 * @example gmx-3.5-flash
+                 */
+                model: components["parameters"]["Model"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count tokens
+         * @description The number of input tokens `contents` (or a whole `generateContentRequest`) costs on the model, counted exactly
+         *     by a channel serving it (the request goes upstream as the native API's `:countTokens`, with the channel's
+         *     model name). Not billed, and no usage row; the same key checks as generation (status, expiry, IP allow-list,
+         *     model limits, per-key rate limits), the same routing and failover, and a thinking suffix is read as for
+         *     generation (the base model counts).
+         */
+        post: operations["countTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1beta/models/{model}:embedContent": {
         parameters: {
             query?: never;
@@ -283,6 +322,42 @@ export interface paths {
          *     same body, responses, errors and billing; see that operation for the details.
          */
         post: operations["streamGenerateContentV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{model}:countTokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model id, without the `models/` prefix, for example `gmx-3.5-flash`, `gmx-3.1-pro-preview`,
+                 *     `gmx-3-flash-preview`, `gmx-3.1-flash-lite-preview`, the image models `gmx-3-pro-image-preview`,
+                 *     `gmx-3.1-flash-image-preview`, `gmx-2.5-flash-image`, the speech models `gmx-3.8-flash-tts`,
+                 *     `gmx-3.1-flash-tts-preview`, `gmx-2.5-flash-preview-tts`, `gmx-2.5-pro-preview-tts`, or an embedding model.
+                 *
+                 *     Thinking suffixes are understood by the gateway and removed before the upstream call:
+                 *     `-thinking` (automatic budget, thoughts included), `-thinking-<number>` (budget = number, clamped to the
+                 *     model's range), `-nothinking` (budget 0; generation-2.5 models only, generation-3 models cannot disable
+                 *     thinking), `-thinking-low`, `-thinking-high` (thinkingLevel LOW / HIGH). An explicit
+                 *     `generationConfig.thinkingConfig` in the body wins over the suffix.
+                 * @example gmx-3.5-flash
+                 */
+                model: components["parameters"]["Model"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count tokens (v1 path)
+         * @description `/v1/models/{model}:countTokens`, called by newer native SDKs. Identical to `countTokens` under `/v1beta`:
+         *     same body, responses and errors, not billed; see that operation for the details.
+         */
+        post: operations["countTokensV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -817,6 +892,26 @@ export interface components {
              */
             createTime?: string;
         };
+        /**
+         * @description Body of `:countTokens`: either `contents` (the conversation to count) or `generateContentRequest` (a whole
+         *     generation body: its system instruction and tools count too), not both.
+         */
+        CountTokensRequest: {
+            /** @description The conversation to count, oldest turn first. */
+            contents?: components["schemas"]["Content"][];
+            generateContentRequest?: components["schemas"]["GenerateContentRequest"];
+        };
+        /** @description The upstream's exact count for the model, as the native API answers it. */
+        CountTokensResponse: {
+            /** @description Input tokens the request would cost, as `promptTokenCount` of a generation reports them. */
+            totalTokens: number;
+            /** @description Tokens of the cached content the request refers to. */
+            cachedContentTokenCount?: number;
+            /** @description Input tokens per modality. */
+            promptTokensDetails?: components["schemas"]["ModalityTokenCount"][];
+            /** @description Cached tokens per modality. */
+            cacheTokensDetails?: components["schemas"]["ModalityTokenCount"][];
+        };
         /** @description A text part to embed. */
         EmbedContentPart: {
             /** @description The text. */
@@ -949,21 +1044,12 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The key may not be used for this request (disabled or expired key, IP not allowed, model not allowed). */
+        /** @description The key may not be used for this request (disabled or expired key, IP not allowed, model not allowed), or the administrator has not priced the model (nothing is billed and no upstream is called). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": 403,
-                 *         "message": "This token is not allowed to use model gmx-3.5-flash.",
-                 *         "status": "PERMISSION_DENIED"
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -1032,7 +1118,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description Model not found or wrong path. */
+        /** @description Model not found (no channel of the key's groups serves it) or wrong path. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1104,9 +1190,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description No upstream channel is available for the model, or all failed. */
+        /** @description The model is served but no channel is available now (every channel serving it is disabled; retry after `Retry-After`), or all channels failed. */
         ServiceUnavailable: {
             headers: {
+                /** @description Seconds to wait before retrying, when no channel is available now. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -1214,6 +1302,26 @@ export interface components {
                 "application/json": components["schemas"]["GenerateContentResponse"][];
             };
         };
+        /** @description The count, from a channel serving the model (not billed). */
+        CountTokensOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "totalTokens": 8,
+                 *       "promptTokensDetails": [
+                 *         {
+                 *           "modality": "TEXT",
+                 *           "tokenCount": 8
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CountTokensResponse"];
+            };
+        };
         /** @description The embedding (response body not shown by the product documents; designed as the native API answers). */
         EmbedContentOk: {
             headers: {
@@ -1298,6 +1406,12 @@ export interface components {
         GenerateContentBody: {
             content: {
                 "application/json": components["schemas"]["GenerateContentRequest"];
+            };
+        };
+        /** @description The contents, or the whole generation request, to count. */
+        CountTokensBody: {
+            content: {
+                "application/json": components["schemas"]["CountTokensRequest"];
             };
         };
         /** @description The content to embed. */
@@ -1474,6 +1588,44 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    countTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model id, without the `models/` prefix, for example `gmx-3.5-flash`, `gmx-3.1-pro-preview`,
+                 *     `gmx-3-flash-preview`, `gmx-3.1-flash-lite-preview`, the image models `gmx-3-pro-image-preview`,
+                 *     `gmx-3.1-flash-image-preview`, `gmx-2.5-flash-image`, the speech models `gmx-3.8-flash-tts`,
+                 *     `gmx-3.1-flash-tts-preview`, `gmx-2.5-flash-preview-tts`, `gmx-2.5-pro-preview-tts`, or an embedding model.
+                 *
+                 *     Thinking suffixes are understood by the gateway and removed before the upstream call:
+                 *     `-thinking` (automatic budget, thoughts included), `-thinking-<number>` (budget = number, clamped to the
+                 *     model's range), `-nothinking` (budget 0; generation-2.5 models only, generation-3 models cannot disable
+                 *     thinking), `-thinking-low`, `-thinking-high` (thinkingLevel LOW / HIGH). An explicit
+                 *     `generationConfig.thinkingConfig` in the body wins over the suffix.
+                 * @example gmx-3.5-flash
+                 */
+                model: components["parameters"]["Model"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CountTokensBody"];
+        responses: {
+            200: components["responses"]["CountTokensOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     embedContent: {
         parameters: {
             query?: never;
@@ -1627,6 +1779,44 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    countTokensV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model id, without the `models/` prefix, for example `gmx-3.5-flash`, `gmx-3.1-pro-preview`,
+                 *     `gmx-3-flash-preview`, `gmx-3.1-flash-lite-preview`, the image models `gmx-3-pro-image-preview`,
+                 *     `gmx-3.1-flash-image-preview`, `gmx-2.5-flash-image`, the speech models `gmx-3.8-flash-tts`,
+                 *     `gmx-3.1-flash-tts-preview`, `gmx-2.5-flash-preview-tts`, `gmx-2.5-pro-preview-tts`, or an embedding model.
+                 *
+                 *     Thinking suffixes are understood by the gateway and removed before the upstream call:
+                 *     `-thinking` (automatic budget, thoughts included), `-thinking-<number>` (budget = number, clamped to the
+                 *     model's range), `-nothinking` (budget 0; generation-2.5 models only, generation-3 models cannot disable
+                 *     thinking), `-thinking-low`, `-thinking-high` (thinkingLevel LOW / HIGH). An explicit
+                 *     `generationConfig.thinkingConfig` in the body wins over the suffix.
+                 * @example gmx-3.5-flash
+                 */
+                model: components["parameters"]["Model"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CountTokensBody"];
+        responses: {
+            200: components["responses"]["CountTokensOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];

@@ -3250,21 +3250,12 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The key may not be used for this request (disabled or expired key, IP not allowed, model not allowed). */
+        /** @description The key may not be used for this request (disabled or expired key, IP not allowed, model not allowed: `model_not_allowed`), or the administrator has not priced the model (`model_not_priced`; nothing is billed and no upstream is called). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "message": "This token is not allowed to use model gpt-x.",
-                 *         "type": "permission_error",
-                 *         "code": "model_not_allowed"
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -3324,21 +3315,12 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description Unknown path or resource (for example an unknown task id). */
+        /** @description Unknown path or resource (for example an unknown task id, `not_found`), or a model no channel of the key's groups serves (`model_not_found`: check the model name; retrying does not help). */
         NotFound: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "message": "Task video_123 does not exist.",
-                 *         "type": "invalid_request_error",
-                 *         "code": "not_found"
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -3396,9 +3378,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description No upstream channel is available for the model, or all failed. */
+        /** @description The model is served but no channel is available now (`no_available_channel`: every channel serving it is disabled; retry after `Retry-After`), or all channels failed. */
         ServiceUnavailable: {
             headers: {
+                /** @description Seconds to wait before retrying, when no channel is available now. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -3459,9 +3443,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The upstream is unavailable (`bad_response`) or no channel serves the model (`no_available_channel`); retry with back-off. */
+        /** @description The upstream is unavailable (`bad_response`) or every channel serving the model is disabled now (`no_available_channel`, with `Retry-After`); retry with back-off. A model no channel serves is a 404 `model_not_found`. */
         ImageUpstreamUnavailable: {
             headers: {
+                /** @description Seconds to wait before retrying, when no channel is available now. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -3923,6 +3909,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3970,6 +3957,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4398,6 +4386,7 @@ export interface operations {
             400: components["responses"]["VideoBadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["VideoIdempotencyConflict"];
             429: components["responses"]["TooManyRequests"];

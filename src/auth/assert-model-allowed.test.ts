@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PermissionError } from "../errors/permission-error.js";
+import { resolveModelName } from "../models/resolve-model-name.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
 import { apiKeyMessages } from "./api-key-messages.js";
 import { assertModelAllowed } from "./assert-model-allowed.js";
@@ -28,10 +29,15 @@ function tokenWith(fields: Pick<TokenRecord, "modelLimitsEnabled" | "modelLimits
 }
 
 describe("assertModelAllowed", () => {
-  it("allows a native model's thinking variants when the base model is listed, and nothing else by prefix", () => {
-    const token = tokenWith({ modelLimitsEnabled: true, modelLimits: "gmx-2.5-flash,kimi-k2" });
-    expect(() => assertModelAllowed(token, "gmx-2.5-flash-thinking-1024")).not.toThrow();
-    expect(() => assertModelAllowed(token, "gmx-2.5-flash-nothinking")).not.toThrow();
+  it("allows a thinking variant resolved to a listed base model, and nothing else by prefix", () => {
+    const token = tokenWith({ modelLimitsEnabled: true, modelLimits: "gmx-2.5-flash,kimi-k2,gem-pro" });
+    const variant = (model: string) =>
+      resolveModelName(model, { pricing: {}, scope: "any-model", isServed: () => false });
+    expect(() => assertModelAllowed(token, variant("gmx-2.5-flash-thinking-1024"))).not.toThrow();
+    expect(() => assertModelAllowed(token, variant("gmx-2.5-flash-nothinking"))).not.toThrow();
+    expect(() => assertModelAllowed(token, variant("gem-pro-thinking-low"))).not.toThrow();
+    // A name read as listed: another family's -thinking name is a model of its own.
+    expect(() => assertModelAllowed(token, "gem-pro-thinking-low")).toThrow(PermissionError);
     expect(() => assertModelAllowed(token, "gmx-2.5-flash-lite")).toThrow(PermissionError);
     expect(() => assertModelAllowed(token, "kimi-k2-thinking")).toThrow(PermissionError);
   });

@@ -1,5 +1,5 @@
 import { createSqliteQuotaLedger } from "../store/quota/create-sqlite-quota-ledger.js";
-import { findModelPrice } from "./find-model-price.js";
+import { findModelPrice } from "../models/find-model-price.js";
 import type { ModelPrice } from "../config/gateway-config.js";
 import { InsufficientQuotaError } from "../errors/insufficient-quota-error.js";
 import type { GatewayContext } from "../gateway-context.js";
@@ -31,8 +31,8 @@ const RECOVERY_PAGE_SIZE = 500;
 
 /**
  * Decisions an operator should know:
- * - A model with no `pricing` entry is served free (price 0) and a warning is logged once per model: refusing
- *   would take a working model down over a config omission; the warning makes the omission visible.
+ * - A model with no `pricing` entry never reaches billing: the relay refuses it (403) unless the operator set
+ *   `pricing.allow_unpriced`, and then it is billed at 0 with a warning logged once per model.
  * - The worst case caps the output at the model's `max_output_tokens` when the request asks for more: the model
  *   cannot produce more, and holding more only refuses requests that would have been affordable.
  * - reserve takes the balance and writes the ledger row in one statement on PostgreSQL (a writable CTE), so a

@@ -35,6 +35,15 @@ export interface ChannelRouter {
    * of the request whose failure tipped it).
    */
   reportFailure(channelId: number, requestId: string): void;
+  /** Whether an enabled channel of the token's group(s) lists this exact model name (cooling down or not). */
+  servesModel(model: string, token: RoutingToken, userGroup: string): boolean;
+  /**
+   * The disabled channels of the token's group(s) that list the model: when a plan is empty, these tell a model
+   * that is served but unavailable now (503) from one no channel serves (404).
+   */
+  listDisabledChannels(model: string, token: RoutingToken, userGroup: string): Channel[];
+  /** Every model an enabled channel lists, whatever its groups, sorted (the start-up check of prices). */
+  listServedModels(): string[];
   /** Models the token may reach (for GET /v1/models), sorted. */
   listModels(token: RoutingToken, userGroup: string): string[];
   /** Re-reads channels from the store (after an admin change). */

@@ -17,6 +17,8 @@ interface ChannelIndex {
   byId: Map<number, Channel>;
   /** Enabled channels only, by the model names clients send. */
   byModel: Map<string, Channel[]>;
+  /** Disabled channels, by the model names they list. */
+  disabledByModel: Map<string, Channel[]>;
 }
 
 /**
@@ -36,11 +38,11 @@ export async function createChannelRouter(
     now,
   });
   const keyCursors = new Map<number, number>();
-  let index: ChannelIndex = { byId: new Map(), byModel: new Map() };
+  let index: ChannelIndex = { byId: new Map(), byModel: new Map(), disabledByModel: new Map() };
   let reloading: Promise<void> = Promise.resolve();
 
   async function loadIndex(): Promise<ChannelIndex> {
-    const next: ChannelIndex = { byId: new Map(), byModel: new Map() };
+    const next: ChannelIndex = { byId: new Map(), byModel: new Map(), disabledByModel: new Map() };
     for (const record of await listAllChannels(context.database.db)) {
       let channel: Channel | undefined;
       try {
@@ -61,11 +63,11 @@ export async function createChannelRouter(
         continue;
       }
       next.byId.set(channel.id, channel);
-      if (!channel.enabled) continue;
+      const byModel = channel.enabled ? next.byModel : next.disabledByModel;
       for (const model of new Set(channel.models)) {
-        const serving = next.byModel.get(model);
+        const serving = byModel.get(model);
         if (serving) serving.push(channel);
-        else next.byModel.set(model, [channel]);
+        else byModel.set(model, [channel]);
       }
     }
     return next;
@@ -120,6 +122,19 @@ export async function createChannelRouter(
           "channel failed repeatedly; it cools down",
         );
       }
+    },
+    servesModel(model, token, userGroup) {
+      const { groups } = resolveGroups(token, userGroup);
+      return (index.byModel.get(model) ?? []).some((channel) => channel.groups.some((group) => groups.includes(group)));
+    },
+    listDisabledChannels(model, token, userGroup) {
+      const { groups } = resolveGroups(token, userGroup);
+      return (index.disabledByModel.get(model) ?? []).filter((channel) =>
+        channel.groups.some((group) => groups.includes(group)),
+      );
+    },
+    listServedModels() {
+      return [...index.byModel.keys()].sort();
     },
     listModels(token, userGroup) {
       const { groups } = resolveGroups(token, userGroup);

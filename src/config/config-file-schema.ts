@@ -64,7 +64,13 @@ export const configFileSchema = {
       },
     },
     auto_groups: { type: "array", items: { type: "string" } },
-    pricing: { type: "object", additionalProperties: priceSchema },
+    pricing: {
+      type: "object",
+      description:
+        "Prices by model name. A served model without one is refused (403) unless allow_unpriced is true; an empty entry prices a model at zero on purpose.",
+      properties: { allow_unpriced: { type: "boolean" } },
+      additionalProperties: priceSchema,
+    },
     default_max_output_tokens: { type: "integer", minimum: 1 },
     timeouts: timeoutsSchema,
     relay: {

@@ -88,6 +88,11 @@ export interface GatewayConfig {
   groupRatios: Record<string, number>;
   autoGroups: string[];
   pricing: Record<string, ModelPrice>;
+  /**
+   * `pricing.allow_unpriced`: serve models without a price, billed at 0 (off by default: such a model is refused,
+   * since every key could use it for free).
+   */
+  allowUnpriced: boolean;
   defaultMaxOutputTokens: number;
   defaultTimeouts: ChannelTimeouts;
   relay: { maxAttempts: number; cooldownAfterFailures: number; cooldownSeconds: number };

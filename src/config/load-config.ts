@@ -37,7 +37,7 @@ interface RawConfigFile {
   }>;
   groups?: Record<string, { ratio?: number }>;
   auto_groups?: string[];
-  pricing?: Record<string, Record<string, number>>;
+  pricing?: Record<string, Record<string, number> | boolean> & { allow_unpriced?: boolean };
   default_max_output_tokens?: number;
   timeouts?: RawTimeouts;
   relay?: { max_attempts?: number; cooldown_after_failures?: number; cooldown_seconds?: number };
@@ -94,6 +94,14 @@ function toTimeouts(raw: RawTimeouts | undefined, fallback: ChannelTimeouts): Ch
     headerMs: raw?.header_ms ?? fallback.headerMs,
     idleMs: raw?.idle_ms ?? fallback.idleMs,
   };
+}
+
+/** The price entries of the `pricing` map; `allow_unpriced` sits among them but is a switch, not a model. */
+function readPricing(raw: RawConfigFile["pricing"]): Record<string, ModelPrice> {
+  const { allow_unpriced: _allowUnpriced, ...prices } = raw ?? {};
+  return Object.fromEntries(
+    Object.entries(prices).map(([model, price]) => [model, toPrice(price as Record<string, number>)]),
+  );
 }
 
 function toPrice(raw: Record<string, number>): ModelPrice {
@@ -207,7 +215,8 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     channels,
     groupRatios,
     autoGroups: file.auto_groups ?? Object.keys(groupRatios),
-    pricing: Object.fromEntries(Object.entries(file.pricing ?? {}).map(([model, price]) => [model, toPrice(price)])),
+    pricing: readPricing(file.pricing),
+    allowUnpriced: file.pricing?.allow_unpriced === true,
     defaultMaxOutputTokens: file.default_max_output_tokens ?? 4096,
     defaultTimeouts,
     relay: {

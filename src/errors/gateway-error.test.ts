@@ -4,7 +4,8 @@ import { GatewayError } from "./gateway-error.js";
 import { InsufficientQuotaError } from "./insufficient-quota-error.js";
 import { InvalidAllowListError } from "./invalid-allow-list-error.js";
 import { InvalidRequestError } from "./invalid-request-error.js";
-import { NoAvailableChannelError } from "./no-available-channel-error.js";
+import { ModelNotFoundError, NoAvailableChannelError } from "./no-available-channel-error.js";
+import { UnpricedModelError } from "./unpriced-model-error.js";
 import { NotFoundError } from "./not-found-error.js";
 import { PermissionError } from "./permission-error.js";
 import { RateLimitError } from "./rate-limit-error.js";
@@ -37,7 +38,15 @@ describe("GatewayError and its subclasses", () => {
     [new PermissionError("m"), 403, "permission_denied", "permission_error", "PermissionError"],
     [new NotFoundError("m"), 404, "not_found", "invalid_request_error", "NotFoundError"],
     [new RateLimitError("m"), 429, "rate_limit_exceeded", "rate_limit_error", "RateLimitError"],
-    [new NoAvailableChannelError("gpt-x"), 503, "no_available_channel", "upstream_error", "NoAvailableChannelError"],
+    [
+      new NoAvailableChannelError("gpt-x", { retryAfterSeconds: 30 }),
+      503,
+      "no_available_channel",
+      "upstream_error",
+      "NoAvailableChannelError",
+    ],
+    [new ModelNotFoundError("gpt-x"), 404, "model_not_found", "invalid_request_error", "ModelNotFoundError"],
+    [new UnpricedModelError("gpt-x"), 403, "model_not_priced", "permission_error", "UnpricedModelError"],
   ])("%s maps to %i %s", (error, status, code, type, name) => {
     expect(error).toBeInstanceOf(GatewayError);
     expect(error).toMatchObject({ status, code, type, name });
@@ -45,7 +54,14 @@ describe("GatewayError and its subclasses", () => {
 
   it("carries the extras of the specific errors", () => {
     expect(new RateLimitError("slow down", { retryAfterSeconds: 7 }).retryAfterSeconds).toBe(7);
-    expect(new NoAvailableChannelError("gpt-4o").message).toBe("no available channel for model gpt-4o");
+    expect(new NoAvailableChannelError("gpt-4o", { retryAfterSeconds: 30 })).toMatchObject({
+      message: "no available channel for model gpt-4o",
+      retryAfterSeconds: 30,
+    });
+    expect(new ModelNotFoundError("gpt-4o").message).toBe("no available channel for model gpt-4o");
+    expect(new UnpricedModelError("gpt-4o").message).toBe(
+      "model gpt-4o has no price: the administrator has not priced it, so it cannot be used.",
+    );
     expect(new InvalidRequestError("m", { code: "name_too_long", param: "name" })).toMatchObject({
       code: "name_too_long",
       param: "name",

@@ -2,7 +2,6 @@ import type { ErrorRequestHandler } from "express";
 import { ClientGoneError } from "../errors/client-gone-error.js";
 import { GatewayError } from "../errors/gateway-error.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
-import { NotFoundError } from "../errors/not-found-error.js";
 import { shortenClientValue } from "../errors/shorten-client-value.js";
 import type { Logger } from "../logging/logger.js";
 import type { ApiGeneration } from "./api-generation.js";
@@ -29,10 +28,6 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
       isImageParameterError(request.originalUrl.split("?")[0] ?? "", rawError)
     )
       error = new GatewayError(error.message, { ...error.options, code: "invalid_parameter" });
-    // An unknown model is the client's mistake; the native table answers it 404 NOT_FOUND.
-    if (generation === "native" && error instanceof NoAvailableChannelError) {
-      error = new NotFoundError(error.message, { code: "model_not_found", cause: error });
-    }
     if (error.message.length > maximumMessageLength)
       error = new GatewayError(shortenMessage(error.message), error.options);
     const path = shortenClientValue(request.path);
@@ -55,6 +50,9 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
     } else {
       logger.info({ status: error.status, code: error.code, path, requestId }, error.message);
     }
+    // Read before a server fault is re-made below with the request id in its message.
+    const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retryAfterSeconds !== undefined) response.setHeader("Retry-After", String(Math.ceil(retryAfterSeconds)));
     if (error.status >= 500) {
       // What a user quotes in a support request to find this line.
       error = new GatewayError(`${error.message} (request id ${requestId})`, error.options);
@@ -62,8 +60,6 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
     // Refused before its body was read (a missing key, a body over the limit): the connection closes after the answer
     // rather than draining what the client is still sending.
     if (!request.complete) response.setHeader("Connection", "close");
-    const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
-    if (retryAfterSeconds !== undefined) response.setHeader("Retry-After", String(Math.ceil(retryAfterSeconds)));
     const allow = (rawError as { headers?: Record<string, string> } | undefined)?.headers?.Allow;
     if (allow) response.setHeader("Allow", allow);
     // Written with send, not json: error bodies are ours, and response validation must not turn them into 500s.

@@ -70,6 +70,11 @@ export type ProviderAdapter = {
     query: QueryParameters<NativeOperations["listVoices"]>,
     input: UnbilledAttemptInput,
   ): Promise<NativeComponents["schemas"]["ListVoicesResponse"]>;
+  /** POST /v1beta/models/{model}:countTokens on one channel: the upstream's exact count, never billed. */
+  nativeCountTokens?(
+    request: NativeComponents["schemas"]["CountTokensRequest"],
+    input: UnbilledAttemptInput,
+  ): Promise<NativeComponents["schemas"]["CountTokensResponse"]>;
   /**
    * Asynchronous video tasks (submit / poll / fetch content / remix) in this protocol. The submission is planned by
    * runRelay as the `videoSubmission` capability (an adapter with `videoTasks` sets

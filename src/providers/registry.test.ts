@@ -53,6 +53,7 @@ describe("the provider registry", () => {
       dashscope: ["images", "videoSubmission"],
     });
     expect("nativeVoices" in providerRegistry.native).toBe(true);
+    expect("nativeCountTokens" in providerRegistry.native).toBe(true);
     // Video tasks: an adapter serves the submission exactly when it has the task capability (polls use it).
     for (const adapter of Object.values(providerRegistry))
       expect([adapter.type, "videoTasks" in adapter]).toEqual([adapter.type, "videoSubmission" in adapter]);

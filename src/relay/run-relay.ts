@@ -4,9 +4,13 @@ import { assertModelAllowed } from "../auth/assert-model-allowed.js";
 import type { Reservation } from "../billing/billing-service.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { Channel } from "../channels/channel.js";
 import { ClientGoneError } from "../errors/client-gone-error.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import { UnpricedModelError } from "../errors/unpriced-model-error.js";
+import { explainEmptyPlan, unavailableRetryAfterSeconds } from "./explain-empty-plan.js";
 import type { GatewayContext } from "../gateway-context.js";
+import { exactModelName, type ModelNameResolution } from "../models/resolve-model-name.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
@@ -49,10 +53,13 @@ export interface RelayCall<Capability extends RelayCapability> {
   capability: Capability;
   /** The capability's typed call, handed to the adapter of each attempt's channel. */
   input: RelayCapabilityCalls[Capability];
-  /** The model the client asked for (suffixes included: pricing and routing use it as given). */
+  /** The model the client asked for, suffixes included (usage logs and messages keep it). */
   model: string;
-  /** Model name used to find channels, when it differs from `model` (e.g. a thinking suffix the router ignores). */
-  routingModel?: string;
+  /**
+   * How the handler read the model name (a thinking suffix split off, see resolveCallModel); without it the name
+   * is taken as it is. Routing, model limits and the price all follow this one reading.
+   */
+  resolvedModel?: ModelNameResolution;
   /** Appended to the channel's mapped model name (a thinking suffix that rides on past routing to the adapter). */
   upstreamModelSuffix?: string;
   isStream: boolean;
@@ -86,46 +93,47 @@ export async function runRelay<Capability extends RelayCapability>(
   call: RelayCall<Capability>,
 ): Promise<void> {
   const token: TokenRecord = getAuthenticatedToken(response);
-  assertModelAllowed(token, call.model);
+  const resolved = call.resolvedModel ?? exactModelName(call.model, context.config.pricing);
+  assertModelAllowed(token, resolved);
   const userGroup = getAuthenticatedUserGroup(response);
-  const plan = context.channelRouter
-    .planAttempts(
-      call.routingModel ?? call.model,
-      { group: token.group, crossGroupRetry: token.crossGroupRetry },
-      userGroup,
-      context.config.relay.maxAttempts,
-    )
-    .filter(
-      (attempt) =>
-        findProviderAdapter(attempt.channel.type)[call.capability] !== undefined &&
-        (call.acceptsAttempt === undefined || call.acceptsAttempt(attempt)),
-    );
-  if (plan.length === 0) throw new NoAvailableChannelError(call.model);
+  const routing = { group: token.group, crossGroupRetry: token.crossGroupRetry };
+  const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
+  const capable = context.channelRouter
+    .planAttempts(resolved.routingModel, routing, userGroup, context.config.relay.maxAttempts)
+    .filter((attempt) => servesCapability(attempt.channel));
+  if (capable.length === 0) throw explainEmptyPlan(context, resolved, routing, userGroup, servesCapability);
+  // Narrowed further only for a call bound to one channel (a remix), whose channel then is unavailable, not unknown.
+  const plan = call.acceptsAttempt ? capable.filter(call.acceptsAttempt) : capable;
+  if (plan.length === 0)
+    throw new NoAvailableChannelError(call.model, { retryAfterSeconds: unavailableRetryAfterSeconds(context) });
+  // Refused before anything is held or sent: without a price every key's usage of the model would be free.
+  if (resolved.price === undefined && !context.config.allowUnpriced) throw new UnpricedModelError(call.model);
 
   const { requestId, ledgerRequestId } = readRequestIds(request);
   // A model some channel serves (suffixes such as a thinking budget left out): a bounded metrics label.
-  const metricsModel = call.routingModel ?? call.model;
+  const metricsModel = resolved.routingModel;
+  const { priceModel } = resolved;
   (request as RequestIds).metricsModel = metricsModel;
   // Per-key limits come before anything is reserved: a refused request holds and bills nothing.
   const countedTokens =
     token.rpmLimit > 0 || token.tpmLimit > 0
       ? await context.rateLimiter.admit(
           token,
-          call.promptTokenEstimate + (call.maxOutputTokens ?? context.billing.defaultMaxOutputTokens(call.model)),
+          call.promptTokenEstimate + (call.maxOutputTokens ?? context.billing.defaultMaxOutputTokens(priceModel)),
         )
       : 0;
   const worstCase = Math.max(
     ...plan.map(
       (attempt) =>
         context.billing.worstCaseCost(
-          call.model,
+          priceModel,
           attempt.group,
           call.promptTokenEstimate,
           call.maxOutputTokens,
           requestId,
         ) +
         (call.reservedUsage
-          ? context.billing.priceUsage(call.model, attempt.group, { ...zeroUsage, ...call.reservedUsage })
+          ? context.billing.priceUsage(priceModel, attempt.group, { ...zeroUsage, ...call.reservedUsage })
           : 0),
     ),
   );
@@ -168,7 +176,7 @@ export async function runRelay<Capability extends RelayCapability>(
         ? { ...zeroUsage, completionTokens: observed.streamedCompletionTokens }
         : undefined);
     const billedGroup = usedAttempt?.group ?? plan[0]!.group;
-    const cost = usage ? context.billing.priceUsage(call.model, billedGroup, usage) : 0;
+    const cost = usage ? context.billing.priceUsage(priceModel, billedGroup, usage) : 0;
     // The usage log row commits with the settlement: an answered request always has its row.
     await context.billing.settle(reservation, cost, {
       userId: token.userId,

@@ -1,18 +1,20 @@
 import type { Response } from "express";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
-import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import type { Channel } from "../channels/channel.js";
 import type { GatewayContext } from "../gateway-context.js";
+import { exactModelName, type ModelNameResolution } from "../models/resolve-model-name.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
-import type { ProviderAdapter } from "../providers/provider-adapter.js";
+import type { ProviderAdapter, UnbilledAttemptInput } from "../providers/provider-adapter.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import { ClientGoneSignal } from "./client-gone-signal.js";
 import { ClientGoneError } from "../errors/client-gone-error.js";
+import { explainEmptyPlan } from "./explain-empty-plan.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
-/** Reads that are routed like generations but never billed (GET /v1beta/voices). */
-type UnbilledCapability = "nativeVoices";
+/** Reads that are routed like generations but never billed (GET /v1beta/voices, :countTokens). */
+type UnbilledCapability = "nativeVoices" | "nativeCountTokens";
 type UnbilledMethod<Capability extends UnbilledCapability> = NonNullable<ProviderAdapter[Capability]>;
 
 /**
@@ -23,20 +25,26 @@ type UnbilledMethod<Capability extends UnbilledCapability> = NonNullable<Provide
 export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   context: GatewayContext,
   response: Response,
-  call: { capability: Capability; model: string; input: Parameters<UnbilledMethod<Capability>>[0] },
+  call: {
+    capability: Capability;
+    model: string;
+    /** How the handler read the model name (a thinking suffix split off); by default the name as it is. */
+    resolvedModel?: ModelNameResolution;
+    input: Parameters<UnbilledMethod<Capability>>[0];
+  },
 ): Promise<Awaited<ReturnType<UnbilledMethod<Capability>>>> {
   const token = getAuthenticatedToken(response);
   const { requestId } = readRequestIds(response.req);
-  assertModelAllowed(token, call.model);
+  // Nothing is priced here, so the pricing table is not consulted.
+  const resolved = call.resolvedModel ?? exactModelName(call.model, {});
+  assertModelAllowed(token, resolved);
+  const routing = { group: token.group, crossGroupRetry: token.crossGroupRetry };
+  const userGroup = getAuthenticatedUserGroup(response);
+  const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
   const attempts = context.channelRouter
-    .planAttempts(
-      call.model,
-      { group: token.group, crossGroupRetry: token.crossGroupRetry },
-      getAuthenticatedUserGroup(response),
-      context.config.relay.maxAttempts,
-    )
-    .filter((attempt) => findProviderAdapter(attempt.channel.type)[call.capability] !== undefined);
-  if (attempts.length === 0) throw new NoAvailableChannelError(call.model);
+    .planAttempts(resolved.routingModel, routing, userGroup, context.config.relay.maxAttempts)
+    .filter((attempt) => servesCapability(attempt.channel));
+  if (attempts.length === 0) throw explainEmptyPlan(context, resolved, routing, userGroup, servesCapability);
   // Per-key limits as in runRelay: an unbilled read counts as a request, and as no tokens once admitted.
   if (token.rpmLimit > 0 || token.tpmLimit > 0) {
     const countedTokens = await context.rateLimiter.admit(token, 0);
@@ -49,7 +57,11 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
     let lastFailure: unknown;
     for (const attempt of attempts) {
       const adapter = findProviderAdapter(attempt.channel.type);
-      const method = adapter[call.capability] as UnbilledMethod<Capability>;
+      // One capability's method, called with that capability's input (the union of methods takes no single input).
+      const method = adapter[call.capability] as unknown as (
+        input: Parameters<UnbilledMethod<Capability>>[0],
+        attemptInput: UnbilledAttemptInput,
+      ) => ReturnType<UnbilledMethod<Capability>>;
       const credentials = adapter.credentialHeaders(attempt.upstreamKey);
       try {
         const answer = await method(call.input, {

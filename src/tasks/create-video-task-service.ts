@@ -3,7 +3,7 @@ import type { MeteredUsage } from "../billing/metered-usage.js";
 import { isUniqueViolation } from "../channels/is-unique-violation.js";
 import { ConflictError } from "../errors/conflict-error.js";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
-import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import { ModelNotFoundError } from "../errors/no-available-channel-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { ClientGoneSignal } from "../relay/client-gone-signal.js";
@@ -215,7 +215,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       const model = String(input.body.model ?? "");
       const family = findVideoModelFamily(model);
       // A model no video family knows has no channel to run it as video, as any model without a channel.
-      if (!family) throw new NoAvailableChannelError(model);
+      if (!family) throw new ModelNotFoundError(model);
       const videoRequest = { body: input.body, files: input.files };
       const requestHash = input.idempotencyKey === undefined ? null : hashVideoRequest(input.body, input.files);
       if (input.idempotencyKey !== undefined) {

@@ -167,7 +167,7 @@ describe("fast lane: the same answers as the full Express stack", () => {
     {
       name: "a model without a channel",
       request: () => ({ headers: json(), body: JSON.stringify({ ...chat, model: "model-z" }) }),
-      status: 503,
+      status: 404,
     },
     {
       name: "another content type",

@@ -310,9 +310,9 @@ describe.each(testDatabases)("issue 17 defects on $name", ({ database }) => {
       headers: json(),
       body: JSON.stringify({ model: hugeModel, messages: [{ role: "user", content: "hi" }] }),
     });
-    // The OpenAI-style answer stays new-api's 503 no_available_channel, but short.
-    expect(chat.status).toBe(503);
-    expect(chat.json?.error).toMatchObject({ code: "no_available_channel" });
+    // The OpenAI-style answer is a 404 model_not_found with new-api's message, but short.
+    expect(chat.status).toBe(404);
+    expect(chat.json?.error).toMatchObject({ code: "model_not_found" });
     expect(chat.body.length).toBeLessThan(1000);
     expect(errorMessage(chat)).toContain("mxxxx");
     expect(errorMessage(chat)).toContain("1048577 characters");

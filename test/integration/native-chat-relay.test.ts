@@ -390,17 +390,14 @@ describe.each(testDatabases)("OpenAI chat and embeddings on a native channel on 
     ).toBe(3);
   });
 
-  it("answers an unknown gmx model with 503 no available channel", async () => {
+  it("answers an unknown gmx model with 404 model_not_found", async () => {
     const error = await client.chat.completions
       .create({ model: "gmx-9-unknown", messages: [{ role: "user", content: "x" }] })
       .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(OpenAI.APIError);
-    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
-    // A 5xx message quotes the request id, which the SDK reads from X-Request-Id.
-    const { requestID } = error as InstanceType<typeof OpenAI.APIError>;
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
-      message: `no available channel for model gmx-9-unknown (request id ${requestID})`,
-      code: "no_available_channel",
+      message: "no available channel for model gmx-9-unknown",
+      code: "model_not_found",
     });
     expect(upstream.requests).toHaveLength(0);
   });

@@ -298,17 +298,15 @@ describe.each(testDatabases)("OpenAI-style relay through the official SDK on $na
     });
   });
 
-  it("answers an unknown model with 503 no available channel in the OpenAI envelope", async () => {
+  it("answers an unknown model with 404 model_not_found in the OpenAI envelope (a mistake the SDK does not retry)", async () => {
     const error = await client.chat.completions
       .create({ model: "nope", messages: [{ role: "user", content: "x" }] })
       .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(OpenAI.APIError);
-    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
-    // A 5xx message quotes the request id, which the SDK reads from X-Request-Id.
-    const { requestID } = error as InstanceType<typeof OpenAI.APIError>;
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
-      message: `no available channel for model nope (request id ${requestID})`,
-      code: "no_available_channel",
+      message: "no available channel for model nope",
+      type: "invalid_request_error",
+      code: "model_not_found",
     });
   });
 });

@@ -181,6 +181,8 @@ describe("the request id in every log line of a request", () => {
           { name: "second", type: "openai", base_url: healthy.url, key: "healthy-secret", models: ["unpriced-model"] },
         ],
         relay: { max_attempts: 2, cooldown_after_failures: 1, cooldown_seconds: 60 },
+        // The model stays unpriced on purpose: its one-time "no price" warning is one of the request's lines.
+        pricing: { allow_unpriced: true },
       },
     });
   });

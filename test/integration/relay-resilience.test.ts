@@ -237,13 +237,14 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     expect((await readToken(gateway, id)).remain_quota).toBeGreaterThan(900);
   });
 
-  it("answers a model only another group serves with no available channel, and routes auto tokens through auto_groups", async () => {
+  it("answers a model only another group serves with 404 no available channel, and routes auto tokens through auto_groups", async () => {
     const plain = await createApiKey(gateway, { remainQuota: 1000 });
     const missing = await post(plain.key, chatBody("model-v"));
-    expect(missing.status).toBe(503);
-    expect(((await missing.json()) as { error: { message: string } }).error.message).toBe(
-      `no available channel for model model-v (request id ${missing.headers.get("x-request-id")})`,
-    );
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { message: string; code: string } }).error).toMatchObject({
+      message: "no available channel for model model-v",
+      code: "model_not_found",
+    });
 
     const auto = await createApiKey(gateway, { remainQuota: 1000, group: "auto" });
     const served = await post(auto.key, chatBody("model-v"));

@@ -4,6 +4,7 @@ import type { components, operations } from "../../../generated/types/native.js"
 import { isModelAllowed } from "../../auth/is-model-allowed.js";
 import { estimatePromptTokens } from "../../billing/estimate-prompt-tokens.js";
 import type { RoutingToken } from "../../channels/channel-router.js";
+import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";
@@ -13,6 +14,7 @@ import { assertNativeSpeechRules } from "../../providers/native/assert-native-sp
 import { buildNativeModelsPage } from "../../providers/native/build-native-models-page.js";
 import { countNativeEmbeddingTokens } from "../../providers/native/count-native-embedding-tokens.js";
 import { stripModelsPrefix } from "../../providers/native/strip-models-prefix.js";
+import { resolveCallModel } from "../../relay/resolve-call-model.js";
 import { runRelay } from "../../relay/run-relay.js";
 import { runUnbilledRelay } from "../../relay/run-unbilled-relay.js";
 import type { TokenRecord } from "../../store/tokens/token-record.js";
@@ -21,6 +23,7 @@ import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../../users/au
 type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
 type EmbedContentRequest = components["schemas"]["EmbedContentRequest"];
 type BatchEmbedContentsRequest = components["schemas"]["BatchEmbedContentsRequest"];
+type CountTokensRequest = components["schemas"]["CountTokensRequest"];
 
 /**
  * The native generation's operations. The `/v1/models/{model}:…` operations (newer SDKs) share the `/v1beta`
@@ -41,24 +44,22 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
     async function generateContent(request: Request, response: Response) {
       const model = stripModelsPrefix(readPathParameter(request, "model"));
       const mode = !streaming ? "json" : request.query.alt === "sse" ? "sse" : "json-array";
-      const { routing, userGroup } = routingOf(response);
-      // Only a name with a thinking suffix asks this, so the model list is built only then.
-      const resolved = applyNativeThinkingSuffix(model, request.body as GenerateContentRequest, {
+      const resolvedModel = resolveCallModel(context, response, model, "any-model");
+      const resolved = applyNativeThinkingSuffix(resolvedModel, request.body as GenerateContentRequest, {
         stream: streaming,
-        isServed: (name) => context.channelRouter.listModels(routing, userGroup).includes(name),
       });
       if (resolved.warnings.length > 0)
         context.logger.debug(
           { requestId: readRequestIds(request).requestId, model, warnings: resolved.warnings },
           "thinking suffix adjusted",
         );
-      assertNativeSpeechRules(resolved.routingModel, resolved.request);
+      assertNativeSpeechRules(resolvedModel.routingModel, resolved.request);
       const promptTokenEstimate = estimatePromptTokens(resolved.request);
       await runRelay(context, request, response, {
         capability: "nativeGeneration",
         input: { request: resolved.request, mode, promptTokenEstimate },
         model,
-        ...(resolved.routingModel !== model ? { routingModel: resolved.routingModel } : {}),
+        resolvedModel,
         isStream: streaming,
         promptTokenEstimate,
         maxOutputTokens: resolved.request.generationConfig?.maxOutputTokens ?? undefined,
@@ -85,6 +86,17 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
       });
     };
 
+  // Counted by a channel serving the model, never billed: the model is read as for generation (a thinking
+  // variant counts as its base model) and goes through the same key checks and routing.
+  async function countTokens(request: Request, response: Response) {
+    const model = stripModelsPrefix(readPathParameter(request, "model"));
+    const body = assertOneCountTokensSource(request.body as CountTokensRequest);
+    const resolvedModel = resolveCallModel(context, response, model, "any-model");
+    response.json(
+      await runUnbilledRelay(context, response, { capability: "nativeCountTokens", model, resolvedModel, input: body }),
+    );
+  }
+
   const generateContent = generate(false);
   const streamGenerateContent = generate(true);
   const embedContent = embed("embedContent");
@@ -105,6 +117,8 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
     streamGenerateContent,
     embedContent,
     batchEmbedContents,
+    countTokens,
+    countTokensV1: countTokens,
     generateContentV1: generateContent,
     streamGenerateContentV1: streamGenerateContent,
     embedContentV1: embedContent,
@@ -127,4 +141,14 @@ function toOptionalNumber(value: unknown): number | undefined {
   if (value === undefined || value === "") return undefined;
   const number = Number(value);
   return Number.isInteger(number) ? number : undefined;
+}
+
+/** The native API counts either `contents` or a whole `generateContentRequest`, never both or neither. */
+function assertOneCountTokensSource(body: CountTokensRequest): CountTokensRequest {
+  const given = [body.contents, body.generateContentRequest].filter((source) => source !== undefined).length;
+  if (given !== 1)
+    throw new InvalidRequestError("Send either contents or generateContentRequest to count, not both or neither.", {
+      param: given === 0 ? "contents" : "generateContentRequest",
+    });
+  return body;
 }

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { estimatePromptTokens, MEDIA_PART_TOKENS } from "../../billing/estimate-prompt-tokens.js";
-import { findModelPrice } from "../../billing/find-model-price.js";
+import { findModelPrice } from "../../models/find-model-price.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import { withoutInjectedNestedDefaults } from "../../http/without-injected-nested-defaults.js";

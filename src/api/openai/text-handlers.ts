@@ -4,7 +4,7 @@ import { estimatePromptTokens } from "../../billing/estimate-prompt-tokens.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { JsonRequestBody } from "../../http/operation-types.js";
-import { splitRoutingModel } from "../../providers/native/split-routing-model.js";
+import { resolveCallModel } from "../../relay/resolve-call-model.js";
 import { runRelay } from "../../relay/run-relay.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../../users/authenticated-request.js";
 
@@ -26,13 +26,14 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
     },
     async createChatCompletion(request, response) {
       const body = request.body as JsonRequestBody<operations["createChatCompletion"]>;
-      // gmx- thinking suffixes route by the base model; the suffix rides on to the channel's mapped name.
-      const routing = splitRoutingModel(body.model);
+      // A gmx- thinking suffix routes and is priced by the base model; it rides on to the channel's mapped name.
+      const resolvedModel = resolveCallModel(context, response, body.model, "native-family");
       await runRelay(context, request, response, {
         capability: "chat",
         input: body,
         model: body.model,
-        ...(routing ? { routingModel: routing.routingModel, upstreamModelSuffix: routing.suffix } : {}),
+        resolvedModel,
+        ...(resolvedModel.suffix !== "" ? { upstreamModelSuffix: resolvedModel.suffix } : {}),
         isStream: body.stream === true,
         promptTokenEstimate: estimatePromptTokens(body),
         maxOutputTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
@@ -40,13 +41,14 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
     },
     async createResponse(request, response) {
       const body = request.body as JsonRequestBody<operations["createResponse"]>;
-      // As for chat: a gmx- thinking suffix routes by the base model and rides on to the native channel.
-      const routing = splitRoutingModel(body.model);
+      // As for chat: a gmx- thinking suffix routes and is priced by the base model and rides on to the channel.
+      const resolvedModel = resolveCallModel(context, response, body.model, "native-family");
       await runRelay(context, request, response, {
         capability: "responses",
         input: body,
         model: body.model,
-        ...(routing ? { routingModel: routing.routingModel, upstreamModelSuffix: routing.suffix } : {}),
+        resolvedModel,
+        ...(resolvedModel.suffix !== "" ? { upstreamModelSuffix: resolvedModel.suffix } : {}),
         isStream: body.stream === true,
         promptTokenEstimate: estimatePromptTokens(body),
         maxOutputTokens: body.max_output_tokens ?? undefined,

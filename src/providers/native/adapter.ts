@@ -8,6 +8,7 @@ import { relayNativeEmbeddings } from "./relay-native-embeddings.js";
 import { relayNativeGenerate } from "./relay-native-generate.js";
 import { relayNativeImage } from "./relay-native-image.js";
 import { relayNativeResponses } from "./relay-native-responses.js";
+import { relayNativeCountTokens } from "./relay-native-count-tokens.js";
 import { relayNativeVoices } from "./relay-native-voices.js";
 
 /**
@@ -50,4 +51,5 @@ export const nativeAdapter = {
   nativeGeneration: (call, input) => relayNativeGenerate(call, input.response, input),
   nativeEmbedding: (call, input) => relayNativeEmbed(call, input.response, input),
   nativeVoices: (query, input) => relayNativeVoices(query, input),
+  nativeCountTokens: (request, input) => relayNativeCountTokens(request, input),
 } as const satisfies ProviderAdapter;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cleanNativeSchema } from "./clean-native-schema.js";
 import { deepMergeNativePatch } from "./deep-merge-native-patch.js";
 import { describeThinkingModel } from "./describe-thinking-model.js";
-import { parseModelSuffix } from "./parse-model-suffix.js";
+import { parseModelSuffix } from "../../models/parse-model-suffix.js";
 
 describe("deepMergeNativePatch", () => {
   it("merges maps, replaces scalars, arrays and null, keeps base-only keys, and modifies neither input", () => {

@@ -7,7 +7,7 @@ import { convertChatTools } from "./convert-chat-tools.js";
 import { convertToolChoice } from "./convert-tool-choice.js";
 import { deepMergeNativePatch } from "./deep-merge-native-patch.js";
 import { describeThinkingModel } from "./describe-thinking-model.js";
-import { parseModelSuffix } from "./parse-model-suffix.js";
+import { parseModelSuffix } from "../../models/parse-model-suffix.js";
 import { resolveThinkingConfig } from "./resolve-thinking-config.js";
 
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];

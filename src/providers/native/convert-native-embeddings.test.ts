@@ -5,7 +5,6 @@ import { convertEmbeddingRequestToNative } from "./convert-embedding-request-to-
 import { convertNativeEmbeddingsToOpenai } from "./convert-native-embeddings-to-openai.js";
 import { encodeEmbeddingAsBase64 } from "./encode-embedding-as-base64.js";
 import { estimateEmbeddingTokens } from "./estimate-embedding-tokens.js";
-import { splitRoutingModel } from "./split-routing-model.js";
 import { createOpenaiSchemaValidator } from "./testing/create-openai-schema-validator.js";
 
 const validate = createOpenaiSchemaValidator();
@@ -91,25 +90,5 @@ describe("estimateEmbeddingTokens", () => {
     expect(estimateEmbeddingTokens(["", "a"])).toBe(2);
     expect(estimateEmbeddingTokens(["日本語 ok"])).toBe(3 + 1);
     expect(estimateEmbeddingTokens(["😀"])).toBe(1);
-  });
-});
-
-describe("splitRoutingModel", () => {
-  it("routes gmx- thinking variants by the base model and keeps the suffix as written", () => {
-    expect(splitRoutingModel("gmx-2.5-flash-thinking")).toEqual({ routingModel: "gmx-2.5-flash", suffix: "-thinking" });
-    expect(splitRoutingModel("gmx-2.5-flash-thinking-1024")).toEqual({
-      routingModel: "gmx-2.5-flash",
-      suffix: "-thinking-1024",
-    });
-    expect(splitRoutingModel("gmx-2.5-flash-nothinking")).toEqual({
-      routingModel: "gmx-2.5-flash",
-      suffix: "-nothinking",
-    });
-  });
-
-  it("leaves names without a suffix, and other families, alone", () => {
-    expect(splitRoutingModel("gmx-2.5-flash")).toBeUndefined();
-    expect(splitRoutingModel("gmx-2.0-flash-thinking-exp")).toBeUndefined();
-    expect(splitRoutingModel("kimi-k2-thinking")).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import type { components as NativeComponents } from "../../../generated/types/na
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { ThinkingModel } from "./describe-thinking-model.js";
-import type { ThinkingSuffix } from "./parse-model-suffix.js";
+import type { ThinkingSuffix } from "../../models/parse-model-suffix.js";
 
 type ThinkingConfig = NativeComponents["schemas"]["ThinkingConfig"];
 type ReasoningEffort = OpenaiComponents["schemas"]["CreateChatCompletionRequest"]["reasoning_effort"];
