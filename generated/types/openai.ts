@@ -156,9 +156,9 @@ export interface paths {
          *     ### Native family (`gmx-` models)
          *     Served by native channels through `generateContent` / `streamGenerateContent?alt=sse`: `input` → `contents`,
          *     `instructions` → `systemInstruction`, `max_output_tokens`, `temperature`, `top_p` → `generationConfig`,
-         *     `reasoning.effort` → thinking (chat's priority rules), `reasoning.summary` auto/detailed → thoughts returned as a
-         *     `reasoning` item, function tools and `tool_choice` → `tools` / `toolConfig`, `web_search_preview` → the native
-         *     search tool, `text.format` → `responseMimeType` + `responseSchema`. `previous_response_id` is refused with 400
+         *     `reasoning.effort` → thinking (chat's priority rules), `reasoning.summary` auto/concise/detailed → thoughts
+         *     returned as a `reasoning` item, function tools and `tool_choice` → `tools` / `toolConfig`, `web_search` and
+         *     `web_search_preview` → the native search tool, `text.format` → `responseMimeType` + `responseSchema`. `previous_response_id` is refused with 400
          *     (no conversation store: send the whole conversation); `file_search` and `file_id` parts are refused; fields
          *     without a native equivalent are ignored. A generation-3 function call's thought signature rides in its
          *     `call_id` (`call_…__thought__<signature>`): send the id back unchanged. A signature the answer put on its text
@@ -1174,10 +1174,10 @@ export interface components {
             /** @description Whether the model may call several tools in one turn (upstream default true). Ignored for the native family. */
             parallel_tool_calls?: boolean | null;
             /**
-             * @description Desired answer length for models that support it. Ignored for the native family.
-             * @enum {string|null}
+             * @description Desired answer length for models that support it. The values belong to the upstream provider (OpenAI
+             *     today: `low`, `medium`, `high`) and pass through as given. Ignored for the native family.
              */
-            verbosity?: "low" | "medium" | "high" | null;
+            verbosity?: string | null;
             /** @description Upstream processing tier (`auto`, `default`, `flex`, `priority` on OpenAI). Ignored for the native family. */
             service_tier?: string | null;
             /** @description Whether the upstream may store the completion. Ignored for the native family. */
@@ -1226,12 +1226,16 @@ export interface components {
             svc_thinking_to_content?: boolean;
             parameters?: components["schemas"]["ChatCompletionExtensionParameters"];
             /**
-             * @description How much the model reasons before answering (`none` where supported). Native family: generation-3 models
-             *     map low/medium/high to `thinkingLevel` LOW/MEDIUM/HIGH; `-thinking` models without `max_tokens` use about
-             *     20%, 50% or 80% of the thinking budget.
-             * @enum {string|null}
+             * @description How much the model reasons before answering (`none` where supported). The values belong to the upstream
+             *     provider (OpenAI today: `none`, `minimal`, `low`, `medium`, `high`, `xhigh`), so any value passes through to
+             *     OpenAI-compatible channels. Native family: `none`, `minimal`, `low`, `medium` and `high` are mapped
+             *     (generation-3 models map low/medium/high to `thinkingLevel` LOW/MEDIUM/HIGH; `-thinking` models without
+             *     `max_tokens` use about 20%, 50% or 80% of the thinking budget); any other value is refused (400 naming
+             *     `reasoning_effort`).
+             * @example low
+             * @example xhigh
              */
-            reasoning_effort?: "none" | "minimal" | "low" | "medium" | "high" | null;
+            reasoning_effort?: string | null;
             web_search_options?: components["schemas"]["ChatCompletionWebSearchOptions"];
             extra_body?: components["schemas"]["ChatCompletionExtraBody"];
         } & {
@@ -1585,25 +1589,35 @@ export interface components {
         /** @description Reasoning options for reasoning models. */
         ResponseReasoningOptions: ({
             /**
-             * @description How much the model reasons before answering.
-             * @enum {string|null}
+             * @description How much the model reasons before answering. The values belong to the upstream provider (OpenAI today:
+             *     `none`, `minimal`, `low`, `medium`, `high`, `xhigh`), so any value passes through to channels that speak the
+             *     Responses protocol. Native family: `none`, `minimal`, `low`, `medium` and `high` are mapped (as chat's
+             *     `reasoning_effort`); any other value is refused (400 naming `reasoning.effort`).
+             * @example low
+             * @example minimal
              */
-            effort?: "none" | "low" | "medium" | "high" | null;
+            effort?: string | null;
             /**
-             * @description Whether and how a summary of the reasoning is returned (as a `reasoning` output item).
-             * @enum {string|null}
+             * @description Whether and how a summary of the reasoning is returned (as a `reasoning` output item). The values belong to
+             *     the upstream provider (OpenAI today: `auto`, `concise`, `detailed`), passed through as given. Native family:
+             *     `auto`, `concise` and `detailed` ask for the thoughts, `none` does not; any other value is refused (400
+             *     naming `reasoning.summary`).
+             * @example auto
              */
-            summary?: "auto" | "none" | "detailed" | null;
+            summary?: string | null;
         } & {
             [key: string]: unknown;
         }) | null;
-        /** @description Built-in web search. */
-        ResponseWebSearchPreviewTool: {
+        /**
+         * @description Built-in web search: `web_search` (the upstream's current name) or `web_search_preview` (the earlier one), each
+         *     passed through under the name the client used. Native family: both become the native search tool.
+         */
+        ResponseWebSearchTool: {
             /**
-             * @description Always `web_search_preview`.
-             * @constant
+             * @description `web_search` or `web_search_preview`.
+             * @enum {string}
              */
-            type: "web_search_preview";
+            type: "web_search" | "web_search_preview";
             /**
              * @description How much search context is given to the model.
              * @default medium
@@ -1666,7 +1680,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description A tool the model may use, told apart by `type`. */
-        ResponseTool: components["schemas"]["ResponseWebSearchPreviewTool"] | components["schemas"]["ResponseFileSearchTool"] | components["schemas"]["ResponseFunctionTool"];
+        ResponseTool: components["schemas"]["ResponseWebSearchTool"] | components["schemas"]["ResponseFileSearchTool"] | components["schemas"]["ResponseFunctionTool"];
         /**
          * @description Which tool the model uses; default `auto`.
          * @default auto
@@ -1843,7 +1857,7 @@ export interface components {
              */
             status?: "in_progress" | "completed" | "incomplete";
         };
-        /** @description A built-in web search the model ran (`web_search_preview` tool). */
+        /** @description A built-in web search the model ran (`web_search` or `web_search_preview` tool). */
         ResponseOutputWebSearchCall: {
             /** @description Item id (`ws_…`). */
             id: string;
