@@ -181,7 +181,7 @@ export interface paths {
          *
          *     ```text
          *     event: response.created
-         *     data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[]}}
+         *     data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[],…}}
          *
          *     event: response.output_item.added
          *     data: {"type":"response.output_item.added","sequence_number":2,"output_index":0,"item":{"id":"msg_67ccd3","type":"message","status":"in_progress","role":"assistant","content":[]}}
@@ -1497,6 +1497,10 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
+            /** @description Log probabilities of the output tokens (empty unless the request asked for them upstream). */
+            logprobs?: {
+                [key: string]: unknown;
+            }[];
         };
         /** @description One content part of an input message. */
         ResponseInputContent: components["schemas"]["ResponseInputText"] | components["schemas"]["ResponseInputImage"] | components["schemas"]["ResponseInputFile"] | components["schemas"]["ResponseOutputText"];
@@ -1874,7 +1878,7 @@ export interface components {
         };
         /** @description One output item, told apart by `type`. */
         ResponseOutputItem: components["schemas"]["ResponseOutputMessage"] | components["schemas"]["ResponseOutputFunctionCall"] | components["schemas"]["ResponseOutputReasoning"] | components["schemas"]["ResponseOutputWebSearchCall"];
-        /** @description Token usage; billing uses it. Absent or null until the response is completed. */
+        /** @description Token usage; billing uses it. Null until the response is completed. */
         ResponseUsage: {
             /** @description Input tokens. */
             input_tokens: number;
@@ -1883,17 +1887,22 @@ export interface components {
             /** @description input_tokens plus output_tokens. */
             total_tokens: number;
             /** @description Breakdown of the input tokens. */
-            input_tokens_details?: {
+            input_tokens_details: {
                 /** @description Input tokens served from the upstream's prompt cache. */
-                cached_tokens?: number;
+                cached_tokens: number;
             };
             /** @description Breakdown of the output tokens. */
-            output_tokens_details?: {
+            output_tokens_details: {
                 /** @description Reasoning tokens (already counted in output_tokens). */
-                reasoning_tokens?: number;
+                reasoning_tokens: number;
             };
         } | null;
-        /** @description A model response of the Responses API. */
+        /**
+         * @description A model response of the Responses API. It carries every field OpenAI's published response schema requires,
+         *     the request's settings echoed (or their defaults), in the JSON answer and in the `response` of every streamed
+         *     `response.*` event. Responses the gateway builds (native family) also carry `completed_at`, `background`,
+         *     `service_tier`, `max_tool_calls`, `safety_identifier` and `prompt_cache_key`, as OpenAI sends them.
+         */
         ResponseObject: {
             /** @description Response id (`resp_…`); send it as `previous_response_id` to continue. */
             id: string;
@@ -1914,45 +1923,63 @@ export interface components {
             /** @description Output items in order (messages, function calls, reasoning summaries, built-in tool calls). */
             output: components["schemas"]["ResponseOutputItem"][];
             /** @description Set when status is `failed`. */
-            error?: {
+            error: {
                 /** @description Machine-readable error code. */
                 code?: string;
                 /** @description Human-readable description. */
                 message?: string;
             } | null;
             /** @description Set when status is `incomplete`. */
-            incomplete_details?: {
+            incomplete_details: {
                 /** @description Why the response is incomplete, for example `max_output_tokens`. */
                 reason?: string;
             } | null;
             /** @description The instructions of the request. */
-            instructions?: string | null;
+            instructions: string | null;
             /** @description The output token limit of the request. */
-            max_output_tokens?: number | null;
+            max_output_tokens: number | null;
             /** @description The temperature used. */
-            temperature?: number | null;
+            temperature: number | null;
             /** @description The top_p used. */
-            top_p?: number | null;
+            top_p: number | null;
             /** @description Whether several tool calls per turn were allowed. */
-            parallel_tool_calls?: boolean;
-            tool_choice?: components["schemas"]["ResponseToolChoice"];
+            parallel_tool_calls: boolean;
+            tool_choice: components["schemas"]["ResponseToolChoice"];
             /** @description The tools of the request. */
-            tools?: components["schemas"]["ResponseTool"][];
+            tools: components["schemas"]["ResponseTool"][];
             /** @description The response this one continues. */
-            previous_response_id?: string | null;
-            reasoning?: components["schemas"]["ResponseReasoningOptions"];
+            previous_response_id: string | null;
+            reasoning: components["schemas"]["ResponseReasoningOptions"];
             /**
              * @description The truncation strategy used.
              * @enum {string|null}
              */
-            truncation?: "auto" | "disabled" | null;
-            /** @description The metadata of the request. */
-            metadata?: {
+            truncation: "auto" | "disabled" | null;
+            /** @description The metadata of the request (`{}` when it had none). */
+            metadata: {
                 [key: string]: string;
             } | null;
             /** @description The user of the request. */
             user?: string | null;
-            usage?: components["schemas"]["ResponseUsage"];
+            text: components["schemas"]["ResponseTextOptions"];
+            /**
+             * @description Whether the upstream stored the response (so it can be continued with `previous_response_id`). Always
+             *     false for the native family, whose channels keep no conversation store.
+             */
+            store: boolean;
+            /** @description Unix seconds when the response was completed; null until then. */
+            completed_at?: number | null;
+            /** @description Whether the response was run in the background (never, for the native family). */
+            background?: boolean | null;
+            /** @description The upstream processing tier used. */
+            service_tier?: string | null;
+            /** @description The built-in tool call limit of the request. */
+            max_tool_calls?: number | null;
+            /** @description The safety identifier of the request. */
+            safety_identifier?: string | null;
+            /** @description The prompt cache key of the request. */
+            prompt_cache_key?: string | null;
+            usage: components["schemas"]["ResponseUsage"];
         };
         /** @description The response was created; `response.status` is `in_progress`. */
         ResponseCreatedEvent: {
@@ -3684,16 +3711,16 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseObject"];
                     /**
                      * @example event: response.created
-                     *     data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[]}}
+                     *     data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[],"error":null,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},"store":true,"temperature":1,"text":{"format":{"type":"text"}},"tool_choice":"auto","tools":[],"top_p":0.98,"truncation":"disabled","metadata":{},"usage":null}}
                      *
                      *     event: response.in_progress
-                     *     data: {"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[]}}
+                     *     data: {"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[],"error":null,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},"store":true,"temperature":1,"text":{"format":{"type":"text"}},"tool_choice":"auto","tools":[],"top_p":0.98,"truncation":"disabled","metadata":{},"usage":null}}
                      *
                      *     event: response.output_item.added
                      *     data: {"type":"response.output_item.added","sequence_number":2,"output_index":0,"item":{"id":"msg_67ccd3","type":"message","status":"in_progress","role":"assistant","content":[]}}
                      *
                      *     event: response.content_part.added
-                     *     data: {"type":"response.content_part.added","sequence_number":3,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}
+                     *     data: {"type":"response.content_part.added","sequence_number":3,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[],"logprobs":[]}}
                      *
                      *     event: response.output_text.delta
                      *     data: {"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"delta":"Hello"}
@@ -3702,13 +3729,13 @@ export interface operations {
                      *     data: {"type":"response.output_text.done","sequence_number":5,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"text":"Hello"}
                      *
                      *     event: response.content_part.done
-                     *     data: {"type":"response.content_part.done","sequence_number":6,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"part":{"type":"output_text","text":"Hello","annotations":[]}}
+                     *     data: {"type":"response.content_part.done","sequence_number":6,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"part":{"type":"output_text","text":"Hello","annotations":[],"logprobs":[]}}
                      *
                      *     event: response.output_item.done
-                     *     data: {"type":"response.output_item.done","sequence_number":7,"output_index":0,"item":{"id":"msg_67ccd3","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello","annotations":[]}]}}
+                     *     data: {"type":"response.output_item.done","sequence_number":7,"output_index":0,"item":{"id":"msg_67ccd3","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello","annotations":[],"logprobs":[]}]}}
                      *
                      *     event: response.completed
-                     *     data: {"type":"response.completed","sequence_number":8,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"completed","output":[{"id":"msg_67ccd3","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello","annotations":[]}]}],"usage":{"input_tokens":12,"output_tokens":2,"total_tokens":14,"input_tokens_details":{"cached_tokens":0},"output_tokens_details":{"reasoning_tokens":0}}}}
+                     *     data: {"type":"response.completed","sequence_number":8,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"completed","output":[{"id":"msg_67ccd3","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello","annotations":[],"logprobs":[]}]}],"error":null,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},"store":true,"temperature":1,"text":{"format":{"type":"text"}},"tool_choice":"auto","tools":[],"top_p":0.98,"truncation":"disabled","metadata":{},"usage":{"input_tokens":12,"output_tokens":2,"total_tokens":14,"input_tokens_details":{"cached_tokens":0},"output_tokens_details":{"reasoning_tokens":0}}}}
                      */
                     "text/event-stream": string;
                 };
