@@ -149,6 +149,11 @@ export interface paths {
          *     continues an earlier response without resending it. The worst-case cost (prompt estimate plus
          *     `max_output_tokens`) is reserved from the key's quota first and the actual usage is settled afterwards.
          *
+         *     A continuation (`previous_response_id`, or `item_reference` input items naming earlier output items) goes to
+         *     the channel and key that made what it names, remembered for `responses.route_retention_days` (default 30) of the
+         *     gateway's configuration: a response made on one upstream account does not exist on another. When that channel
+         *     is gone, disabled or no longer serves the model, the answer is a 400 naming the field.
+         *
          *     Tool calling is two-phase: the model returns `function_call` output items; the client runs them and sends
          *     `function_call_output` items with the same `call_id` (with `previous_response_id`, or with the whole
          *     conversation including the `function_call` items).
@@ -158,12 +163,13 @@ export interface paths {
          *     `instructions` → `systemInstruction`, `max_output_tokens`, `temperature`, `top_p` → `generationConfig`,
          *     `reasoning.effort` → thinking (chat's priority rules), `reasoning.summary` auto/concise/detailed → thoughts
          *     returned as a `reasoning` item, function tools and `tool_choice` → `tools` / `toolConfig`, `web_search` and
-         *     `web_search_preview` → the native search tool, `text.format` → `responseMimeType` + `responseSchema`. `previous_response_id` is refused with 400
-         *     (no conversation store: send the whole conversation); `file_search` and `file_id` parts are refused; fields
-         *     without a native equivalent are ignored. A generation-3 function call's thought signature rides in its
-         *     `call_id` (`call_…__thought__<signature>`): send the id back unchanged. A signature the answer put on its text
-         *     comes as a `reasoning` item with an empty summary and `encrypted_content`, right after the message item; send
-         *     the whole `output` back in the next `input` and it is restored on that text.
+         *     `web_search_preview` → the native search tool, `text.format` → `responseMimeType` + `responseSchema`.
+         *     `previous_response_id` and `item_reference` items are refused with 400 (no conversation store: send the whole
+         *     conversation); `file_search` and `file_id` parts are refused; fields without a native equivalent are ignored. A
+         *     generation-3 function call's thought signature rides in its `call_id` (`call_…__thought__<signature>`): send the
+         *     id back unchanged. A signature the answer put on its text comes as a `reasoning` item with an empty summary and
+         *     `encrypted_content`, right after the message item; send the whole `output` back in the next `input` and it is
+         *     restored on that text.
          *
          *     ### Streaming
          *     With `stream: true` the answer is a Server-Sent Events stream; each event is two lines, `event: <type>` and
@@ -1588,8 +1594,25 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description An earlier item named by its id instead of sent again (clients of upstreams that store responses, such as the
+         *     Vercel AI SDK with `store: true`). Passed through to channels that speak the Responses protocol, routed to the
+         *     channel and key that made the item (it exists only on that upstream account). Native family: refused (400 naming
+         *     `input[<n>].id`), as there is no store to resolve it from; send the item itself.
+         */
+        ResponseInputItemReference: {
+            /**
+             * @description Always `item_reference`.
+             * @constant
+             */
+            type: "item_reference";
+            /** @description Id of an output item of an earlier response, for example `msg_…`. */
+            id: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One input item (a message, a function call and its output, or a reasoning item sent back). */
-        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseInputFunctionCall"] | components["schemas"]["ResponseInputFunctionCallOutput"] | components["schemas"]["ResponseInputReasoning"];
+        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseInputFunctionCall"] | components["schemas"]["ResponseInputFunctionCallOutput"] | components["schemas"]["ResponseInputReasoning"] | components["schemas"]["ResponseInputItemReference"];
         /** @description Reasoning options for reasoning models. */
         ResponseReasoningOptions: ({
             /**
@@ -1764,7 +1787,12 @@ export interface components {
             parallel_tool_calls?: boolean | null;
             /** @description Maximum number of built-in tool calls in this response. */
             max_tool_calls?: number | null;
-            /** @description Id of an earlier response to continue that conversation without resending it. Refused (400) for the native family, whose channels keep no conversation store. */
+            /**
+             * @description Id of an earlier response to continue that conversation without resending it. The request goes to the
+             *     channel and key that made that response (it exists only on that upstream account); when that channel can no
+             *     longer serve the model, a 400 names this field. Refused (400) for the native family, whose channels keep no
+             *     conversation store.
+             */
             previous_response_id?: string | null;
             /**
              * @description `auto` drops the oldest input items when the context window is exceeded; `disabled` (default) fails the request instead.

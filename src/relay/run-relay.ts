@@ -15,6 +15,7 @@ import type { RequestIds } from "../http/request-ids.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
+import { continuationUnavailable, recordCreatedIds, type ContinuationTarget } from "./response-routes.js";
 import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
 
 export interface RelayAttemptInput {
@@ -40,6 +41,11 @@ export interface RelayAttemptInput {
   deliver(body: unknown): void;
   /** Hands over a binary answer (audio), sent like `deliver`. */
   deliverBytes(contentType: string, bytes: Buffer): void;
+  /**
+   * Notes upstream ids this attempt made (a Responses answer's id and its output items' ids) as soon as they are
+   * known, so continuations of them reach this channel and key; recorded before the answer ends.
+   */
+  noteCreatedIds(ids: readonly string[]): void;
 }
 
 export interface RelayCall<Capability extends RelayCapability> {
@@ -64,10 +70,34 @@ export interface RelayCall<Capability extends RelayCapability> {
   /** Narrows the planned channels further (a remix must go to the channel holding the source video). */
   acceptsAttempt?: (attempt: ChannelAttempt) => boolean;
   /**
+   * The channel and key that made what the request continues (`previous_response_id`, `item_reference`): the only
+   * attempt planned. A channel that can no longer serve the model is a 400 naming the field.
+   */
+  continuationTarget?: ContinuationTarget;
+  /**
    * An asynchronous task: a successful attempt has handed the reservation to the task row (which settles it when
    * the task ends), so the relay neither settles nor logs usage then. A failed submission is still refunded here.
    */
   handsOverReservation?: boolean;
+}
+
+/** The one attempt of a continuation: on the channel and key that made what it continues, or a 400. */
+function planContinuation<Capability extends RelayCapability>(
+  context: GatewayContext,
+  call: RelayCall<Capability>,
+  token: TokenRecord,
+  userGroup: string,
+  target: ContinuationTarget,
+): ChannelAttempt[] {
+  const attempt = context.channelRouter.planAttemptOn(
+    call.routingModel ?? call.model,
+    { group: token.group, crossGroupRetry: token.crossGroupRetry },
+    userGroup,
+    target,
+  );
+  if (attempt === undefined || findProviderAdapter(attempt.channel.type)[call.capability] === undefined)
+    throw continuationUnavailable(target, call.model);
+  return [attempt];
 }
 
 const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
@@ -86,18 +116,20 @@ export async function runRelay<Capability extends RelayCapability>(
   const token: TokenRecord = getAuthenticatedToken(response);
   assertModelAllowed(token, call.model);
   const userGroup = getAuthenticatedUserGroup(response);
-  const plan = context.channelRouter
-    .planAttempts(
-      call.routingModel ?? call.model,
-      { group: token.group, crossGroupRetry: token.crossGroupRetry },
-      userGroup,
-      context.config.relay.maxAttempts,
-    )
-    .filter(
-      (attempt) =>
-        findProviderAdapter(attempt.channel.type)[call.capability] !== undefined &&
-        (call.acceptsAttempt === undefined || call.acceptsAttempt(attempt)),
-    );
+  const plan = call.continuationTarget
+    ? planContinuation(context, call, token, userGroup, call.continuationTarget)
+    : context.channelRouter
+        .planAttempts(
+          call.routingModel ?? call.model,
+          { group: token.group, crossGroupRetry: token.crossGroupRetry },
+          userGroup,
+          context.config.relay.maxAttempts,
+        )
+        .filter(
+          (attempt) =>
+            findProviderAdapter(attempt.channel.type)[call.capability] !== undefined &&
+            (call.acceptsAttempt === undefined || call.acceptsAttempt(attempt)),
+        );
   if (plan.length === 0) throw new NoAvailableChannelError(call.model);
 
   const { requestId, ledgerRequestId } = readRequestIds(request);
@@ -155,6 +187,8 @@ export async function runRelay<Capability extends RelayCapability>(
   const deliverBytes = (contentType: string, bytes: Buffer) => {
     delivery = { contentType, bytes };
   };
+  // Where the answers' ids were made is written while the answer is still being made, and waited for before it ends.
+  const recordings: Array<Promise<void>> = [];
   const startedAt = performance.now();
   let usedAttempt: ChannelAttempt | undefined;
   let failure: unknown;
@@ -218,6 +252,9 @@ export async function runRelay<Capability extends RelayCapability>(
             reservation,
             deliver,
             deliverBytes,
+            noteCreatedIds: (ids) => {
+              if (ids.length > 0) recordings.push(recordCreatedIds(context, attempt, ids, requestId));
+            },
           },
           context.providers,
         );
@@ -250,6 +287,7 @@ export async function runRelay<Capability extends RelayCapability>(
     // create-sqlite-quota-ledger.ts).
     const handedOver = call.handsOverReservation === true && !failure;
     if (!handedOver) await settleAndRecord();
+    if (recordings.length > 0) await Promise.all(recordings);
   }
   if (failure && !response.headersSent) throw failure;
   if (failure) context.logger.warn({ requestId, err: (failure as Error).message }, "stream ended early");

@@ -36,8 +36,9 @@ const ignoredFields = [
  * cleaning, thinking priority: extra_body.native.thinking_config, then reasoning.effort, then the model suffix).
  * On top: `reasoning.summary` auto/concise/detailed asks for the thoughts (a `reasoning` output item), unless thinking is
  * off or the client decided include_thoughts itself. The chat door's automatic adaptation (thoughts for streams) is
- * not applied, `stream` is left out of the restated request: in Responses the summary alone decides. `previous_response_id` is refused: the gateway keeps no
- * conversation store for native channels, so the client must send the whole conversation.
+ * not applied, `stream` is left out of the restated request: in Responses the summary alone decides.
+ * `previous_response_id` and `item_reference` input items are refused: the gateway keeps no conversation store for
+ * native channels, so the client must send the whole conversation.
  */
 export async function convertResponsesRequestToNative(input: ResponsesToNativeInput): Promise<ChatToNativeResult> {
   const { request } = input;
@@ -46,6 +47,15 @@ export async function convertResponsesRequestToNative(input: ResponsesToNativeIn
       `previous_response_id is not supported for ${request.model}: the gateway keeps no conversation store for this model family. Send the whole conversation in input (earlier output items included).`,
       { param: "previous_response_id" },
     );
+  }
+  if (Array.isArray(request.input)) {
+    for (const [index, item] of request.input.entries()) {
+      if ("type" in item && item.type === "item_reference")
+        throw new InvalidRequestError(
+          `input[${index}] is an item_reference, which is not supported for ${request.model}: the gateway keeps no conversation store for this model family. Send the item itself (earlier output items as they were returned).`,
+          { param: `input[${index}].id` },
+        );
+    }
   }
   const summary = readReasoningSummary(request.reasoning?.summary);
   const warnings: string[] = [];
