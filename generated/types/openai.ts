@@ -1706,8 +1706,19 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description Another built-in tool of the upstream provider (OpenAI today: `code_interpreter`, `image_generation`, `mcp`,
+         *     `computer_use_preview`, `shell`, …): its kinds belong to the provider, so it passes through as given to channels
+         *     that speak the Responses protocol. Native family: refused (400 naming `tools[<n>].type`).
+         */
+        ResponseUpstreamTool: {
+            /** @description The tool kind, as the upstream names it. */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A tool the model may use, told apart by `type`. */
-        ResponseTool: components["schemas"]["ResponseWebSearchTool"] | components["schemas"]["ResponseFileSearchTool"] | components["schemas"]["ResponseFunctionTool"];
+        ResponseTool: components["schemas"]["ResponseWebSearchTool"] | components["schemas"]["ResponseFileSearchTool"] | components["schemas"]["ResponseFunctionTool"] | components["schemas"]["ResponseUpstreamTool"];
         /**
          * @description Which tool the model uses; default `auto`.
          * @default auto
@@ -1720,7 +1731,12 @@ export interface components {
             type: "function";
             /** @description Name of the function. */
             name: string;
-        };
+        } | ({
+            /** @description The choice kind, as the upstream names it. */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        });
         /** @description Output text options. Native family → `responseMimeType` plus `responseSchema` for `json_schema` and `json_object`. */
         ResponseTextOptions: ({
             /** @description The output format; `text` (default), `json_object`, or `json_schema` with `name` and `schema`. */

@@ -73,6 +73,18 @@ describe.each(testDatabases)("provider-owned fields on $name", ({ database }) =>
     });
   });
 
+  it("passes the upstream's other built-in tools and tool choices to an OpenAI channel", async () => {
+    const tools = [{ type: "code_interpreter", container: { type: "auto" } }, { type: "web_search" }];
+    const answer = await post("/responses", {
+      model: "gpt-5-mini",
+      input: "hello",
+      tools,
+      tool_choice: { type: "web_search" },
+    });
+    expect(answer.status).toBe(200);
+    expect(openai.requests[0]!.body).toMatchObject({ tools, tool_choice: { type: "web_search" } });
+  });
+
   it("passes chat reasoning_effort xhigh and verbosity to an OpenAI channel", async () => {
     const answer = await post("/chat/completions", {
       model: "gpt-5-mini",
@@ -101,6 +113,12 @@ describe.each(testDatabases)("provider-owned fields on $name", ({ database }) =>
   it.each([
     ["/responses", { input: "hello", reasoning: { effort: "xhigh" } }, "reasoning.effort"],
     ["/responses", { input: "hello", reasoning: { summary: "verbose" } }, "reasoning.summary"],
+    ["/responses", { input: "hello", tools: [{ type: "code_interpreter" }] }, "tools[0].type"],
+    [
+      "/responses",
+      { input: "hello", tools: [{ type: "web_search" }], tool_choice: { type: "web_search" } },
+      "tool_choice",
+    ],
     [
       "/chat/completions",
       { messages: [{ role: "user", content: "hello" }], reasoning_effort: "xhigh" },

@@ -10,6 +10,8 @@ import { convertResponsesInputToMessages } from "./convert-responses-input-to-me
 type ResponsesRequest = OpenaiComponents["schemas"]["CreateResponseRequest"];
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
 type ChatTool = OpenaiComponents["schemas"]["ChatCompletionTool"];
+type ResponseFunctionTool = OpenaiComponents["schemas"]["ResponseFunctionTool"];
+type ResponseWebSearchTool = OpenaiComponents["schemas"]["ResponseWebSearchTool"];
 
 export interface ResponsesToNativeInput extends Omit<ChatToNativeInput, "request"> {
   request: ResponsesRequest;
@@ -78,8 +80,13 @@ export async function convertResponsesRequestToNative(input: ResponsesToNativeIn
   if (tools !== undefined) chatRequest.tools = tools;
   const toolChoice = request.tool_choice;
   if (typeof toolChoice === "string") chatRequest.tool_choice = toolChoice;
-  else if (toolChoice !== undefined && toolChoice !== null)
+  else if (toolChoice?.type === "function" && typeof toolChoice.name === "string")
     chatRequest.tool_choice = { type: "function", function: { name: toolChoice.name } };
+  else if (toolChoice !== undefined && toolChoice !== null)
+    throw new InvalidRequestError(
+      `tool_choice of type "${toolChoice.type}" is not supported for the native family; use auto, none, required or a function.`,
+      { param: "tool_choice" },
+    );
   const format = request.text?.format;
   if (format?.type === "json_object") chatRequest.response_format = { type: "json_object" };
   if (format?.type === "json_schema") {
@@ -150,14 +157,20 @@ function convertTools(tools: ResponsesRequest["tools"], warnings: string[]): Cha
   return tools.map((tool, index): ChatTool => {
     switch (tool.type) {
       case "function": {
-        const declaration: ChatTool["function"] = { name: tool.name };
-        if (typeof tool.description === "string") declaration.description = tool.description;
-        if (tool.parameters !== undefined && tool.parameters !== null) declaration.parameters = tool.parameters;
+        // The spec keeps other tools off these type names, so the type alone tells a function tool.
+        const functionTool = tool as ResponseFunctionTool;
+        const declaration: ChatTool["function"] = { name: functionTool.name };
+        if (typeof functionTool.description === "string") declaration.description = functionTool.description;
+        if (functionTool.parameters !== undefined && functionTool.parameters !== null)
+          declaration.parameters = functionTool.parameters;
         return { type: "function", function: declaration };
       }
       case "web_search":
       case "web_search_preview":
-        if (tool.search_context_size !== undefined || tool.user_location !== undefined)
+        if (
+          (tool as ResponseWebSearchTool).search_context_size !== undefined ||
+          (tool as ResponseWebSearchTool).user_location !== undefined
+        )
           warnings.push(
             `tools[${index}] search_context_size and user_location have no native equivalent and were ignored.`,
           );
