@@ -5,6 +5,7 @@ import { createOpenaiHandlers } from "./api/openai/create-openai-handlers.js";
 import { createApp } from "./app.js";
 import { createBillingService } from "./billing/create-billing-service.js";
 import { startReservationRecovery } from "./billing/start-reservation-recovery.js";
+import { startResponseRouteSweep } from "./relay/start-response-route-sweep.js";
 import { openRedis } from "./cache/open-redis.js";
 import { createSignInThrottle } from "./users/create-sign-in-throttle.js";
 import { createGatewayMetrics } from "./metrics/create-gateway-metrics.js";
@@ -151,6 +152,7 @@ export async function createGateway(
     olderThanSeconds: config.reservationRecoveryAfterSeconds,
     intervalMs: 10 * 60 * 1000,
   });
+  const responseRouteSweep = startResponseRouteSweep(context, { intervalMs: 60 * 60 * 1000 });
   if (config.adminToken) await bootstrapRootUser(context, config.adminToken);
   // A claim keeps other pollers off a task while its poll runs; a poller that died frees its tasks after this.
   const taskLeaseMs = Math.max(4 * config.tasks.pollIntervalMs, 30_000);
@@ -224,6 +226,7 @@ export async function createGateway(
       await callbackDeliverer.close();
       await callbacksStopped;
       reservationRecovery.stop();
+      await responseRouteSweep.stop();
       await context.accessTimeRecorder.stop();
       await billing.flush();
       await closeUpstreamDispatchers();

@@ -149,6 +149,11 @@ export interface paths {
          *     continues an earlier response without resending it. The worst-case cost (prompt estimate plus
          *     `max_output_tokens`) is reserved from the key's quota first and the actual usage is settled afterwards.
          *
+         *     A continuation (`previous_response_id`, or `item_reference` input items naming earlier output items) goes to
+         *     the channel and key that made what it names, remembered for `responses.route_retention_days` (default 30) of the
+         *     gateway's configuration: a response made on one upstream account does not exist on another. When that channel
+         *     is gone, disabled or no longer serves the model, the answer is a 400 naming the field.
+         *
          *     Tool calling is two-phase: the model returns `function_call` output items; the client runs them and sends
          *     `function_call_output` items with the same `call_id` (with `previous_response_id`, or with the whole
          *     conversation including the `function_call` items).
@@ -156,14 +161,15 @@ export interface paths {
          *     ### Native family (`gmx-` models)
          *     Served by native channels through `generateContent` / `streamGenerateContent?alt=sse`: `input` → `contents`,
          *     `instructions` → `systemInstruction`, `max_output_tokens`, `temperature`, `top_p` → `generationConfig`,
-         *     `reasoning.effort` → thinking (chat's priority rules), `reasoning.summary` auto/detailed → thoughts returned as a
-         *     `reasoning` item, function tools and `tool_choice` → `tools` / `toolConfig`, `web_search_preview` → the native
-         *     search tool, `text.format` → `responseMimeType` + `responseSchema`. `previous_response_id` is refused with 400
-         *     (no conversation store: send the whole conversation); `file_search` and `file_id` parts are refused; fields
-         *     without a native equivalent are ignored. A generation-3 function call's thought signature rides in its
-         *     `call_id` (`call_…__thought__<signature>`): send the id back unchanged. A signature the answer put on its text
-         *     comes as a `reasoning` item with an empty summary and `encrypted_content`, right after the message item; send
-         *     the whole `output` back in the next `input` and it is restored on that text.
+         *     `reasoning.effort` → thinking (chat's priority rules), `reasoning.summary` auto/concise/detailed → thoughts
+         *     returned as a `reasoning` item, function tools and `tool_choice` → `tools` / `toolConfig`, `web_search` and
+         *     `web_search_preview` → the native search tool, `text.format` → `responseMimeType` + `responseSchema`.
+         *     `previous_response_id` and `item_reference` items are refused with 400 (no conversation store: send the whole
+         *     conversation); `file_search` and `file_id` parts are refused; fields without a native equivalent are ignored. A
+         *     generation-3 function call's thought signature rides in its `call_id` (`call_…__thought__<signature>`): send the
+         *     id back unchanged. A signature the answer put on its text comes as a `reasoning` item with an empty summary and
+         *     `encrypted_content`, right after the message item; send the whole `output` back in the next `input` and it is
+         *     restored on that text.
          *
          *     ### Streaming
          *     With `stream: true` the answer is a Server-Sent Events stream; each event is two lines, `event: <type>` and
@@ -181,7 +187,7 @@ export interface paths {
          *
          *     ```text
          *     event: response.created
-         *     data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[]}}
+         *     data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[],…}}
          *
          *     event: response.output_item.added
          *     data: {"type":"response.output_item.added","sequence_number":2,"output_index":0,"item":{"id":"msg_67ccd3","type":"message","status":"in_progress","role":"assistant","content":[]}}
@@ -1174,10 +1180,10 @@ export interface components {
             /** @description Whether the model may call several tools in one turn (upstream default true). Ignored for the native family. */
             parallel_tool_calls?: boolean | null;
             /**
-             * @description Desired answer length for models that support it. Ignored for the native family.
-             * @enum {string|null}
+             * @description Desired answer length for models that support it. The values belong to the upstream provider (OpenAI
+             *     today: `low`, `medium`, `high`) and pass through as given. Ignored for the native family.
              */
-            verbosity?: "low" | "medium" | "high" | null;
+            verbosity?: string | null;
             /** @description Upstream processing tier (`auto`, `default`, `flex`, `priority` on OpenAI). Ignored for the native family. */
             service_tier?: string | null;
             /** @description Whether the upstream may store the completion. Ignored for the native family. */
@@ -1226,12 +1232,16 @@ export interface components {
             svc_thinking_to_content?: boolean;
             parameters?: components["schemas"]["ChatCompletionExtensionParameters"];
             /**
-             * @description How much the model reasons before answering (`none` where supported). Native family: generation-3 models
-             *     map low/medium/high to `thinkingLevel` LOW/MEDIUM/HIGH; `-thinking` models without `max_tokens` use about
-             *     20%, 50% or 80% of the thinking budget.
-             * @enum {string|null}
+             * @description How much the model reasons before answering (`none` where supported). The values belong to the upstream
+             *     provider (OpenAI today: `none`, `minimal`, `low`, `medium`, `high`, `xhigh`), so any value passes through to
+             *     OpenAI-compatible channels. Native family: `none`, `minimal`, `low`, `medium` and `high` are mapped
+             *     (generation-3 models map low/medium/high to `thinkingLevel` LOW/MEDIUM/HIGH; `-thinking` models without
+             *     `max_tokens` use about 20%, 50% or 80% of the thinking budget); any other value is refused (400 naming
+             *     `reasoning_effort`).
+             * @example low
+             * @example xhigh
              */
-            reasoning_effort?: "none" | "minimal" | "low" | "medium" | "high" | null;
+            reasoning_effort?: string | null;
             web_search_options?: components["schemas"]["ChatCompletionWebSearchOptions"];
             extra_body?: components["schemas"]["ChatCompletionExtraBody"];
         } & {
@@ -1493,6 +1503,10 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
+            /** @description Log probabilities of the output tokens (empty unless the request asked for them upstream). */
+            logprobs?: {
+                [key: string]: unknown;
+            }[];
         };
         /** @description One content part of an input message. */
         ResponseInputContent: components["schemas"]["ResponseInputText"] | components["schemas"]["ResponseInputImage"] | components["schemas"]["ResponseInputFile"] | components["schemas"]["ResponseOutputText"];
@@ -1580,30 +1594,57 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description An earlier item named by its id instead of sent again (clients of upstreams that store responses, such as the
+         *     Vercel AI SDK with `store: true`). Passed through to channels that speak the Responses protocol, routed to the
+         *     channel and key that made the item (it exists only on that upstream account). Native family: refused (400 naming
+         *     `input[<n>].id`), as there is no store to resolve it from; send the item itself.
+         */
+        ResponseInputItemReference: {
+            /**
+             * @description Always `item_reference`.
+             * @constant
+             */
+            type: "item_reference";
+            /** @description Id of an output item of an earlier response, for example `msg_…`. */
+            id: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One input item (a message, a function call and its output, or a reasoning item sent back). */
-        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseInputFunctionCall"] | components["schemas"]["ResponseInputFunctionCallOutput"] | components["schemas"]["ResponseInputReasoning"];
+        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseInputFunctionCall"] | components["schemas"]["ResponseInputFunctionCallOutput"] | components["schemas"]["ResponseInputReasoning"] | components["schemas"]["ResponseInputItemReference"];
         /** @description Reasoning options for reasoning models. */
         ResponseReasoningOptions: ({
             /**
-             * @description How much the model reasons before answering.
-             * @enum {string|null}
+             * @description How much the model reasons before answering. The values belong to the upstream provider (OpenAI today:
+             *     `none`, `minimal`, `low`, `medium`, `high`, `xhigh`), so any value passes through to channels that speak the
+             *     Responses protocol. Native family: `none`, `minimal`, `low`, `medium` and `high` are mapped (as chat's
+             *     `reasoning_effort`); any other value is refused (400 naming `reasoning.effort`).
+             * @example low
+             * @example minimal
              */
-            effort?: "none" | "low" | "medium" | "high" | null;
+            effort?: string | null;
             /**
-             * @description Whether and how a summary of the reasoning is returned (as a `reasoning` output item).
-             * @enum {string|null}
+             * @description Whether and how a summary of the reasoning is returned (as a `reasoning` output item). The values belong to
+             *     the upstream provider (OpenAI today: `auto`, `concise`, `detailed`), passed through as given. Native family:
+             *     `auto`, `concise` and `detailed` ask for the thoughts, `none` does not; any other value is refused (400
+             *     naming `reasoning.summary`).
+             * @example auto
              */
-            summary?: "auto" | "none" | "detailed" | null;
+            summary?: string | null;
         } & {
             [key: string]: unknown;
         }) | null;
-        /** @description Built-in web search. */
-        ResponseWebSearchPreviewTool: {
+        /**
+         * @description Built-in web search: `web_search` (the upstream's current name) or `web_search_preview` (the earlier one), each
+         *     passed through under the name the client used. Native family: both become the native search tool.
+         */
+        ResponseWebSearchTool: {
             /**
-             * @description Always `web_search_preview`.
-             * @constant
+             * @description `web_search` or `web_search_preview`.
+             * @enum {string}
              */
-            type: "web_search_preview";
+            type: "web_search" | "web_search_preview";
             /**
              * @description How much search context is given to the model.
              * @default medium
@@ -1665,8 +1706,19 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description Another built-in tool of the upstream provider (OpenAI today: `code_interpreter`, `image_generation`, `mcp`,
+         *     `computer_use_preview`, `shell`, …): its kinds belong to the provider, so it passes through as given to channels
+         *     that speak the Responses protocol. Native family: refused (400 naming `tools[<n>].type`).
+         */
+        ResponseUpstreamTool: {
+            /** @description The tool kind, as the upstream names it. */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A tool the model may use, told apart by `type`. */
-        ResponseTool: components["schemas"]["ResponseWebSearchPreviewTool"] | components["schemas"]["ResponseFileSearchTool"] | components["schemas"]["ResponseFunctionTool"];
+        ResponseTool: components["schemas"]["ResponseWebSearchTool"] | components["schemas"]["ResponseFileSearchTool"] | components["schemas"]["ResponseFunctionTool"] | components["schemas"]["ResponseUpstreamTool"];
         /**
          * @description Which tool the model uses; default `auto`.
          * @default auto
@@ -1679,7 +1731,12 @@ export interface components {
             type: "function";
             /** @description Name of the function. */
             name: string;
-        };
+        } | ({
+            /** @description The choice kind, as the upstream names it. */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        });
         /** @description Output text options. Native family → `responseMimeType` plus `responseSchema` for `json_schema` and `json_object`. */
         ResponseTextOptions: ({
             /** @description The output format; `text` (default), `json_object`, or `json_schema` with `name` and `schema`. */
@@ -1746,7 +1803,12 @@ export interface components {
             parallel_tool_calls?: boolean | null;
             /** @description Maximum number of built-in tool calls in this response. */
             max_tool_calls?: number | null;
-            /** @description Id of an earlier response to continue that conversation without resending it. Refused (400) for the native family, whose channels keep no conversation store. */
+            /**
+             * @description Id of an earlier response to continue that conversation without resending it. The request goes to the
+             *     channel and key that made that response (it exists only on that upstream account); when that channel can no
+             *     longer serve the model, a 400 names this field. Refused (400) for the native family, whose channels keep no
+             *     conversation store.
+             */
             previous_response_id?: string | null;
             /**
              * @description `auto` drops the oldest input items when the context window is exceeded; `disabled` (default) fails the request instead.
@@ -1843,7 +1905,7 @@ export interface components {
              */
             status?: "in_progress" | "completed" | "incomplete";
         };
-        /** @description A built-in web search the model ran (`web_search_preview` tool). */
+        /** @description A built-in web search the model ran (`web_search` or `web_search_preview` tool). */
         ResponseOutputWebSearchCall: {
             /** @description Item id (`ws_…`). */
             id: string;
@@ -1860,7 +1922,7 @@ export interface components {
         };
         /** @description One output item, told apart by `type`. */
         ResponseOutputItem: components["schemas"]["ResponseOutputMessage"] | components["schemas"]["ResponseOutputFunctionCall"] | components["schemas"]["ResponseOutputReasoning"] | components["schemas"]["ResponseOutputWebSearchCall"];
-        /** @description Token usage; billing uses it. Absent or null until the response is completed. */
+        /** @description Token usage; billing uses it. Null until the response is completed. */
         ResponseUsage: {
             /** @description Input tokens. */
             input_tokens: number;
@@ -1869,17 +1931,22 @@ export interface components {
             /** @description input_tokens plus output_tokens. */
             total_tokens: number;
             /** @description Breakdown of the input tokens. */
-            input_tokens_details?: {
+            input_tokens_details: {
                 /** @description Input tokens served from the upstream's prompt cache. */
-                cached_tokens?: number;
+                cached_tokens: number;
             };
             /** @description Breakdown of the output tokens. */
-            output_tokens_details?: {
+            output_tokens_details: {
                 /** @description Reasoning tokens (already counted in output_tokens). */
-                reasoning_tokens?: number;
+                reasoning_tokens: number;
             };
         } | null;
-        /** @description A model response of the Responses API. */
+        /**
+         * @description A model response of the Responses API. It carries every field OpenAI's published response schema requires,
+         *     the request's settings echoed (or their defaults), in the JSON answer and in the `response` of every streamed
+         *     `response.*` event. Responses the gateway builds (native family) also carry `completed_at`, `background`,
+         *     `service_tier`, `max_tool_calls`, `safety_identifier` and `prompt_cache_key`, as OpenAI sends them.
+         */
         ResponseObject: {
             /** @description Response id (`resp_…`); send it as `previous_response_id` to continue. */
             id: string;
@@ -1900,45 +1967,63 @@ export interface components {
             /** @description Output items in order (messages, function calls, reasoning summaries, built-in tool calls). */
             output: components["schemas"]["ResponseOutputItem"][];
             /** @description Set when status is `failed`. */
-            error?: {
+            error: {
                 /** @description Machine-readable error code. */
                 code?: string;
                 /** @description Human-readable description. */
                 message?: string;
             } | null;
             /** @description Set when status is `incomplete`. */
-            incomplete_details?: {
+            incomplete_details: {
                 /** @description Why the response is incomplete, for example `max_output_tokens`. */
                 reason?: string;
             } | null;
             /** @description The instructions of the request. */
-            instructions?: string | null;
+            instructions: string | null;
             /** @description The output token limit of the request. */
-            max_output_tokens?: number | null;
+            max_output_tokens: number | null;
             /** @description The temperature used. */
-            temperature?: number | null;
+            temperature: number | null;
             /** @description The top_p used. */
-            top_p?: number | null;
+            top_p: number | null;
             /** @description Whether several tool calls per turn were allowed. */
-            parallel_tool_calls?: boolean;
-            tool_choice?: components["schemas"]["ResponseToolChoice"];
+            parallel_tool_calls: boolean;
+            tool_choice: components["schemas"]["ResponseToolChoice"];
             /** @description The tools of the request. */
-            tools?: components["schemas"]["ResponseTool"][];
+            tools: components["schemas"]["ResponseTool"][];
             /** @description The response this one continues. */
-            previous_response_id?: string | null;
-            reasoning?: components["schemas"]["ResponseReasoningOptions"];
+            previous_response_id: string | null;
+            reasoning: components["schemas"]["ResponseReasoningOptions"];
             /**
              * @description The truncation strategy used.
              * @enum {string|null}
              */
-            truncation?: "auto" | "disabled" | null;
-            /** @description The metadata of the request. */
-            metadata?: {
+            truncation: "auto" | "disabled" | null;
+            /** @description The metadata of the request (`{}` when it had none). */
+            metadata: {
                 [key: string]: string;
             } | null;
             /** @description The user of the request. */
             user?: string | null;
-            usage?: components["schemas"]["ResponseUsage"];
+            text: components["schemas"]["ResponseTextOptions"];
+            /**
+             * @description Whether the upstream stored the response (so it can be continued with `previous_response_id`). Always
+             *     false for the native family, whose channels keep no conversation store.
+             */
+            store: boolean;
+            /** @description Unix seconds when the response was completed; null until then. */
+            completed_at?: number | null;
+            /** @description Whether the response was run in the background (never, for the native family). */
+            background?: boolean | null;
+            /** @description The upstream processing tier used. */
+            service_tier?: string | null;
+            /** @description The built-in tool call limit of the request. */
+            max_tool_calls?: number | null;
+            /** @description The safety identifier of the request. */
+            safety_identifier?: string | null;
+            /** @description The prompt cache key of the request. */
+            prompt_cache_key?: string | null;
+            usage: components["schemas"]["ResponseUsage"];
         };
         /** @description The response was created; `response.status` is `in_progress`. */
         ResponseCreatedEvent: {
@@ -3663,16 +3748,16 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseObject"];
                     /**
                      * @example event: response.created
-                     *     data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[]}}
+                     *     data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[],"error":null,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},"store":true,"temperature":1,"text":{"format":{"type":"text"}},"tool_choice":"auto","tools":[],"top_p":0.98,"truncation":"disabled","metadata":{},"usage":null}}
                      *
                      *     event: response.in_progress
-                     *     data: {"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[]}}
+                     *     data: {"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"in_progress","output":[],"error":null,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},"store":true,"temperature":1,"text":{"format":{"type":"text"}},"tool_choice":"auto","tools":[],"top_p":0.98,"truncation":"disabled","metadata":{},"usage":null}}
                      *
                      *     event: response.output_item.added
                      *     data: {"type":"response.output_item.added","sequence_number":2,"output_index":0,"item":{"id":"msg_67ccd3","type":"message","status":"in_progress","role":"assistant","content":[]}}
                      *
                      *     event: response.content_part.added
-                     *     data: {"type":"response.content_part.added","sequence_number":3,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}
+                     *     data: {"type":"response.content_part.added","sequence_number":3,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[],"logprobs":[]}}
                      *
                      *     event: response.output_text.delta
                      *     data: {"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"delta":"Hello"}
@@ -3681,13 +3766,13 @@ export interface operations {
                      *     data: {"type":"response.output_text.done","sequence_number":5,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"text":"Hello"}
                      *
                      *     event: response.content_part.done
-                     *     data: {"type":"response.content_part.done","sequence_number":6,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"part":{"type":"output_text","text":"Hello","annotations":[]}}
+                     *     data: {"type":"response.content_part.done","sequence_number":6,"item_id":"msg_67ccd3","output_index":0,"content_index":0,"part":{"type":"output_text","text":"Hello","annotations":[],"logprobs":[]}}
                      *
                      *     event: response.output_item.done
-                     *     data: {"type":"response.output_item.done","sequence_number":7,"output_index":0,"item":{"id":"msg_67ccd3","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello","annotations":[]}]}}
+                     *     data: {"type":"response.output_item.done","sequence_number":7,"output_index":0,"item":{"id":"msg_67ccd3","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello","annotations":[],"logprobs":[]}]}}
                      *
                      *     event: response.completed
-                     *     data: {"type":"response.completed","sequence_number":8,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"completed","output":[{"id":"msg_67ccd3","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello","annotations":[]}]}],"usage":{"input_tokens":12,"output_tokens":2,"total_tokens":14,"input_tokens_details":{"cached_tokens":0},"output_tokens_details":{"reasoning_tokens":0}}}}
+                     *     data: {"type":"response.completed","sequence_number":8,"response":{"id":"resp_67ccd2","object":"response","created_at":1767312000,"model":"gpt-4o-mini","status":"completed","output":[{"id":"msg_67ccd3","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello","annotations":[],"logprobs":[]}]}],"error":null,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},"store":true,"temperature":1,"text":{"format":{"type":"text"}},"tool_choice":"auto","tools":[],"top_p":0.98,"truncation":"disabled","metadata":{},"usage":{"input_tokens":12,"output_tokens":2,"total_tokens":14,"input_tokens_details":{"cached_tokens":0},"output_tokens_details":{"reasoning_tokens":0}}}}
                      */
                     "text/event-stream": string;
                 };

@@ -29,6 +29,17 @@ export interface ChannelRouter {
    * token's group(s): the caller answers NoAvailableChannelError.
    */
   planAttempts(model: string, token: RoutingToken, userGroup: string, maxAttempts: number): ChannelAttempt[];
+  /**
+   * The one attempt on a given channel and key (a continuation of an upstream object made there), cooling down or
+   * not. Undefined when that channel is gone, disabled, no longer serves the model in the token's group(s), or no
+   * longer has that key.
+   */
+  planAttemptOn(
+    model: string,
+    token: RoutingToken,
+    userGroup: string,
+    target: { channelId: number; keyIndex: number },
+  ): ChannelAttempt | undefined;
   reportSuccess(channelId: number): void;
   /**
    * Counts a retryable failure; after `cooldown_after_failures` in a row the channel cools down (logged with the id

@@ -194,6 +194,32 @@ describe("createChannelRouter", () => {
     ]);
   });
 
+  it("plans the one attempt on a given channel and key, cooling down or not, and none where it can no longer serve", async () => {
+    const made = await context.addChannel("made-it", {
+      keys: ["key-1", "key-2"],
+      priority: -1,
+      modelMapping: { "model-a": "upstream-a" },
+    });
+    const other = await context.addChannel("other", { groups: ["vip"] });
+    const off = await context.addChannel("off", { enabled: false });
+    const router = await createRouter();
+    router.reportFailure(made.id, "request-under-test");
+    router.reportFailure(made.id, "request-under-test");
+    expect(router.planAttemptOn("model-a", defaultToken, "default", { channelId: made.id, keyIndex: 1 })).toEqual({
+      channel: router.findChannel(made.id),
+      group: "default",
+      upstreamModel: "upstream-a",
+      upstreamKey: "key-2",
+    });
+    const plan = (channelId: number, keyIndex = 0, model = "model-a") =>
+      router.planAttemptOn(model, defaultToken, "default", { channelId, keyIndex });
+    expect(plan(made.id, 2)).toBeUndefined();
+    expect(plan(made.id, 0, "model-b")).toBeUndefined();
+    expect(plan(other.id)).toBeUndefined();
+    expect(plan(off.id)).toBeUndefined();
+    expect(plan(9_999)).toBeUndefined();
+  });
+
   it("maps the model name per channel", async () => {
     await context.addChannel("renaming", { priority: 1, modelMapping: { "model-a": "upstream-a" } });
     await context.addChannel("plain");

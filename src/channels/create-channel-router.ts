@@ -112,6 +112,14 @@ export async function createChannelRouter(
         }),
       );
     },
+    planAttemptOn(model, token, userGroup, target) {
+      const channel = index.byModel.get(model)?.find((serving) => serving.id === target.channelId);
+      const upstreamKey = channel?.keys[target.keyIndex];
+      if (channel === undefined || upstreamKey === undefined) return undefined;
+      const group = resolveGroups(token, userGroup).groups.find((candidate) => channel.groups.includes(candidate));
+      if (group === undefined) return undefined;
+      return { channel, group, upstreamModel: channel.modelMapping[model] ?? model, upstreamKey };
+    },
     reportSuccess(channelId) {
       cooldowns.recordSuccess(channelId);
     },

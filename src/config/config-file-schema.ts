@@ -93,6 +93,13 @@ export const configFileSchema = {
         callback_tries: { type: "integer", minimum: 5, maximum: 20 },
       },
     },
+    responses: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        route_retention_days: { type: "number", exclusiveMinimum: 0 },
+      },
+    },
     native: {
       type: "object",
       additionalProperties: false,

@@ -106,6 +106,12 @@ export interface GatewayConfig {
     /** Callback tries in all, the first included (`tasks.callback_tries`, at least 5). */
     callbackTries: number;
   };
+  /**
+   * Responses continuations: how long the channel and key that made a response (and its output items) are
+   * remembered, so `previous_response_id` and `item_reference` reach that account (`responses.route_retention_days`,
+   * default 30, as long as OpenAI keeps a stored response).
+   */
+  responses: { routeRetentionDays: number };
   nativeSafetySettings: Array<{ category: string; threshold: string }> | undefined;
   /**
    * Private ranges the SSRF-safe fetcher may reach (GATEWAY_CONFIG `fetch.allow_private`; empty by default):

@@ -48,6 +48,7 @@ interface RawConfigFile {
     callback_backoff_ms?: number;
     callback_tries?: number;
   };
+  responses?: { route_retention_days?: number };
   native?: { safety_settings?: Array<{ category: string; threshold: string }> };
   key_reveal_rate_limit?: { points?: number; duration_seconds?: number };
   token_limit_per_user?: number;
@@ -231,6 +232,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
       callbackBackoffMs: file.tasks?.callback_backoff_ms ?? 1000,
       callbackTries: file.tasks?.callback_tries ?? 6,
     },
+    responses: { routeRetentionDays: file.responses?.route_retention_days ?? 30 },
     nativeSafetySettings: file.native?.safety_settings,
     fetchAllowPrivate: readFetchAllowPrivate(file.fetch?.allow_private),
     reservationRecoveryAfterSeconds: readInteger(environment, "RESERVATION_RECOVERY_AFTER_SECONDS", 3600),

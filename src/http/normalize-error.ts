@@ -3,6 +3,7 @@ import { GatewayError } from "../errors/gateway-error.js";
 interface ValidatorErrorItem {
   path?: string;
   message?: string;
+  errorCode?: string;
 }
 
 interface HttpLikeError {
@@ -40,11 +41,26 @@ function toFieldName(path: string | undefined): string | undefined {
   );
 }
 
+const allowedValuesIntroduction = "must be equal to one of the allowed values: ";
+
+/**
+ * The validator lists an enum's allowed values joined by ", ", where `null` becomes an empty entry (a message ending
+ * in ", "); the list is rewritten with `null` named.
+ */
+function describeAllowedValues(message: string): string {
+  if (!message.startsWith(allowedValuesIntroduction)) return message;
+  const values = message.slice(allowedValuesIntroduction.length).split(", ");
+  const named = values.filter((value) => value !== "");
+  if (named.length < values.length) named.push("null");
+  return `${allowedValuesIntroduction}${named.join(", ")}`;
+}
+
 function describeValidatorErrors(items: ValidatorErrorItem[]): string {
   return items
     .map((item) => {
       const field = toFieldName(item.path);
-      const message = (item.message ?? "is invalid").replace(/^must /, "must ");
+      const text = item.message ?? "is invalid";
+      const message = item.errorCode === "enum.openapi.validation" ? describeAllowedValues(text) : text;
       return field ? `${field} ${message}` : message;
     })
     .join("; ");

@@ -21,6 +21,7 @@ import { sendJsonAnswer } from "../http/send-json-answer.js";
 import { holdFinalFrames, releaseFinalFrames } from "../http/sse-writer.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
+import { continuationUnavailable, recordCreatedIds, type ContinuationTarget } from "./response-routes.js";
 import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
 
 export interface RelayAttemptInput {
@@ -46,6 +47,11 @@ export interface RelayAttemptInput {
   deliver(body: unknown): void;
   /** Hands over a binary answer (audio), sent like `deliver`. */
   deliverBytes(contentType: string, bytes: Buffer): void;
+  /**
+   * Notes upstream ids this attempt made (a Responses answer's id and its output items' ids) as soon as they are
+   * known, so continuations of them reach this channel and key; recorded before the answer ends.
+   */
+  noteCreatedIds(ids: readonly string[]): void;
 }
 
 export interface RelayCall<Capability extends RelayCapability> {
@@ -73,10 +79,35 @@ export interface RelayCall<Capability extends RelayCapability> {
   /** Narrows the planned channels further (a remix must go to the channel holding the source video). */
   acceptsAttempt?: (attempt: ChannelAttempt) => boolean;
   /**
+   * The channel and key that made what the request continues (`previous_response_id`, `item_reference`): the only
+   * attempt planned. A channel that can no longer serve the model is a 400 naming the field.
+   */
+  continuationTarget?: ContinuationTarget;
+  /**
    * An asynchronous task: a successful attempt has handed the reservation to the task row (which settles it when
    * the task ends), so the relay neither settles nor logs usage then. A failed submission is still refunded here.
    */
   handsOverReservation?: boolean;
+}
+
+/** The one attempt of a continuation: on the channel and key that made what it continues, or a 400. */
+function planContinuation<Capability extends RelayCapability>(
+  context: GatewayContext,
+  call: RelayCall<Capability>,
+  routingModel: string,
+  userGroup: string,
+  target: ContinuationTarget,
+  token: TokenRecord,
+): ChannelAttempt[] {
+  const attempt = context.channelRouter.planAttemptOn(
+    routingModel,
+    { group: token.group, crossGroupRetry: token.crossGroupRetry },
+    userGroup,
+    target,
+  );
+  if (attempt === undefined || findProviderAdapter(attempt.channel.type)[call.capability] === undefined)
+    throw continuationUnavailable(target, call.model);
+  return [attempt];
 }
 
 const zeroUsage: MeteredUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
@@ -97,15 +128,20 @@ export async function runRelay<Capability extends RelayCapability>(
   assertModelAllowed(token, resolved);
   const userGroup = getAuthenticatedUserGroup(response);
   const routing = { group: token.group, crossGroupRetry: token.crossGroupRetry };
-  const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
-  const capable = context.channelRouter
-    .planAttempts(resolved.routingModel, routing, userGroup, context.config.relay.maxAttempts)
-    .filter((attempt) => servesCapability(attempt.channel));
-  if (capable.length === 0) throw explainEmptyPlan(context, resolved, routing, userGroup, servesCapability);
-  // Narrowed further only for a call bound to one channel (a remix), whose channel then is unavailable, not unknown.
-  const plan = call.acceptsAttempt ? capable.filter(call.acceptsAttempt) : capable;
-  if (plan.length === 0)
-    throw new NoAvailableChannelError(call.model, { retryAfterSeconds: unavailableRetryAfterSeconds(context) });
+  let plan: ChannelAttempt[];
+  if (call.continuationTarget) {
+    plan = planContinuation(context, call, resolved.routingModel, userGroup, call.continuationTarget, token);
+  } else {
+    const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
+    const capable = context.channelRouter
+      .planAttempts(resolved.routingModel, routing, userGroup, context.config.relay.maxAttempts)
+      .filter((attempt) => servesCapability(attempt.channel));
+    if (capable.length === 0) throw explainEmptyPlan(context, resolved, routing, userGroup, servesCapability);
+    // Narrowed further only for a call bound to one channel (a remix), whose channel then is unavailable, not unknown.
+    plan = call.acceptsAttempt ? capable.filter(call.acceptsAttempt) : capable;
+    if (plan.length === 0)
+      throw new NoAvailableChannelError(call.model, { retryAfterSeconds: unavailableRetryAfterSeconds(context) });
+  }
   // Refused before anything is held or sent: without a price every key's usage of the model would be free.
   if (resolved.price === undefined && !context.config.allowUnpriced) throw new UnpricedModelError(call.model);
 
@@ -165,6 +201,8 @@ export async function runRelay<Capability extends RelayCapability>(
   const deliverBytes = (contentType: string, bytes: Buffer) => {
     delivery = { contentType, bytes };
   };
+  // Where the answers' ids were made is written while the answer is still being made, and waited for before it ends.
+  const recordings: Array<Promise<void>> = [];
   const startedAt = performance.now();
   let usedAttempt: ChannelAttempt | undefined;
   let failure: unknown;
@@ -231,6 +269,9 @@ export async function runRelay<Capability extends RelayCapability>(
             reservation,
             deliver,
             deliverBytes,
+            noteCreatedIds: (ids) => {
+              if (ids.length > 0) recordings.push(recordCreatedIds(context, attempt, ids, requestId));
+            },
           },
           context.providers,
         );
@@ -265,6 +306,8 @@ export async function runRelay<Capability extends RelayCapability>(
     let settled = false;
     try {
       if (!handedOver) await settleAndRecord();
+      // The ids this answer made are routable before the answer ends (the client may continue at once).
+      if (recordings.length > 0) await Promise.all(recordings);
       settled = true;
     } finally {
       // A stream's final frames (see sse-writer.ts) go out only after its settlement committed; a settlement that

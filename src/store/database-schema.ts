@@ -167,6 +167,16 @@ export interface TaskCallbackDeliveriesTable {
   created_time: number;
 }
 
+export interface ResponseRoutesTable {
+  /** an id the upstream gave: a response (`resp_…`) or one of its output items (`msg_…`, `fc_…`, `rs_…`) */
+  upstream_id: string;
+  channel_id: number;
+  /** which of the channel's keys made it (the upstream object lives under that account) */
+  key_index: number;
+  /** epoch milliseconds */
+  created_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -176,4 +186,5 @@ export interface Database {
   tasks: TasksTable;
   user_webhook_secrets: UserWebhookSecretsTable;
   task_callback_deliveries: TaskCallbackDeliveriesTable;
+  response_routes: ResponseRoutesTable;
 }

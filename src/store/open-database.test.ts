@@ -53,6 +53,7 @@ describe("openDatabase", () => {
       [
         "channels",
         "quota_reservations",
+        "response_routes",
         "task_callback_deliveries",
         "tasks",
         "tokens",

@@ -7,8 +7,10 @@ import { openTestDatabases } from "../../src/store/testing/open-test-databases.j
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
+import { createOpenaiSchemaValidator } from "../../src/providers/native/testing/create-openai-schema-validator.js";
 
 const testDatabases = await openTestDatabases();
+const validate = createOpenaiSchemaValidator();
 
 /** Both models cost $2 in and $4 out per 1M tokens: (input × 2 + output × 4) / 2 quota units. */
 const priceOf = (input: number, output: number) => (input * 2 + output * 4) / 2;
@@ -95,7 +97,7 @@ describe.each(testDatabases)(
           type: "message",
           status: "completed",
           role: "assistant",
-          content: [{ type: "output_text", text: "Echo: hello world", annotations: [] }],
+          content: [{ type: "output_text", text: "Echo: hello world", annotations: [], logprobs: [] }],
         },
       ]);
       // prompt: (2 + 2 system words) + (2 + 2 user words) = 8; answer: 3 words.
@@ -162,6 +164,67 @@ describe.each(testDatabases)(
         thinkingConfig: { includeThoughts: true },
       });
       expect(cost).toBe(priceOf(4, 7));
+    });
+
+    it("restates the request's settings in the JSON answer and in every streamed response object, as OpenAI's schema requires", async () => {
+      const request = {
+        model: "gmx-2.5-flash",
+        instructions: "Be brief",
+        input: "hello world",
+        max_output_tokens: 60,
+        temperature: 0.5,
+        tools: [{ type: "function", name: "get_weather", parameters: weatherParameters }],
+        tool_choice: "none",
+        metadata: { ticket: "4711" },
+        user: "user-7",
+        reasoning: { effort: "low", summary: "auto" },
+      };
+      const settings = {
+        error: null,
+        instructions: "Be brief",
+        max_output_tokens: 60,
+        parallel_tool_calls: true,
+        previous_response_id: null,
+        reasoning: { effort: "low", summary: "auto" },
+        store: false,
+        temperature: 0.5,
+        text: { format: { type: "text" } },
+        tool_choice: "none",
+        tools: request.tools,
+        top_p: 0.98,
+        truncation: "disabled",
+        user: "user-7",
+        metadata: { ticket: "4711" },
+      };
+      const post = (body: Record<string, unknown>) =>
+        fetch(`${gateway.url}/v1/responses`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${client.apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+
+      const answer = await post(request);
+      expect(answer.status).toBe(200);
+      const json = (await answer.json()) as Record<string, any>;
+      expect(validate("ResponseObject", json)).toEqual([]);
+      expect(json).toMatchObject({ ...settings, status: "completed", incomplete_details: null });
+      const message = json.output.find((item: { type: string }) => item.type === "message");
+      expect(message.content[0]).toMatchObject({ type: "output_text", annotations: [], logprobs: [] });
+
+      const streamed = await post({ ...request, stream: true });
+      const events = (await streamed.text())
+        .split("\n\n")
+        .filter((block) => block.startsWith("event: "))
+        .map((block) => JSON.parse(block.slice(block.indexOf("data: ") + 6)) as Record<string, any>);
+      for (const event of events) expect(validate("ResponseStreamEvent", event)).toEqual([]);
+      const snapshots = events.filter((event) => event.response !== undefined).map((event) => event.response);
+      expect(snapshots.map((snapshot) => snapshot.status)).toEqual(["in_progress", "in_progress", "completed"]);
+      for (const snapshot of snapshots) expect(snapshot).toMatchObject({ ...settings, incomplete_details: null });
+      expect(snapshots[0].usage).toBeNull();
+      expect(snapshots[2].usage).toMatchObject({ input_tokens_details: { cached_tokens: 0 } });
+      const parts = events.filter((event) => event.part?.type === "output_text").map((event) => event.part);
+      expect(parts.length).toBeGreaterThan(0);
+      for (const part of parts) expect(part.logprobs).toEqual([]);
     });
 
     it("carries a generation-3 thought signature through a two-turn Responses tool round trip (streamed second turn)", async () => {
@@ -337,7 +400,7 @@ describe.each(testDatabases)(
           type: "message",
           status: "completed",
           role: "assistant",
-          content: [{ type: "output_text", text: "Echo: hello there", annotations: [] }],
+          content: [{ type: "output_text", text: "Echo: hello there", annotations: [], logprobs: [] }],
         },
         {
           id: `rs_main-${responseCounter}_1`,

@@ -11,10 +11,13 @@ import { handleVideos } from "./handle-videos.js";
 import type { FakeVideoStore } from "./create-fake-video-store.js";
 import { OpenaiRequestError } from "./openai-request-error.js";
 import type { ResponsesUsage } from "./plan-response-reply.js";
+import type { ResponsesInputMessage } from "./responses-request.js";
 
 export interface OpenaiFakeState {
   ids: IdSequence;
   storedResponses: Map<string, ResponsesUsage>;
+  /** Output items of stored responses by id, for `item_reference` input items. */
+  storedItems: Map<string, ResponsesInputMessage>;
   videos: FakeVideoStore;
 }
 
@@ -31,7 +34,7 @@ export async function routeOpenaiRequest(exchange: FakeExchange, state: OpenaiFa
       case "/v1/chat/completions":
         return handleChatCompletions(exchange, state.ids);
       case "/v1/responses":
-        return handleResponses(exchange, state.ids, state.storedResponses);
+        return handleResponses(exchange, state.ids, state.storedResponses, state.storedItems);
       case "/v1/embeddings":
         return handleEmbeddings(exchange);
       case "/v1/audio/speech":

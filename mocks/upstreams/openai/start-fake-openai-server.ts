@@ -7,6 +7,7 @@ import { checkOpenaiAuthorization } from "./check-openai-authorization.js";
 import { createOpenaiErrorBody } from "./create-openai-error-body.js";
 import { OpenaiRequestError } from "./openai-request-error.js";
 import type { ResponsesUsage } from "./plan-response-reply.js";
+import type { ResponsesInputMessage } from "./responses-request.js";
 import { renderOpenaiStatusError } from "./render-openai-status-error.js";
 import { routeOpenaiRequest } from "./route-openai-request.js";
 
@@ -25,6 +26,11 @@ export interface FakeOpenaiServerOptions {
   apiKey?: string;
   /** Clock in epoch milliseconds; fixed in fixture recording so transcripts are byte-stable. */
   now?: () => number;
+  /**
+   * Put after the prefix of every object id (`resp_fake_b000001`), so two fakes standing for two upstream accounts
+   * never make the same id: a stored response or item then exists on one of them only, as on OpenAI.
+   */
+  idInfix?: string;
 }
 
 /**
@@ -33,8 +39,9 @@ export interface FakeOpenaiServerOptions {
  */
 export async function startFakeOpenaiServer(options: FakeOpenaiServerOptions = {}): Promise<FakeOpenaiUpstream> {
   const state = {
-    ids: createIdSequence(),
+    ids: createIdSequence(options.idInfix),
     storedResponses: new Map<string, ResponsesUsage>(),
+    storedItems: new Map<string, ResponsesInputMessage>(),
     videos: createFakeVideoStore(),
   };
   // A separate counter, so object ids do not depend on how many requests came before.
@@ -47,6 +54,7 @@ export async function startFakeOpenaiServer(options: FakeOpenaiServerOptions = {
       state.ids.reset();
       requestIds.reset();
       state.storedResponses.clear();
+      state.storedItems.clear();
       state.videos.reset();
     },
     async handle(exchange) {

@@ -3,7 +3,10 @@ import { OpenaiRequestError } from "./openai-request-error.js";
 import { requireModel } from "./require-model.js";
 import type { ResponsesInputMessage, ResponsesRequest } from "./responses-request.js";
 
-function normaliseInput(input: unknown): ResponsesInputMessage[] {
+/** Finds a stored output item by id (undefined when this account holds none). */
+type StoredItemLookup = (id: string) => ResponsesInputMessage | undefined;
+
+function normaliseInput(input: unknown, findStoredItem: StoredItemLookup): ResponsesInputMessage[] {
   if (input === undefined || input === null) {
     throw new OpenaiRequestError(
       400,
@@ -33,7 +36,20 @@ function normaliseInput(input: unknown): ResponsesInputMessage[] {
         "invalid_type",
       );
     }
-    const typed = item as { type?: unknown; role?: unknown; content?: unknown; output?: unknown };
+    const typed = item as { type?: unknown; role?: unknown; content?: unknown; output?: unknown; id?: unknown };
+    if (typed.type === "item_reference") {
+      const stored = typeof typed.id === "string" ? findStoredItem(typed.id) : undefined;
+      // OpenAI's answer for an item this account does not hold.
+      if (!stored)
+        throw new OpenaiRequestError(
+          404,
+          `Item with id '${String(typed.id)}' not found.`,
+          "invalid_request_error",
+          "input",
+          null,
+        );
+      return stored;
+    }
     if (typed.type === "function_call_output")
       return { role: "tool", text: typeof typed.output === "string" ? typed.output : "" };
     if (typeof typed.role !== "string") {
@@ -74,13 +90,16 @@ function readMaxOutputTokens(value: unknown): number | null {
 }
 
 /** Checks a Responses body; `input` may be a string or an array of {role, content} / typed items. */
-export function validateResponsesRequest(body: Record<string, unknown>): ResponsesRequest {
+export function validateResponsesRequest(
+  body: Record<string, unknown>,
+  findStoredItem: StoredItemLookup = () => undefined,
+): ResponsesRequest {
   const model = requireModel(body);
   const effort = (body.reasoning as { effort?: unknown } | undefined)?.effort;
   const reasoningEffort = typeof effort === "string" ? effort : null;
   return {
     model,
-    messages: normaliseInput(body.input),
+    messages: normaliseInput(body.input, findStoredItem),
     instructions: typeof body.instructions === "string" ? body.instructions : null,
     maxOutputTokens: readMaxOutputTokens(body.max_output_tokens),
     stream: body.stream === true,

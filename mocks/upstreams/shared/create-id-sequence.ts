@@ -4,12 +4,13 @@ export interface IdSequence {
   reset(): void;
 }
 
-export function createIdSequence(): IdSequence {
+/** `infix` goes between the prefix and the counter (two fakes standing for two accounts never make the same id). */
+export function createIdSequence(infix = ""): IdSequence {
   let counter = 0;
   return {
     next(prefix) {
       counter += 1;
-      return `${prefix}${String(counter).padStart(6, "0")}`;
+      return `${prefix}${infix}${String(counter).padStart(6, "0")}`;
     },
     reset() {
       counter = 0;

@@ -5,7 +5,9 @@ import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { JsonRequestBody } from "../../http/operation-types.js";
 import { resolveCallModel } from "../../relay/resolve-call-model.js";
+import { findContinuationTarget } from "../../relay/response-routes.js";
 import { runRelay } from "../../relay/run-relay.js";
+import { readResponseContinuations } from "./read-response-continuations.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../../users/authenticated-request.js";
 
 type TextOperationId = "listModels" | "createChatCompletion" | "createResponse" | "createEmbedding";
@@ -43,8 +45,11 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
       const body = request.body as JsonRequestBody<operations["createResponse"]>;
       // As for chat: a gmx- thinking suffix routes and is priced by the base model and rides on to the channel.
       const resolvedModel = resolveCallModel(context, response, body.model, "native-family");
+      // A continuation goes to the upstream account that holds what it continues.
+      const continuationTarget = await findContinuationTarget(context, readResponseContinuations(body));
       await runRelay(context, request, response, {
         capability: "responses",
+        ...(continuationTarget ? { continuationTarget } : {}),
         input: body,
         model: body.model,
         resolvedModel,

@@ -9,6 +9,7 @@ import { createResponsesIds } from "./create-responses-ids.js";
 import { createSignatureReasoningItem } from "./create-signature-reasoning-item.js";
 import { createToolCallId } from "./create-tool-call-id.js";
 import { describeBlockedPrompt } from "./describe-blocked-prompt.js";
+import type { ResponseSettings } from "./echo-response-settings.js";
 import { mapNativeFinishToResponsesStatus } from "./map-native-finish-to-responses-status.js";
 
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
@@ -23,6 +24,8 @@ export interface NativeToResponsesOptions {
   includeThoughts: boolean;
   /** Unix seconds. */
   created: number;
+  /** The request's settings, restated in the response. */
+  settings: ResponseSettings;
 }
 
 /**
@@ -78,7 +81,7 @@ export function convertNativeResponseToResponses(
           type: "message",
           status: "completed",
           role: "assistant",
-          content: [{ type: "output_text", text: "", annotations: [] }],
+          content: [{ type: "output_text", text: "", annotations: [], logprobs: [] }],
         };
         output.push(message);
       }
@@ -113,19 +116,24 @@ export function convertNativeResponseToResponses(
       type: "message",
       status: "completed",
       role: "assistant",
-      content: [{ type: "output_text", text: describeBlockedPrompt(response.promptFeedback), annotations: [] }],
+      content: [
+        { type: "output_text", text: describeBlockedPrompt(response.promptFeedback), annotations: [], logprobs: [] },
+      ],
     });
   }
   const producedMedia = collectProducedMedia(parts, new Set<ProducedMedia>());
   const converted = convertNativeUsage(response.usageMetadata, { producedMedia });
+  const ending = mapNativeFinishToResponsesStatus(candidate?.finishReason, { hasToolCalls: callCount > 0, blocked });
   return {
     response: {
       id: ids.responseId,
       object: "response",
       created_at: options.created,
+      ...ending,
+      completed_at: ending.status === "completed" ? options.created : null,
       model: options.model,
-      ...mapNativeFinishToResponsesStatus(candidate?.finishReason, { hasToolCalls: callCount > 0, blocked }),
       output,
+      ...options.settings,
       usage: convertNativeUsageToResponses(converted),
     },
     usage: converted.meteredUsage,

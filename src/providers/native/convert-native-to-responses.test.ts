@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { convertNativeResponseToResponses } from "./convert-native-response-to-responses.js";
+import { echoResponseSettings } from "./echo-response-settings.js";
 import { createOpenaiSchemaValidator } from "./testing/create-openai-schema-validator.js";
 import { runNativeResponsesStream } from "./testing/run-native-responses-stream.js";
 
@@ -9,6 +10,7 @@ const fixtureUrl = (name: string) => new URL(`./__fixtures__/${name}`, import.me
 const readJson = (name: string) => JSON.parse(readFileSync(fixtureUrl(name), "utf8"));
 const readText = (name: string) => readFileSync(fixtureUrl(name), "utf8");
 const created = 1_749_721_287;
+const settings = echoResponseSettings({ model: "gmx-3.5-flash", input: "hello" });
 
 const answers = [
   { fixture: "generate-text.json", includeThoughts: false },
@@ -27,6 +29,7 @@ describe("convertNativeResponseToResponses", () => {
       model: "gmx-3.5-flash",
       includeThoughts,
       created,
+      settings,
     });
     expect(validate("ResponseObject", converted.response)).toEqual([]);
     const expected = fixture.replace(
@@ -41,6 +44,7 @@ describe("convertNativeResponseToResponses", () => {
       model: "gmx-3.1-pro-preview",
       includeThoughts: true,
       created,
+      settings,
     });
     expect(response.output.map((item) => item.type)).toEqual(["reasoning", "message", "reasoning"]);
     expect(response.output[2]).toEqual({
@@ -61,6 +65,7 @@ describe("convertNativeResponseToResponses", () => {
       model: "gmx-3.5-flash",
       includeThoughts: false,
       created,
+      settings,
     });
     const calls = response.output.filter((item) => item.type === "function_call");
     expect(calls.length).toBeGreaterThan(0);
@@ -72,6 +77,7 @@ describe("convertNativeResponseToResponses", () => {
       model: "gmx-3.5-flash",
       includeThoughts: false,
       created,
+      settings,
     });
     expect(response).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
   });
@@ -225,7 +231,12 @@ describe("createNativeEventToResponsesTransform", () => {
         ],
       };
       const streamed = parseFrames(runNativeResponsesStream(readText(fixture), { includeThoughts: true }).frames);
-      const json = convertNativeResponseToResponses(whole, { model: "gmx-3.5-flash", includeThoughts: true, created });
+      const json = convertNativeResponseToResponses(whole, {
+        model: "gmx-3.5-flash",
+        includeThoughts: true,
+        created,
+        settings,
+      });
       expect(streamed.at(-1)!.data.response.output).toEqual(json.response.output);
     }
   });

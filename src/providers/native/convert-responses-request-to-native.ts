@@ -10,6 +10,8 @@ import { convertResponsesInputToMessages } from "./convert-responses-input-to-me
 type ResponsesRequest = OpenaiComponents["schemas"]["CreateResponseRequest"];
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
 type ChatTool = OpenaiComponents["schemas"]["ChatCompletionTool"];
+type ResponseFunctionTool = OpenaiComponents["schemas"]["ResponseFunctionTool"];
+type ResponseWebSearchTool = OpenaiComponents["schemas"]["ResponseWebSearchTool"];
 
 export interface ResponsesToNativeInput extends Omit<ChatToNativeInput, "request"> {
   request: ResponsesRequest;
@@ -34,10 +36,11 @@ const ignoredFields = [
  * Responses request → native generateContent request. The Responses fields are restated as the chat request they
  * mean and handed to convertChatRequestToNative, so both doors share one set of rules (media, tools, schema
  * cleaning, thinking priority: extra_body.native.thinking_config, then reasoning.effort, then the model suffix).
- * On top: `reasoning.summary` auto/detailed asks for the thoughts (a `reasoning` output item), unless thinking is
+ * On top: `reasoning.summary` auto/concise/detailed asks for the thoughts (a `reasoning` output item), unless thinking is
  * off or the client decided include_thoughts itself. The chat door's automatic adaptation (thoughts for streams) is
- * not applied, `stream` is left out of the restated request: in Responses the summary alone decides. `previous_response_id` is refused: the gateway keeps no
- * conversation store for native channels, so the client must send the whole conversation.
+ * not applied, `stream` is left out of the restated request: in Responses the summary alone decides.
+ * `previous_response_id` and `item_reference` input items are refused: the gateway keeps no conversation store for
+ * native channels, so the client must send the whole conversation.
  */
 export async function convertResponsesRequestToNative(input: ResponsesToNativeInput): Promise<ChatToNativeResult> {
   const { request } = input;
@@ -47,6 +50,16 @@ export async function convertResponsesRequestToNative(input: ResponsesToNativeIn
       { param: "previous_response_id" },
     );
   }
+  if (Array.isArray(request.input)) {
+    for (const [index, item] of request.input.entries()) {
+      if ("type" in item && item.type === "item_reference")
+        throw new InvalidRequestError(
+          `input[${index}] is an item_reference, which is not supported for ${request.model}: the gateway keeps no conversation store for this model family. Send the item itself (earlier output items as they were returned).`,
+          { param: `input[${index}].id` },
+        );
+    }
+  }
+  const summary = readReasoningSummary(request.reasoning?.summary);
   const warnings: string[] = [];
   const fields = request as Record<string, unknown>;
   for (const field of ignoredFields) {
@@ -62,13 +75,18 @@ export async function convertResponsesRequestToNative(input: ResponsesToNativeIn
   if (typeof request.top_p === "number") chatRequest.top_p = request.top_p;
   if (typeof request.max_output_tokens === "number") chatRequest.max_completion_tokens = request.max_output_tokens;
   const effort = request.reasoning?.effort;
-  if (typeof effort === "string") chatRequest.reasoning_effort = effort;
+  if (typeof effort === "string") chatRequest.reasoning_effort = readReasoningEffort(effort);
   const tools = convertTools(request.tools, warnings);
   if (tools !== undefined) chatRequest.tools = tools;
   const toolChoice = request.tool_choice;
   if (typeof toolChoice === "string") chatRequest.tool_choice = toolChoice;
-  else if (toolChoice !== undefined && toolChoice !== null)
+  else if (toolChoice?.type === "function" && typeof toolChoice.name === "string")
     chatRequest.tool_choice = { type: "function", function: { name: toolChoice.name } };
+  else if (toolChoice !== undefined && toolChoice !== null)
+    throw new InvalidRequestError(
+      `tool_choice of type "${toolChoice.type}" is not supported for the native family; use auto, none, required or a function.`,
+      { param: "tool_choice" },
+    );
   const format = request.text?.format;
   if (format?.type === "json_object") chatRequest.response_format = { type: "json_object" };
   if (format?.type === "json_schema") {
@@ -85,10 +103,9 @@ export async function convertResponsesRequestToNative(input: ResponsesToNativeIn
   const translation = await convertChatRequestToNative({ ...input, request: chatRequest });
   translation.warnings.unshift(...warnings);
 
-  const summary = request.reasoning?.summary;
   const thinkingConfig = translation.body.generationConfig?.thinkingConfig;
   const thinkingOff = thinkingConfig?.thinkingBudget === 0;
-  if ((summary === "auto" || summary === "detailed") && !thinkingOff && thinkingConfig?.includeThoughts === undefined) {
+  if (summary === "wanted" && !thinkingOff && thinkingConfig?.includeThoughts === undefined) {
     translation.body.generationConfig = {
       ...translation.body.generationConfig,
       thinkingConfig: { ...thinkingConfig, includeThoughts: true },
@@ -98,19 +115,62 @@ export async function convertResponsesRequestToNative(input: ResponsesToNativeIn
   return translation;
 }
 
-/** Function tools as chat tools; web_search_preview as the chat spelling of the native search tool. */
+/** The efforts the native family maps (as chat's reasoning_effort); the values are OpenAI's, so others are refused here, naming the Responses field. */
+function readReasoningEffort(effort: string): string {
+  switch (effort) {
+    case "none":
+    case "minimal":
+    case "low":
+    case "medium":
+    case "high":
+      return effort;
+    default:
+      throw new InvalidRequestError(
+        `reasoning.effort "${effort}" is not supported for the native family; use none, minimal, low, medium or high.`,
+        { param: "reasoning.effort" },
+      );
+  }
+}
+
+/** Whether the client asked for a reasoning summary; the summary kinds are OpenAI's, so unknown ones are refused. */
+function readReasoningSummary(summary: string | null | undefined): "wanted" | "not wanted" {
+  switch (summary) {
+    case "auto":
+    case "concise":
+    case "detailed":
+      return "wanted";
+    case undefined:
+    case null:
+    case "none":
+      return "not wanted";
+    default:
+      throw new InvalidRequestError(
+        `reasoning.summary "${summary}" is not supported for the native family; use auto, concise, detailed or none.`,
+        { param: "reasoning.summary" },
+      );
+  }
+}
+
+/** Function tools as chat tools; web_search and web_search_preview as the chat spelling of the native search tool. */
 function convertTools(tools: ResponsesRequest["tools"], warnings: string[]): ChatTool[] | undefined {
   if (tools === undefined || tools.length === 0) return undefined;
   return tools.map((tool, index): ChatTool => {
     switch (tool.type) {
       case "function": {
-        const declaration: ChatTool["function"] = { name: tool.name };
-        if (typeof tool.description === "string") declaration.description = tool.description;
-        if (tool.parameters !== undefined && tool.parameters !== null) declaration.parameters = tool.parameters;
+        // The spec keeps other tools off these type names, so the type alone tells a function tool.
+        const functionTool = tool as ResponseFunctionTool;
+        const declaration: ChatTool["function"] = { name: functionTool.name };
+        if (typeof functionTool.description === "string") declaration.description = functionTool.description;
+        if (functionTool.parameters !== undefined && functionTool.parameters !== null)
+          declaration.parameters = functionTool.parameters;
         return { type: "function", function: declaration };
       }
+      case "web_search":
       case "web_search_preview":
-        if (tool.search_context_size !== undefined || tool.user_location !== undefined)
+        if (
+          (tool as ResponseWebSearchTool).search_context_size !== undefined ||
+          (tool as ResponseWebSearchTool).user_location !== undefined
+        )
           warnings.push(
             `tools[${index}] search_context_size and user_location have no native equivalent and were ignored.`,
           );

@@ -10,6 +10,7 @@ import { createResponsesIds } from "./create-responses-ids.js";
 import { createSignatureReasoningItem } from "./create-signature-reasoning-item.js";
 import { createToolCallId } from "./create-tool-call-id.js";
 import { describeBlockedPrompt } from "./describe-blocked-prompt.js";
+import type { ResponseSettings } from "./echo-response-settings.js";
 import { mapNativeFinishToResponsesStatus } from "./map-native-finish-to-responses-status.js";
 
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
@@ -27,6 +28,10 @@ export interface NativeToResponsesStreamOptions {
   includeThoughts: boolean;
   /** Unix seconds. */
   created: number;
+  /** The request's settings, restated in every response snapshot. */
+  settings: ResponseSettings;
+  /** Unix seconds now, for `completed_at`. */
+  now(): number;
   /** Called exactly once with the last usage the upstream reported (zeros when none): at the end, on failure, on cancel. */
   onUsage(usage: MeteredUsage): void;
   /** Called with each piece of answer or thinking text, for the estimate of a stream cut short. */
@@ -83,15 +88,25 @@ export function createNativeEventToResponsesTransform(
   const frame = (event: ResponseStreamEvent) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
   const errorFrame = (message: string, code = "upstream_error") =>
     frame({ type: "error", sequence_number: sequenceNumber++, code, message, param: null });
-  const responseObject = (fields: Partial<ResponseObject>): ResponseObject => ({
+  /** A snapshot of the response: in progress (no output, no usage yet) until the last event. */
+  const responseObject = (
+    fields: Pick<ResponseObject, "status" | "incomplete_details" | "output" | "usage"> & {
+      completed_at: number | null;
+    },
+  ): ResponseObject => ({
     id: ids!.responseId,
     object: "response",
     created_at: options.created,
+    status: fields.status,
+    completed_at: fields.completed_at,
+    incomplete_details: fields.incomplete_details,
     model: options.model,
-    status: "in_progress",
-    output: [],
-    ...fields,
+    output: fields.output,
+    ...options.settings,
+    usage: fields.usage,
   });
+  const inProgress = () =>
+    responseObject({ status: "in_progress", incomplete_details: null, completed_at: null, output: [], usage: null });
   const fail = (controller: TransformStreamDefaultController<string>, message: string, code?: string) => {
     ended = true;
     reportUsage();
@@ -183,7 +198,7 @@ export function createNativeEventToResponsesTransform(
           item: { ...item, content: [] },
         }),
       );
-      const part = { type: "output_text" as const, text: "", annotations: [] };
+      const part = { type: "output_text" as const, text: "", annotations: [], logprobs: [] };
       item.content.push(part);
       controller.enqueue(
         frame({
@@ -282,10 +297,10 @@ export function createNativeEventToResponsesTransform(
       if (ids === undefined) {
         ids = createResponsesIds(fragment.responseId);
         controller.enqueue(
-          frame({ type: "response.created", sequence_number: sequenceNumber++, response: responseObject({}) }),
+          frame({ type: "response.created", sequence_number: sequenceNumber++, response: inProgress() }),
         );
         controller.enqueue(
-          frame({ type: "response.in_progress", sequence_number: sequenceNumber++, response: responseObject({}) }),
+          frame({ type: "response.in_progress", sequence_number: sequenceNumber++, response: inProgress() }),
         );
       }
       if (fragment.usageMetadata) lastUsageMetadata = fragment.usageMetadata;
@@ -386,12 +401,14 @@ export function createNativeEventToResponsesTransform(
       close(controller);
       reportUsage();
       const usage = convertNativeUsageToResponses(convertNativeUsage(lastUsageMetadata, { producedMedia }));
+      const ending = mapNativeFinishToResponsesStatus(finishReason, { hasToolCalls: callCount > 0, blocked });
       controller.enqueue(
         frame({
           type: "response.completed",
           sequence_number: sequenceNumber++,
           response: responseObject({
-            ...mapNativeFinishToResponsesStatus(finishReason, { hasToolCalls: callCount > 0, blocked }),
+            ...ending,
+            completed_at: ending.status === "completed" ? options.now() : null,
             output,
             usage,
           }),

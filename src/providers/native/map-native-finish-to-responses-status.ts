@@ -5,7 +5,7 @@ type ResponseObject = OpenaiComponents["schemas"]["ResponseObject"];
 
 /**
  * How a native candidate ended, as a Responses status: a limit or a filter makes the response `incomplete` with the
- * reason (`max_output_tokens`, `content_filter`), anything else `completed` (tool calls included).
+ * reason (`max_output_tokens`, `content_filter`), anything else `completed` (tool calls included) with null details.
  */
 export function mapNativeFinishToResponsesStatus(
   finishReason: string | undefined,
@@ -18,6 +18,6 @@ export function mapNativeFinishToResponsesStatus(
     case "content_filter":
       return { status: "incomplete", incomplete_details: { reason: "content_filter" } };
     default:
-      return { status: "completed" };
+      return { status: "completed", incomplete_details: null };
   }
 }

@@ -8,6 +8,7 @@ import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { convertNativeResponseToResponses } from "./convert-native-response-to-responses.js";
 import { convertResponsesRequestToNative } from "./convert-responses-request-to-native.js";
 import { createNativeEventToResponsesTransform } from "./create-native-event-to-responses-transform.js";
+import { echoResponseSettings } from "./echo-response-settings.js";
 import { observeNativeStream, prepareNativeGenerateCall } from "./prepare-native-generate-call.js";
 import type { NativeChatDependencies } from "./relay-native-chat.js";
 
@@ -44,6 +45,7 @@ export async function relayNativeResponses(
       model: request.model,
       includeThoughts: translation.includeThoughts,
       created: dependencies.now(),
+      settings: echoResponseSettings(request),
     });
     input.observed.usage = converted.usage;
     input.deliver(converted.response);
@@ -55,6 +57,8 @@ export async function relayNativeResponses(
     model: request.model,
     includeThoughts: translation.includeThoughts,
     created: dependencies.now(),
+    settings: echoResponseSettings(request),
+    now: () => dependencies.now(),
     ...observeNativeStream(input),
   });
   await pipeUpstreamEvents({

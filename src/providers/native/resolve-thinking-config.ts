@@ -141,6 +141,10 @@ function readThinkingConfig(value: unknown, model: ThinkingModel, warnings: stri
   return { amount, includeThoughts: explicitInclude ?? impliedInclude };
 }
 
+/**
+ * The effort values are the upstream provider's (the spec lets any string through for pass-through channels); the
+ * native family knows these five and refuses the rest rather than guess a level.
+ */
 function readReasoningEffort(effort: ReasoningEffort): Amount | undefined {
   switch (effort) {
     case undefined:
@@ -148,8 +152,16 @@ function readReasoningEffort(effort: ReasoningEffort): Amount | undefined {
       return undefined;
     case "none":
       return { kind: "off" };
-    default:
+    case "minimal":
+    case "low":
+    case "medium":
+    case "high":
       return { kind: "level", level: effort.toUpperCase() as Level };
+    default:
+      throw new InvalidRequestError(
+        `reasoning_effort "${effort}" is not supported for the native family; use none, minimal, low, medium or high.`,
+        { param: "reasoning_effort" },
+      );
   }
 }
 

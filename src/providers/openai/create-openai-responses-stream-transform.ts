@@ -6,7 +6,8 @@ interface ResponsesEvent {
   type?: string;
   delta?: string;
   sequence_number?: number;
-  response?: { model?: string; usage?: Parameters<typeof convertOpenaiResponsesUsage>[0] | null };
+  response?: { id?: unknown; model?: string; usage?: Parameters<typeof convertOpenaiResponsesUsage>[0] | null };
+  item?: { id?: unknown };
 }
 
 /** The events after which the upstream sends nothing more; each of the first three may carry the final usage. */
@@ -17,12 +18,14 @@ const finalResponseEvents = new Set(["response.completed", "response.incomplete"
  * to the client's name, usage is read from the final response event (`response.incomplete` is billed too: the
  * tokens up to max_output_tokens were produced), text deltas are counted for cut-short streams. A stream that is
  * malformed, stops before a final event, or breaks (the pipe's `errorFrame`) ends with an `error` event numbered
- * after the last one relayed.
+ * after the last one relayed. The ids the stream announces are reported as they come, for continuations.
  */
 export function createOpenaiResponsesStreamTransform(options: {
   clientModel: string;
   onUsage(usage: MeteredUsage): void;
   onText(text: string): void;
+  /** Each upstream id the stream announces (the response at its creation, each output item as it is added). */
+  onCreatedId?(id: string): void;
 }): { transformer: StreamEventTransformer; errorFrame(message: string): string } {
   let nextSequenceNumber = 0;
   let ended = false;
@@ -45,6 +48,13 @@ export function createOpenaiResponsesStreamTransform(options: {
       if (isFinal && payload.response?.usage) options.onUsage(convertOpenaiResponsesUsage(payload.response.usage));
       if (isFinal || payload.type === "error") ended = true;
       if (payload.type === "response.output_text.delta" && payload.delta) options.onText(payload.delta);
+      const createdId =
+        payload.type === "response.created"
+          ? payload.response?.id
+          : payload.type === "response.output_item.added"
+            ? payload.item?.id
+            : undefined;
+      if (typeof createdId === "string" && createdId !== "") options.onCreatedId?.(createdId);
       const name = event.event ?? payload.type;
       controller.enqueue(`${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(payload)}\n\n`);
       // Nothing follows a final event: ending here makes it the stream's final frame, which waits for settlement.

@@ -196,13 +196,15 @@ describe("the openai chat stream transform through the relay's pipe", () => {
 async function replayResponses(fixture: string, pieceStarts: readonly number[] = [], breakWith?: Error) {
   const usageReports: MeteredUsage[] = [];
   const texts: string[] = [];
+  const createdIds: string[] = [];
   const { transformer, errorFrame } = createOpenaiResponsesStreamTransform({
     clientModel: "my-responses-model",
     onUsage: (usage) => usageReports.push(usage),
     onText: (text) => texts.push(text),
+    onCreatedId: (id) => createdIds.push(id),
   });
   const frames = await replayUpstreamStream(readFixture(fixture), pieceStarts, transformer, errorFrame, breakWith);
-  return { frames, usageReports, texts };
+  return { frames, usageReports, texts, createdIds };
 }
 
 /** Checks each frame is `event: <type>` + `data` of that type, valid against the spec, numbered 0, 1, 2, … */
@@ -253,6 +255,18 @@ describe("the openai Responses stream transform through the relay's pipe", () =>
       { promptTokens: 24, completionTokens: 11, cachedTokens: 16, reasoningTokens: 0 },
     ]);
     expect(run.texts.join("")).toBe("Crème brûlée — 日本でも人気 🍮");
+  });
+
+  it("notes the response's id and each output item's id as the events announce them", async () => {
+    for (const name of ["responses-text", "responses-function-call"]) {
+      const run = await replayResponses(`${name}.chunks.txt`);
+      const events = parseResponsesFrames(run.frames);
+      const completed = events.find((event) => event.type === "response.completed");
+      expect(run.createdIds).toEqual([
+        completed.response.id,
+        ...completed.response.output.map((item: { id: string }) => item.id),
+      ]);
+    }
   });
 
   it("relays a function call's argument deltas in order and its usage", async () => {

@@ -13,7 +13,11 @@ import { recordStreamedText } from "../../relay/observed-usage.js";
 type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
 type ResponseObject = components["schemas"]["ResponseObject"];
 
-/** One Responses-API attempt against an OpenAI-compatible channel; previous_response_id passes through as is. */
+/**
+ * One Responses-API attempt against an OpenAI-compatible channel; previous_response_id and item_reference pass
+ * through as they are (the relay sends them to the channel and key that made what they name). The ids the answer
+ * makes (the response and its output items) are noted as soon as they are seen, for those continuations.
+ */
 export async function relayOpenaiResponses(
   request: ResponsesRequest,
   response: Response,
@@ -29,6 +33,7 @@ export async function relayOpenaiResponses(
   if (!request.stream) {
     const result = await sendUpstreamJsonRequest<ResponseObject>(input.attempt, upstreamRequest);
     if (result.usage) input.observed.usage = convertOpenaiResponsesUsage(result.usage);
+    input.noteCreatedIds(readCreatedIds(result));
     result.model = request.model;
     input.deliver(result);
     return;
@@ -40,6 +45,7 @@ export async function relayOpenaiResponses(
       input.observed.usage = usage;
     },
     onText: (text) => recordStreamedText(input.observed, text),
+    onCreatedId: (id) => input.noteCreatedIds([id]),
   });
   await pipeUpstreamEvents({
     upstreamBody: upstream.body,
@@ -48,4 +54,10 @@ export async function relayOpenaiResponses(
     transformer,
     channelKeys: input.attempt.channel.keys,
   });
+}
+
+/** The response's id and its output items' ids: what a later request may name to continue from this answer. */
+function readCreatedIds(result: ResponseObject): string[] {
+  const ids = [result.id, ...(result.output ?? []).map((item) => item.id)];
+  return ids.filter((id): id is string => typeof id === "string" && id !== "");
 }

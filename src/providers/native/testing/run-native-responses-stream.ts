@@ -2,6 +2,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
 import { createCollectingController } from "../../../relay/create-collecting-controller.js";
 import { createNativeEventToResponsesTransform } from "../create-native-event-to-responses-transform.js";
+import { echoResponseSettings, type ResponseSettings } from "../echo-response-settings.js";
 
 export interface NativeResponsesStreamRun {
   /** The frames exactly as the transform emitted them. */
@@ -15,7 +16,7 @@ export interface NativeResponsesStreamRun {
 /** Feeds recorded native SSE text to the Responses transform event by event and collects its frames. */
 export function runNativeResponsesStream(
   text: string,
-  options: { model?: string; includeThoughts?: boolean; created?: number } = {},
+  options: { model?: string; includeThoughts?: boolean; created?: number; settings?: ResponseSettings } = {},
 ): NativeResponsesStreamRun {
   const usageReports: MeteredUsage[] = [];
   const texts: string[] = [];
@@ -23,6 +24,8 @@ export function runNativeResponsesStream(
     model: options.model ?? "gmx-3.5-flash",
     includeThoughts: options.includeThoughts ?? false,
     created: options.created ?? 1_749_721_287,
+    settings: options.settings ?? echoResponseSettings({ model: options.model ?? "gmx-3.5-flash", input: "hello" }),
+    now: () => (options.created ?? 1_749_721_287) + 2,
     onUsage: (usage) => usageReports.push(usage),
     onText: (piece) => texts.push(piece),
   });
