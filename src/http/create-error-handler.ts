@@ -29,8 +29,12 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
     )
       error = new GatewayError(error.message, { ...error.options, code: "invalid_parameter" });
     // An unknown model is the client's mistake; the native table answers it 404 NOT_FOUND.
-    if (generation === "native" && error instanceof NoAvailableChannelError) {
+    if ((generation === "native" || generation === "anthropic") && error instanceof NoAvailableChannelError) {
       error = new NotFoundError(error.message, { code: "model_not_found", cause: error });
+    }
+    // Claude's own "overloaded" (529) reaches Claude's clients as such: they back off on it, not on a 502.
+    if (generation === "anthropic" && (error as { upstreamStatusCode?: number }).upstreamStatusCode === 529) {
+      error = new GatewayError(error.message, { ...error.options, status: 529, code: "overloaded" });
     }
     if (error.message.length > maximumMessageLength)
       error = new GatewayError(shortenMessage(error.message), error.options);
@@ -60,7 +64,7 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
     response
       .status(error.status)
       .type("application/json")
-      .send(JSON.stringify(renderErrorBody(generation, error)));
+      .send(JSON.stringify(renderErrorBody(generation, error, requestId)));
     void next;
   };
 }

@@ -3,15 +3,15 @@ import { assertModelAllowed } from "../auth/assert-model-allowed.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
-import type { ProviderAdapter } from "../providers/provider-adapter.js";
+import type { ProviderAdapter, UnbilledAttemptInput } from "../providers/provider-adapter.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import { ClientGoneSignal } from "./client-gone-signal.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
-/** Reads that are routed like generations but never billed (GET /v1beta/voices). */
-type UnbilledCapability = "nativeVoices";
+/** Reads that are routed like generations but never billed (GET /v1beta/voices, Messages token counts). */
+type UnbilledCapability = "nativeVoices" | "messageTokenCount";
 type UnbilledMethod<Capability extends UnbilledCapability> = NonNullable<ProviderAdapter[Capability]>;
 
 /**
@@ -22,25 +22,37 @@ type UnbilledMethod<Capability extends UnbilledCapability> = NonNullable<Provide
 export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   context: GatewayContext,
   response: Response,
-  call: { capability: Capability; model: string; input: Parameters<UnbilledMethod<Capability>>[0] },
+  call: {
+    capability: Capability;
+    model: string;
+    input: Parameters<UnbilledMethod<Capability>>[0];
+    /**
+     * The answer when channels serve the model but none of their adapters serves the read (a token count on a
+     * protocol without one is the gateway's estimate). Without it, that is a model no channel serves.
+     */
+    answerWithoutUpstream?: () => Awaited<ReturnType<UnbilledMethod<Capability>>>;
+  },
 ): Promise<Awaited<ReturnType<UnbilledMethod<Capability>>>> {
   const token = getAuthenticatedToken(response);
   const { requestId } = readRequestIds(response.req);
   assertModelAllowed(token, call.model);
-  const attempts = context.channelRouter
-    .planAttempts(
-      call.model,
-      { group: token.group, crossGroupRetry: token.crossGroupRetry },
-      getAuthenticatedUserGroup(response),
-      context.config.relay.maxAttempts,
-    )
-    .filter((attempt) => findProviderAdapter(attempt.channel.type)[call.capability] !== undefined);
-  if (attempts.length === 0) throw new NoAvailableChannelError(call.model);
+  const planned = context.channelRouter.planAttempts(
+    call.model,
+    { group: token.group, crossGroupRetry: token.crossGroupRetry },
+    getAuthenticatedUserGroup(response),
+    context.config.relay.maxAttempts,
+  );
+  const attempts = planned.filter(
+    (attempt) => findProviderAdapter(attempt.channel.type)[call.capability] !== undefined,
+  );
+  const answerWithoutUpstream = attempts.length === 0 && planned.length > 0 ? call.answerWithoutUpstream : undefined;
+  if (attempts.length === 0 && !answerWithoutUpstream) throw new NoAvailableChannelError(call.model);
   // Per-key limits as in runRelay: an unbilled read counts as a request, and as no tokens once admitted.
   if (token.rpmLimit > 0 || token.tpmLimit > 0) {
     const countedTokens = await context.rateLimiter.admit(token, 0);
     if (countedTokens > 0) context.rateLimiter.correct(token, countedTokens, 0, requestId);
   }
+  if (answerWithoutUpstream) return answerWithoutUpstream();
   const clientGone = new ClientGoneSignal();
   const onClientGone = () => clientGone.abort(new Error("client disconnected"));
   response.once("close", onClientGone);
@@ -48,7 +60,11 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
     let lastFailure: unknown;
     for (const attempt of attempts) {
       const adapter = findProviderAdapter(attempt.channel.type);
-      const method = adapter[call.capability] as UnbilledMethod<Capability>;
+      // One of the capabilities' methods, called with that capability's own input.
+      const method = adapter[call.capability] as (
+        input: Parameters<UnbilledMethod<Capability>>[0],
+        attemptInput: UnbilledAttemptInput,
+      ) => ReturnType<UnbilledMethod<Capability>>;
       const credentials = adapter.credentialHeaders(attempt.upstreamKey);
       try {
         const answer = await method(call.input, {

@@ -42,8 +42,13 @@ const event = (data: Record<string, unknown>): SseEvent => ({ event: data.type a
  */
 export function buildMessageEvents(plan: MessageReplyPlan, model: string): SseEvent[] {
   const events: SseEvent[] = [];
-  const start = { ...buildMessage(plan, model), content: [], stop_reason: null, stop_sequence: null };
-  start.usage = { ...plan.usage, output_tokens: 1, service_tier: "standard" };
+  const start = {
+    ...buildMessage(plan, model),
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { ...plan.usage, output_tokens: 1, service_tier: "standard" },
+  };
   events.push(event({ type: "message_start", message: start }));
   events.push(event({ type: "ping" }));
   let failed = false;
