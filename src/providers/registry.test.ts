@@ -48,7 +48,7 @@ describe("the provider registry", () => {
       ]),
     );
     expect(served).toEqual({
-      openai: ["chat", "responses", "embeddings", "images", "speech", "transcription", "videoSubmission"],
+      openai: ["chat", "responses", "embeddings", "images", "speech", "transcription", "videoSubmission", "messages"],
       native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding", "videoSubmission"],
       ark: ["images", "videoSubmission"],
       dashscope: ["images", "videoSubmission"],
