@@ -174,8 +174,11 @@ export interface components {
             [key: string]: unknown;
         };
         MessageParam: {
-            /** @enum {string} */
-            role: "user" | "assistant";
+            /**
+             * @description `user` or `assistant`; `system` for a system turn inside the conversation (as Claude Code sends).
+             * @enum {string}
+             */
+            role: "user" | "assistant" | "system";
             /** @description A string (one text block) or content blocks. */
             content: string | components["schemas"]["ContentBlockParam"][];
         } & {
@@ -228,7 +231,7 @@ export interface components {
             model: string;
             /** @description The most output tokens; the reservation holds this many at the output price. */
             max_tokens: number;
-            /** @description The conversation, alternating `user` and `assistant` turns. */
+            /** @description The conversation, alternating `user` and `assistant` turns (with `system` turns where needed). */
             messages: components["schemas"]["MessageParam"][];
             /** @description The system prompt, a string or text blocks (which may carry `cache_control`). */
             system?: string | components["schemas"]["TextBlockParam"][];

@@ -15,7 +15,7 @@ export interface FakeContentBlock {
 }
 
 export interface FakeMessage {
-  role: "user" | "assistant";
+  role: "user" | "assistant" | "system";
   content: string | FakeContentBlock[];
 }
 

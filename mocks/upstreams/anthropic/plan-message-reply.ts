@@ -20,7 +20,7 @@ export interface MessageReplyPlan {
   failMidStream: boolean;
 }
 
-const scriptedTool = /\[tool:([A-Za-z0-9_-]+) (\{.*\})\]/;
+const scriptedTool = /\[tool:([A-Za-z0-9_-]+) (\{.*?\})\]/;
 
 /**
  * Decides the whole answer once, so the JSON answer and the stream say the same thing. An output "token" is one

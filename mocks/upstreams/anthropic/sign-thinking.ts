@@ -7,5 +7,6 @@ const signingKey = "fake-anthropic-thinking";
  * unchanged, from an edited or invented one (as Anthropic refuses both).
  */
 export function signThinking(thinking: string): string {
-  return `EqSig${createHmac("sha256", signingKey).update(thinking).digest("base64")}`;
+  // The separator keeps the hash from reading as one long key-shaped run of letters and digits.
+  return `EqSig_${createHmac("sha256", signingKey).update(thinking).digest("base64")}`;
 }

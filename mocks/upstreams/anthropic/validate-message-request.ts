@@ -46,8 +46,8 @@ export function validateMessageRequest(body: unknown, options: { countOnly: bool
   }
 
   typed.messages.forEach((message, messageIndex) => {
-    if (message.role !== "user" && message.role !== "assistant")
-      throw invalid(`messages.${messageIndex}.role: Input should be 'user' or 'assistant'`);
+    if (message.role !== "user" && message.role !== "assistant" && message.role !== "system")
+      throw invalid(`messages.${messageIndex}.role: Input should be 'user', 'assistant' or 'system'`);
     if (typeof message.content === "string") return;
     if (!Array.isArray(message.content))
       throw invalid(`messages.${messageIndex}.content: Input should be a valid list`);

@@ -16,8 +16,8 @@ export function thinkingBudgetToEffort(budgetTokens: number): "low" | "medium" |
 }
 
 /**
- * A Messages request → a chat completions body for an OpenAI-compatible channel. The system prompt leads as a
- * system message; text, image (base64 or URL) and PDF document blocks become content parts; an assistant turn's
+ * A Messages request → a chat completions body for an OpenAI-compatible channel. The system prompt, and the text
+ * of any `system` turn, leads as one system message; text, image (base64 or URL) and PDF document blocks become content parts; an assistant turn's
  * `tool_use` blocks its `tool_calls` and its thinking its `reasoning_content`; `tool_result` blocks become `tool`
  * messages placed before the rest of their user turn. Custom tools become functions, `tool_choice` maps to its
  * OpenAI form, a thinking budget to `reasoning_effort`, `stop_sequences` to `stop`, `metadata.user_id` to `user`.
@@ -26,17 +26,19 @@ export function thinkingBudgetToEffort(budgetTokens: number): "low" | "medium" |
  */
 export function convertMessagesRequestToChat(request: CreateMessageRequest, upstreamModel: string): ChatMessage {
   const messages: ChatMessage[] = [];
-  const system =
-    typeof request.system === "string"
-      ? request.system
-      : (request.system ?? []).map((block) => block.text).join("\n\n");
-  if (system) messages.push({ role: "system", content: system });
+  const systemTexts =
+    typeof request.system === "string" ? [request.system] : (request.system ?? []).map((block) => block.text);
   request.messages.forEach((message, messageIndex) => {
     const blocks: ContentBlock[] =
       typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
     if (message.role === "assistant") messages.push(convertAssistantTurn(blocks, messageIndex));
+    // Many OpenAI-compatible upstreams take system text only first: system turns join the leading system message.
+    else if (message.role === "system")
+      systemTexts.push(...blocks.map((block) => (block as { text?: string }).text ?? ""));
     else messages.push(...convertUserTurn(blocks, messageIndex));
   });
+  const system = systemTexts.filter((text) => text !== "").join("\n\n");
+  if (system) messages.unshift({ role: "system", content: system });
 
   const body: ChatMessage = { model: upstreamModel, messages, max_tokens: request.max_tokens };
   if (request.stream === true) {
