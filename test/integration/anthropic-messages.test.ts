@@ -199,7 +199,7 @@ describe.each(testDatabases)(
       expect((await readToken(gateway, tokenId)).remain_quota).toBe(before.remain_quota);
     });
 
-    it("bills a cache write at the input price and a cache read at the cached input price", async () => {
+    it("bills a cache write at 1.25 × the input price and a cache read at the cached input price", async () => {
       const create = () =>
         client.messages.create({
           model: "claude-a",
@@ -207,8 +207,8 @@ describe.each(testDatabases)(
           system: [{ type: "text", text: "a long shared preamble of six words", cache_control: { type: "ephemeral" } }],
           messages: [{ role: "user", content: "hi" }],
         });
-      // 7 cached prompt tokens + 4 others; "Echo: hi" is 2 output tokens.
-      expect(await spent(create)).toBe(7 + 4 + 2 * 2);
+      // 7 prompt tokens written to the cache (at 1.25 × input, the default) + 4 others; "Echo: hi" is 2 output tokens.
+      expect(await spent(create)).toBe(Math.round(7 * 1.25 + 4 + 2 * 2));
       expect(await spent(create)).toBe(Math.round(7 * 0.5 + 4 + 2 * 2));
     });
 

@@ -10,7 +10,8 @@ export interface AnthropicUsage {
 
 /**
  * Anthropic's usage → ours. Anthropic's `input_tokens` leaves out the prompt read from and written to its cache;
- * ours counts the whole prompt in `promptTokens`, with the reads as `cachedTokens` (priced at cached input).
+ * ours counts the whole prompt in `promptTokens`, with the reads as `cachedTokens` (priced at cached input) and the
+ * writes as `cacheWriteTokens` (priced at cache write input).
  */
 export function convertAnthropicUsage(usage: AnthropicUsage): MeteredUsage {
   const cacheRead = usage.cache_read_input_tokens ?? 0;
@@ -19,6 +20,7 @@ export function convertAnthropicUsage(usage: AnthropicUsage): MeteredUsage {
     promptTokens: (usage.input_tokens ?? 0) + cacheRead + cacheWrite,
     completionTokens: usage.output_tokens ?? 0,
     cachedTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
     reasoningTokens: 0,
   };
 }
