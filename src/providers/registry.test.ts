@@ -52,7 +52,7 @@ describe("the provider registry", () => {
       native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding", "videoSubmission"],
       ark: ["images", "videoSubmission"],
       dashscope: ["images", "videoSubmission"],
-      anthropic: ["messages"],
+      anthropic: ["chat", "messages"],
     });
     expect("messageTokenCount" in providerRegistry.anthropic).toBe(true);
     expect("nativeVoices" in providerRegistry.native).toBe(true);

@@ -1,11 +1,12 @@
 import type { ProviderAdapter } from "../provider-adapter.js";
 import { defaultAnthropicVersion } from "./anthropic-headers.js";
+import { relayAnthropicChat } from "./chat/relay-anthropic-chat.js";
 import { relayAnthropicMessages } from "./relay-anthropic-messages.js";
 import { relayAnthropicTokenCount } from "./relay-anthropic-token-count.js";
 
 /**
  * Claude's own protocol (`/v1/messages`, the key in `x-api-key`, `anthropic-version` on every call): Messages
- * requests pass through, token counts come from its count_tokens endpoint.
+ * requests pass through, token counts come from its count_tokens endpoint, and chat completions are translated to it.
  */
 export const anthropicAdapter = {
   type: "anthropic",
@@ -17,5 +18,6 @@ export const anthropicAdapter = {
     body: { model: upstreamModel, max_tokens: 1, messages: [{ role: "user", content: "ping" }] },
   }),
   messages: (call, input) => relayAnthropicMessages(call, input),
+  chat: (request, input) => relayAnthropicChat(request, input),
   messageTokenCount: (call, input) => relayAnthropicTokenCount(call, input),
 } as const satisfies ProviderAdapter;
