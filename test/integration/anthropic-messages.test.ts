@@ -293,6 +293,24 @@ describe.each(testDatabases)(
       expect(cost).toBe(0);
     });
 
+    it("holds a key to its requests per minute on /v1/messages: the second is Anthropic's 429 with retry-after", async () => {
+      const limited = await createApiKey(gateway, { remainQuota: 1_000_000, rpmLimit: 1 });
+      const limitedClient = new Anthropic({ apiKey: limited.key, baseURL: gateway.url, maxRetries: 0 });
+      const ask = () =>
+        limitedClient.messages.create({ model: "claude-a", max_tokens: 5, messages: [{ role: "user", content: "x" }] });
+      await ask();
+      const refused = await ask().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(Anthropic.RateLimitError);
+      const retryAfter = Number((refused as InstanceType<typeof Anthropic.RateLimitError>).headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect((refused as { error: unknown }).error).toMatchObject({
+        type: "error",
+        error: { type: "rate_limit_error" },
+      });
+      expect(upstream.requests).toHaveLength(1);
+    });
+
     it("ends a stream the upstream broke after its first byte with an error event, billing what was seen", async () => {
       upstream.setFaults({ resetMidStreamAfterChunks: 4, times: 1 });
       let transcript = "";
