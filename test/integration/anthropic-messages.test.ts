@@ -46,6 +46,8 @@ describe.each(testDatabases)(
           ],
           pricing: { ...pricing, "claude-denied": { input: 2, output: 4 } },
         },
+        // Small enough that a test can send a body over it.
+        environment: { JSON_BODY_LIMIT: "64kb" },
       });
       const created = await createApiKey(gateway, { remainQuota: 1_000_000, modelLimits: ["claude-a", "missing-x"] });
       tokenId = created.id;
@@ -272,6 +274,14 @@ describe.each(testDatabases)(
         });
         expect(tooExpensive.status).toBe(402);
         expect(await tooExpensive.json()).toMatchObject({ type: "error", error: { type: "billing_error" } });
+
+        const tooLarge = await ask({
+          model: "claude-a",
+          max_tokens: 5,
+          messages: [{ role: "user", content: "x".repeat(100_000) }],
+        });
+        expect((tooLarge as { status: number }).status).toBe(413);
+        expect((tooLarge as { error: unknown }).error).toMatchObject({ error: { type: "request_too_large" } });
 
         upstream.setFaults({ status: 429, retryAfterSeconds: 9 });
         const limited = await ask({ model: "claude-a", max_tokens: 5, messages: [{ role: "user", content: "x" }] });
