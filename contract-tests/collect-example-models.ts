@@ -2,8 +2,8 @@ import type { ContractChannelModels } from "./start-contract-gateway.js";
 import type { SpecOperation } from "./read-spec-operations.js";
 
 /**
- * Every model name the request examples use, split by family: `gmx-` names go to the native channel, the rest to
- * the OpenAI-style one. New examples in the specs are served without touching the harness.
+ * Every model name the request examples use, split by family: `gmx-` names go to the native channel, `claude-`
+ * names to the Anthropic one, the rest to the OpenAI-style one. New examples in the specs are served without touching the harness.
  */
 export function collectExampleModels(operations: SpecOperation[]): ContractChannelModels {
   const names = new Set<string>();
@@ -19,7 +19,8 @@ export function collectExampleModels(operations: SpecOperation[]): ContractChann
   }
   const models = [...names].map((name) => name.replace(/^models\//, ""));
   return {
-    openai: models.filter((name) => !name.startsWith("gmx-")),
+    openai: models.filter((name) => !name.startsWith("gmx-") && !name.startsWith("claude-")),
     native: models.filter((name) => name.startsWith("gmx-")),
+    anthropic: models.filter((name) => name.startsWith("claude-")),
   };
 }

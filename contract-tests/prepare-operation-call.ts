@@ -385,6 +385,9 @@ export async function prepareOperationCall(
       else if (operation.generation === "native" && "model" in shape.pathValues) shape.pathValues.model = unservedModel;
       else if (operation.generation === "native" && "model" in shape.queryValues)
         shape.queryValues.model = unservedModel;
+      // So does Anthropic's Messages API (`not_found_error`).
+      else if (operation.generation === "anthropic" && hasJsonBody)
+        shape.body = { ...(shape.body as JsonObject), model: unservedModel };
       else return { skip: "no id to point at nothing" };
       break;
     }
@@ -420,8 +423,10 @@ export async function prepareOperationCall(
       };
     case "503": {
       if (!bodyModel(operation)) return { skip: "the operation does not call an upstream" };
-      if (operation.generation === "native")
-        return { skip: "the native API answers a model no channel serves 404 (the 404 call checks it)" };
+      if (operation.generation === "native" || operation.generation === "anthropic")
+        return {
+          skip: `the ${operation.generation} API answers a model no channel serves 404 (the 404 call checks it)`,
+        };
       // A body whose `model` is an enum only lets through the names it lists: use one no channel serves.
       const allowed = modelEnum(operation);
       // An image model must stay in its family (an unknown model is a 400 there): the example's, renamed.

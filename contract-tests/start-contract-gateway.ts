@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
+import { startFakeAnthropicServer } from "../mocks/upstreams/anthropic/start-fake-anthropic-server.js";
 import { startFakeNativeServer } from "../mocks/upstreams/native/start-fake-native-server.js";
 import { startFakeOpenaiServer } from "../mocks/upstreams/openai/start-fake-openai-server.js";
 import type { FaultPlan } from "../mocks/upstreams/shared/fault-plan.js";
@@ -25,6 +26,7 @@ export interface ContractGateway {
 export interface ContractChannelModels {
   openai: string[];
   native: string[];
+  anthropic: string[];
 }
 
 const projectRoot = path.resolve(import.meta.dirname, "..");
@@ -38,7 +40,8 @@ export async function startContractGateway(models: ContractChannelModels): Promi
   const upstreamKey = `upstream-${crypto.randomBytes(8).toString("hex")}`;
   const fakeOpenai = await startFakeOpenaiServer({ apiKey: upstreamKey });
   const fakeNative = await startFakeNativeServer({ apiKey: upstreamKey });
-  const allModels = [...new Set([...models.openai, ...models.native])];
+  const fakeAnthropic = await startFakeAnthropicServer({ apiKey: upstreamKey });
+  const allModels = [...new Set([...models.openai, ...models.native, ...models.anthropic])];
   const price = { input: 1, output: 2, cached_input: 0.5, per_image: 0.04, per_second: 0.1, per_call: 0.01 };
   const configFile = path.join(workFolder, "gateway.yaml");
   // Short enough that the 504 checks stay quick, long enough for the fakes on loopback.
@@ -49,6 +52,13 @@ export async function startContractGateway(models: ContractChannelModels): Promi
       channels: [
         { name: "contract-openai", type: "openai", base_url: fakeOpenai.url, key: upstreamKey, models: models.openai },
         { name: "contract-native", type: "native", base_url: fakeNative.url, key: upstreamKey, models: models.native },
+        {
+          name: "contract-anthropic",
+          type: "anthropic",
+          base_url: fakeAnthropic.url,
+          key: upstreamKey,
+          models: models.anthropic,
+        },
       ],
       pricing: Object.fromEntries(allModels.map((model) => [model, price])),
       timeouts: { header_ms: upstreamHeaderTimeoutMs },
@@ -103,7 +113,7 @@ export async function startContractGateway(models: ContractChannelModels): Promi
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       if (exitCode === undefined) child.kill("SIGKILL");
     }
-    await Promise.all([fakeOpenai.close(), fakeNative.close()]);
+    await Promise.all([fakeOpenai.close(), fakeNative.close(), fakeAnthropic.close()]);
     fs.rmSync(workFolder, { recursive: true, force: true });
   };
   try {
@@ -117,7 +127,7 @@ export async function startContractGateway(models: ContractChannelModels): Promi
   }
   const setUpstreamFault = (fault: FaultPlan | undefined) => {
     // An empty plan rather than reset(): reset would also drop state such as stored Responses.
-    for (const upstream of [fakeOpenai, fakeNative]) upstream.setFaults(fault ?? {});
+    for (const upstream of [fakeOpenai, fakeNative, fakeAnthropic]) upstream.setFaults(fault ?? {});
   };
   return {
     url,
