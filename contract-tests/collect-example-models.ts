@@ -3,9 +3,9 @@ import { modelNotAvailableFor } from "./prepare-operation-call.js";
 import type { SpecOperation } from "./read-spec-operations.js";
 
 /**
- * Every model name the request examples use, split by family: `gmx-` names go to the native channel, the rest to
- * the OpenAI-style one. New examples in the specs are served without touching the harness. Each operation's
- * model of the 503 check is served only by disabled channels.
+ * Every model name the request examples use, split by family: `gmx-` names go to the native channel, `claude-`
+ * names to the Anthropic one, the rest to the OpenAI-style one. New examples in the specs are served without touching
+ * the harness. Each operation's model of the 503 check is served only by disabled channels.
  */
 export function collectExampleModels(operations: SpecOperation[]): ContractChannelModels {
   const names = new Set<string>();
@@ -25,8 +25,9 @@ export function collectExampleModels(operations: SpecOperation[]): ContractChann
     .map((operation) => modelNotAvailableFor(operation, served, "disabled"))
     .filter((name): name is string => name !== undefined);
   return {
-    openai: models.filter((name) => !name.startsWith("gmx-")),
+    openai: models.filter((name) => !name.startsWith("gmx-") && !name.startsWith("claude-")),
     native: models.filter((name) => name.startsWith("gmx-")),
     disabled: [...new Set(disabled)],
+    anthropic: models.filter((name) => name.startsWith("claude-")),
   };
 }

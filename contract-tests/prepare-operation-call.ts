@@ -405,7 +405,11 @@ export async function prepareOperationCall(
         const model = modelNotAvailableFor(operation, context.servedModels, "unserved");
         if (model === undefined) return { skip: "every model the schema allows is served" };
         shape.body = { ...(shape.body as JsonObject), model };
-      } else return { skip: "no id to point at nothing" };
+      }
+      // So does Anthropic's Messages API (`not_found_error`).
+      else if (operation.generation === "anthropic" && hasJsonBody)
+        shape.body = { ...(shape.body as JsonObject), model: unservedModel };
+      else return { skip: "no id to point at nothing" };
       break;
     }
     case "413": {

@@ -36,7 +36,7 @@ export interface SpecOperation {
 type JsonObject = Record<string, unknown>;
 
 export const projectRoot = path.resolve(import.meta.dirname, "..");
-export const apiGenerations: ApiGeneration[] = ["management", "openai", "native"];
+export const apiGenerations: ApiGeneration[] = ["management", "openai", "native", "anthropic"];
 const methods = ["get", "put", "post", "delete", "patch", "head", "options"];
 
 export function readBundledSpecText(generation: ApiGeneration): string {

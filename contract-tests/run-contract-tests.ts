@@ -89,7 +89,7 @@ async function main(): Promise<number> {
       jsonBodyLimitBytes: gateway.jsonBodyLimitBytes,
       upstreamHeaderTimeoutMs: gateway.upstreamHeaderTimeoutMs,
       setUpstreamFault: gateway.setUpstreamFault,
-      servedModels: new Set([...channelModels.openai, ...channelModels.native]),
+      servedModels: new Set([...channelModels.openai, ...channelModels.native, ...channelModels.anthropic]),
     };
     console.log(`Gateway under test: ${gateway.url} (log: ${gateway.logFile})`);
     const registerHooks = createDreddHooks({ context, operations, pending: pendingSet, outcome });

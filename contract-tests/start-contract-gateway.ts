@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
+import { startFakeAnthropicServer } from "../mocks/upstreams/anthropic/start-fake-anthropic-server.js";
 import { startFakeNativeServer } from "../mocks/upstreams/native/start-fake-native-server.js";
 import { startFakeOpenaiServer } from "../mocks/upstreams/openai/start-fake-openai-server.js";
 import type { FaultPlan } from "../mocks/upstreams/shared/fault-plan.js";
@@ -27,6 +28,7 @@ export interface ContractChannelModels {
   native: string[];
   /** Served only by disabled channels (one per protocol): the 503 checks ask for these. */
   disabled: string[];
+  anthropic: string[];
 }
 
 const projectRoot = path.resolve(import.meta.dirname, "..");
@@ -40,7 +42,8 @@ export async function startContractGateway(models: ContractChannelModels): Promi
   const upstreamKey = `upstream-${crypto.randomBytes(8).toString("hex")}`;
   const fakeOpenai = await startFakeOpenaiServer({ apiKey: upstreamKey });
   const fakeNative = await startFakeNativeServer({ apiKey: upstreamKey });
-  const allModels = [...new Set([...models.openai, ...models.native, ...models.disabled])];
+  const fakeAnthropic = await startFakeAnthropicServer({ apiKey: upstreamKey });
+  const allModels = [...new Set([...models.openai, ...models.native, ...models.anthropic, ...models.disabled])];
   const price = { input: 1, output: 2, cached_input: 0.5, per_image: 0.04, per_second: 0.1, per_call: 0.01 };
   const configFile = path.join(workFolder, "gateway.yaml");
   // Short enough that the 504 checks stay quick, long enough for the fakes on loopback.
@@ -51,10 +54,18 @@ export async function startContractGateway(models: ContractChannelModels): Promi
       channels: [
         { name: "contract-openai", type: "openai", base_url: fakeOpenai.url, key: upstreamKey, models: models.openai },
         { name: "contract-native", type: "native", base_url: fakeNative.url, key: upstreamKey, models: models.native },
+        {
+          name: "contract-anthropic",
+          type: "anthropic",
+          base_url: fakeAnthropic.url,
+          key: upstreamKey,
+          models: models.anthropic,
+        },
         ...(models.disabled.length > 0
           ? [
               { name: "contract-openai-disabled", type: "openai", base_url: fakeOpenai.url, key: upstreamKey },
               { name: "contract-native-disabled", type: "native", base_url: fakeNative.url, key: upstreamKey },
+              { name: "contract-anthropic-disabled", type: "anthropic", base_url: fakeAnthropic.url, key: upstreamKey },
             ].map((channel) => ({ ...channel, models: models.disabled, enabled: false }))
           : []),
       ],
@@ -111,7 +122,7 @@ export async function startContractGateway(models: ContractChannelModels): Promi
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       if (exitCode === undefined) child.kill("SIGKILL");
     }
-    await Promise.all([fakeOpenai.close(), fakeNative.close()]);
+    await Promise.all([fakeOpenai.close(), fakeNative.close(), fakeAnthropic.close()]);
     fs.rmSync(workFolder, { recursive: true, force: true });
   };
   try {
@@ -125,7 +136,7 @@ export async function startContractGateway(models: ContractChannelModels): Promi
   }
   const setUpstreamFault = (fault: FaultPlan | undefined) => {
     // An empty plan rather than reset(): reset would also drop state such as stored Responses.
-    for (const upstream of [fakeOpenai, fakeNative]) upstream.setFaults(fault ?? {});
+    for (const upstream of [fakeOpenai, fakeNative, fakeAnthropic]) upstream.setFaults(fault ?? {});
   };
   return {
     url,

@@ -50,8 +50,9 @@ export async function startPrismProxy(options: {
     if (exitCode === undefined) child.kill("SIGTERM");
   };
   try {
+    // Eight Prism processes (two per API) start at once on a shared 2-core machine: a minute was not always enough.
     await waitForHttp(`${url}/`, {
-      timeoutMs: 60_000,
+      timeoutMs: 120_000,
       isDead: () => (exitCode === undefined ? undefined : `prism proxy exited with code ${exitCode}: ${stderr}`),
     });
   } catch (error) {

@@ -11,6 +11,7 @@ const apis = [
   { name: "management", title: "Management API (/api)" },
   { name: "openai", title: "OpenAI-style API (/v1)" },
   { name: "native", title: "Native API (/v1beta)" },
+  { name: "anthropic", title: "Anthropic Messages API (/v1/messages)" },
 ];
 
 await mkdir(outputFolder, { recursive: true });

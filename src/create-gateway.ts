@@ -1,3 +1,4 @@
+import { createAnthropicHandlers } from "./api/anthropic/create-anthropic-handlers.js";
 import type { Express } from "express";
 import { createManagementHandlers } from "./api/management/create-management-handlers.js";
 import { createNativeHandlers } from "./api/native/create-native-handlers.js";
@@ -211,6 +212,11 @@ export async function createGateway(
       native: {
         handlers: createNativeHandlers(context),
         authenticate: createApiKeyAuthenticator(context, "native"),
+        jsonBodyLimit: config.jsonBodyLimit,
+      },
+      anthropic: {
+        handlers: createAnthropicHandlers(context),
+        authenticate: createApiKeyAuthenticator(context, "anthropic"),
         jsonBodyLimit: config.jsonBodyLimit,
       },
     },

@@ -806,9 +806,10 @@ export interface components {
          *     `generateContent` API), `ark` (the ARK image generation API, `/api/v3/images/generations`) or `dashscope`
          *     (DashScope's multimodal generation API, `/api/v1/services/aigc/multimodal-generation/generation`). Each type
          *     is one provider adapter in the gateway; a type is listed here only when its adapter exists.
+         *     `anthropic`: Anthropic's Messages API (`/v1/messages`, key in `x-api-key`).
          * @enum {string}
          */
-        ChannelType: "openai" | "native" | "ark" | "dashscope";
+        ChannelType: "openai" | "native" | "ark" | "dashscope" | "anthropic";
         /** @description Upstream timeouts of this channel; an absent field uses the gateway default. */
         ChannelTimeouts: {
             /** @description Time allowed to open the connection, milliseconds. */

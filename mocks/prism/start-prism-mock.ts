@@ -10,7 +10,7 @@ export interface PrismMock {
 
 const projectRoot = path.resolve(import.meta.dirname, "..", "..");
 const prismBin = path.join(projectRoot, "node_modules", ".bin", "prism");
-const generations: ApiGeneration[] = ["management", "openai", "native"];
+const generations: ApiGeneration[] = ["management", "openai", "native", "anthropic"];
 
 function waitForPort(port: number, child: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -37,7 +37,7 @@ function waitForPort(port: number, child: ChildProcess): Promise<void> {
 export async function startPrismMock(options: {
   /** The front's port; 0 picks a free one. */
   port: number;
-  /** Ports of the three Prism processes: `internalPorts` when given, else `internalPortBase` + 0, 1, 2. */
+  /** Ports of the four Prism processes: `internalPorts` when given, else `internalPortBase` + 0, 1, 2, 3. */
   internalPortBase?: number;
   internalPorts?: number[];
   quiet?: boolean;

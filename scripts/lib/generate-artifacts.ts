@@ -6,7 +6,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 
 const execFileAsync = promisify(execFile);
 
-export const apiNames = ["management", "openai", "native"] as const;
+export const apiNames = ["management", "openai", "native", "anthropic"] as const;
 export type ApiName = (typeof apiNames)[number];
 
 const projectRoot = path.resolve(import.meta.dirname, "..", "..");

@@ -29,7 +29,13 @@ export function createApiKeyAuthenticator(context: GatewayContext, generation: A
   return async (request, response, next) => {
     const presented = extractApiKey(request, generation);
     if (!presented)
-      throw new AuthenticationError(generation === "native" ? apiKeyMessages.missingNative : apiKeyMessages.missing);
+      throw new AuthenticationError(
+        generation === "native"
+          ? apiKeyMessages.missingNative
+          : generation === "anthropic"
+            ? apiKeyMessages.missingAnthropic
+            : apiKeyMessages.missing,
+      );
     const keyBody = stripKeyPrefix(presented);
     if (!keyBodyPattern.test(keyBody)) throw new AuthenticationError(apiKeyMessages.invalid);
     const keyHash = keyHashOf(keyBody);

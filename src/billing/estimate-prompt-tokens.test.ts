@@ -31,6 +31,11 @@ describe("estimatePromptTokens", () => {
     expect(
       estimatePromptTokens({ input: [{ role: "user", content: [{ type: "input_image", image_url: "https://x" }] }] }),
     ).toBe(3 + 4 + 2 + MEDIA_PART_TOKENS);
+    // Anthropic's Messages blocks: a base64 image or PDF document costs the same fixed amount.
+    const pdf = { type: "base64", media_type: "application/pdf", data: "J".repeat(1_000_000) };
+    expect(estimatePromptTokens({ messages: [{ role: "user", content: [{ type: "document", source: pdf }] }] })).toBe(
+      3 + 4 + 2 + MEDIA_PART_TOKENS,
+    );
   });
 
   it("counts pre-tokenized embedding input one token per id", () => {

@@ -5,7 +5,17 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** Reply priming every chat request pays once. */
 export const REQUEST_OVERHEAD_TOKENS = 3;
 
-const MEDIA_PART_TYPES = new Set(["image_url", "input_image", "image", "input_audio", "input_file", "file", "audio"]);
+const MEDIA_PART_TYPES = new Set([
+  "image_url",
+  "input_image",
+  "image",
+  "input_audio",
+  "input_file",
+  "file",
+  "audio",
+  // Anthropic's PDF and text documents, whose base64 would otherwise count as text.
+  "document",
+]);
 const MEDIA_KEYS = new Set(["inlineData", "inline_data", "fileData", "file_data"]);
 const MESSAGE_LIST_KEYS = new Set(["messages", "contents", "input", "requests"]);
 

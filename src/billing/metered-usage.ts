@@ -4,6 +4,8 @@ export interface MeteredUsage {
   /** Includes reasoning tokens: billing uses this. */
   completionTokens: number;
   cachedTokens: number;
+  /** Prompt tokens written to the provider's prompt cache (inside promptTokens, apart from cachedTokens: reads). */
+  cacheWriteTokens?: number;
   reasoningTokens: number;
   /** Output tokens that were images or audio, when the upstream says so (priced by image_output / audio_output). */
   imageOutputTokens?: number;

@@ -29,6 +29,18 @@ describe("priceMeteredUsage", () => {
     expect(priceMeteredUsage({ input: 0.15 }, 1, usage({ promptTokens: 7 }))).toBe(1); // 0.525 → 1
   });
 
+  it("prices prompt cache writes at cache_write_input, or at 1.25 × input when none is set", () => {
+    // 1000 prompt tokens: 600 written to the cache, 200 read from it, 200 plain; 100 output.
+    const cacheUsage = usage({ promptTokens: 1000, cachedTokens: 200, cacheWriteTokens: 600, completionTokens: 100 });
+    // (200 × 2 + 200 × 0.5 + 600 × 3 + 100 × 8) USD per 1M × 500,000 units per USD = 1550
+    expect(priceMeteredUsage({ input: 2, cachedInput: 0.5, cacheWriteInput: 3, output: 8 }, 1, cacheUsage)).toBe(1550);
+    // 600 × 2.5 instead: 1400; a cache write larger than the uncached prompt is capped at it.
+    expect(priceMeteredUsage({ input: 2, cachedInput: 0.5, output: 8 }, 1, cacheUsage)).toBe(1400);
+    expect(
+      priceMeteredUsage({ input: 2, output: 8 }, 1, usage({ promptTokens: 10, cachedTokens: 4, cacheWriteTokens: 99 })),
+    ).toBe(Math.round((4 * 2 + 6 * 2.5) / 2));
+  });
+
   it("prices cached prompt tokens at cached_input, or at input when none is set", () => {
     const cachedUsage = usage({ promptTokens: 1000, cachedTokens: 800, completionTokens: 100 });
     // 200 × 2 + 800 × 0.5 + 100 × 8 = 1600 micro-dollars per 1M → 1600 / 2 = 800 units

@@ -14,11 +14,13 @@ const timeoutsSchema = {
 const priceSchema = {
   type: "object",
   additionalProperties: false,
-  description: "USD per 1M tokens (input, output, cached_input), or per unit (per_image, per_second, per_call).",
+  description:
+    "USD per 1M tokens (input, output, cached_input (cache reads), cache_write_input (cache writes; default 1.25 × input)), or per unit (per_image, per_second, per_call).",
   properties: {
     input: { type: "number", minimum: 0 },
     output: { type: "number", minimum: 0 },
     cached_input: { type: "number", minimum: 0 },
+    cache_write_input: { type: "number", minimum: 0 },
     audio_input: { type: "number", minimum: 0 },
     audio_output: { type: "number", minimum: 0 },
     image_output: { type: "number", minimum: 0 },

@@ -27,6 +27,8 @@ export interface ModelPrice {
   input?: number;
   output?: number;
   cachedInput?: number;
+  /** Prompt tokens written to the provider's prompt cache; 1.25 × `input` when unset (Claude's 5-minute rate). */
+  cacheWriteInput?: number;
   audioInput?: number;
   audioOutput?: number;
   imageOutput?: number;

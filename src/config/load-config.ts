@@ -110,6 +110,7 @@ function toPrice(raw: Record<string, number>): ModelPrice {
     input: raw.input,
     output: raw.output,
     cachedInput: raw.cached_input,
+    cacheWriteInput: raw.cache_write_input,
     audioInput: raw.audio_input,
     audioOutput: raw.audio_output,
     imageOutput: raw.image_output,

@@ -28,6 +28,10 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
       isImageParameterError(request.originalUrl.split("?")[0] ?? "", rawError)
     )
       error = new GatewayError(error.message, { ...error.options, code: "invalid_parameter" });
+    // Claude's own "overloaded" (529) reaches Claude's clients as such: they back off on it, not on a 502.
+    if (generation === "anthropic" && (error as { upstreamStatusCode?: number }).upstreamStatusCode === 529) {
+      error = new GatewayError(error.message, { ...error.options, status: 529, code: "overloaded" });
+    }
     if (error.message.length > maximumMessageLength)
       error = new GatewayError(shortenMessage(error.message), error.options);
     const path = shortenClientValue(request.path);
@@ -66,7 +70,7 @@ export function createErrorHandler(generation: ApiGeneration, logger: Logger): E
     response
       .status(error.status)
       .type("application/json")
-      .send(JSON.stringify(renderErrorBody(generation, error)));
+      .send(JSON.stringify(renderErrorBody(generation, error, requestId)));
     void next;
   };
 }

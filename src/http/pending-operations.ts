@@ -8,6 +8,7 @@ export const pendingOperations = {
   management: [],
   openai: [],
   native: [],
+  anthropic: [],
 } as const satisfies Record<ApiGeneration, readonly string[]>;
 
 export function listPendingOperations(): string[] {

@@ -8,6 +8,7 @@ const firstImports = {
   "native/adapter": () => import("./native/adapter.js"),
   "ark/adapter": () => import("./ark/adapter.js"),
   "dashscope/adapter": () => import("./dashscope/adapter.js"),
+  "anthropic/adapter": () => import("./anthropic/adapter.js"),
   registry: () => import("./registry.js"),
   "relay/run-relay": () => import("../relay/run-relay.js"),
   "config/load-config": () => import("../config/load-config.js"),
@@ -18,7 +19,7 @@ describe("loading provider modules in any order", () => {
     vi.resetModules();
     await firstImports[name as keyof typeof firstImports]();
     const { providerRegistry } = await import("./registry.js");
-    expect(Object.keys(providerRegistry)).toEqual(["openai", "native", "ark", "dashscope"]);
+    expect(Object.keys(providerRegistry)).toEqual(["openai", "native", "ark", "dashscope", "anthropic"]);
     expect(providerRegistry.native.type).toBe("native");
   });
 });

@@ -5,6 +5,7 @@ import type { QueryParameters } from "../http/operation-types.js";
 import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
 import type { RelayAttemptInput } from "../relay/run-relay.js";
 import type { ImageCall } from "./image-call.js";
+import type { MessagesCall, MessageTokenCountCall } from "./messages-call.js";
 import type { NativeEmbedCall } from "./native/relay-native-embed.js";
 import type { NativeGenerateCall } from "./native/relay-native-generate.js";
 import type { TranscriptionCall } from "./openai/relay-openai-transcription.js";
@@ -28,6 +29,8 @@ export interface RelayCapabilityCalls {
   nativeEmbedding: NativeEmbedCall;
   /** A video task submission (or remix); adapters with `videoTasks` serve it with relayVideoSubmission. */
   videoSubmission: VideoSubmissionCall;
+  /** Anthropic's Messages API (/v1/messages): passed through to Claude's protocol, translated to the others. */
+  messages: MessagesCall;
 }
 
 export type RelayCapability = keyof RelayCapabilityCalls;
@@ -65,6 +68,11 @@ export type ProviderAdapter = {
   credentialHeaders(key: string): Record<string, string>;
   /** The channel test (POST /api/channel/{id}/test) for one upstream model name; nothing is billed. */
   channelTestRequest(upstreamModel: string): ChannelTestRequest;
+  /**
+   * POST /v1/messages/count_tokens on one channel, never billed: the upstream's own count. Channels without it are
+   * answered with the gateway's estimate.
+   */
+  messageTokenCount?(call: MessageTokenCountCall, input: UnbilledAttemptInput): Promise<{ input_tokens: number }>;
   /** GET /v1beta/voices on one channel: a read routed like a generation, never billed. */
   nativeVoices?(
     query: QueryParameters<NativeOperations["listVoices"]>,

@@ -16,6 +16,7 @@ const capabilities: readonly RelayCapability[] = [
   "nativeGeneration",
   "nativeEmbedding",
   "videoSubmission",
+  "messages",
 ];
 
 function specChannelTypes(): string[] {
@@ -47,11 +48,13 @@ describe("the provider registry", () => {
       ]),
     );
     expect(served).toEqual({
-      openai: ["chat", "responses", "embeddings", "images", "speech", "transcription", "videoSubmission"],
+      openai: ["chat", "responses", "embeddings", "images", "speech", "transcription", "videoSubmission", "messages"],
       native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding", "videoSubmission"],
       ark: ["images", "videoSubmission"],
       dashscope: ["images", "videoSubmission"],
+      anthropic: ["chat", "messages"],
     });
+    expect("messageTokenCount" in providerRegistry.anthropic).toBe(true);
     expect("nativeVoices" in providerRegistry.native).toBe(true);
     expect("nativeCountTokens" in providerRegistry.native).toBe(true);
     // Video tasks: an adapter serves the submission exactly when it has the task capability (polls use it).
@@ -64,6 +67,10 @@ describe("the provider registry", () => {
     expect(providerRegistry.native.credentialHeaders("k1")).toEqual({ "x-goog-api-key": "k1" });
     expect(providerRegistry.ark.credentialHeaders("k1")).toEqual({ authorization: "Bearer k1" });
     expect(providerRegistry.dashscope.credentialHeaders("k1")).toEqual({ authorization: "Bearer k1" });
+    expect(providerRegistry.anthropic.credentialHeaders("k1")).toEqual({
+      "x-api-key": "k1",
+      "anthropic-version": "2023-06-01",
+    });
     for (const adapter of Object.values(providerRegistry))
       expect(JSON.stringify(adapter.channelTestRequest("some-model"))).not.toContain("k1");
   });

@@ -13,8 +13,8 @@ import { ClientGoneError } from "../errors/client-gone-error.js";
 import { explainEmptyPlan } from "./explain-empty-plan.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
-/** Reads that are routed like generations but never billed (GET /v1beta/voices, :countTokens). */
-type UnbilledCapability = "nativeVoices" | "nativeCountTokens";
+/** Reads that are routed like generations but never billed (GET /v1beta/voices, :countTokens, Messages token counts). */
+type UnbilledCapability = "nativeVoices" | "nativeCountTokens" | "messageTokenCount";
 type UnbilledMethod<Capability extends UnbilledCapability> = NonNullable<ProviderAdapter[Capability]>;
 
 /**
@@ -31,6 +31,11 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
     /** How the handler read the model name (a thinking suffix split off); by default the name as it is. */
     resolvedModel?: ModelNameResolution;
     input: Parameters<UnbilledMethod<Capability>>[0];
+    /**
+     * The answer when channels serve the model but none of their adapters serves the read (a token count on a
+     * protocol without one is the gateway's estimate). Without it, that is a model no channel serves.
+     */
+    answerWithoutUpstream?: () => Awaited<ReturnType<UnbilledMethod<Capability>>>;
   },
 ): Promise<Awaited<ReturnType<UnbilledMethod<Capability>>>> {
   const token = getAuthenticatedToken(response);
@@ -41,15 +46,22 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   const routing = { group: token.group, crossGroupRetry: token.crossGroupRetry };
   const userGroup = getAuthenticatedUserGroup(response);
   const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
-  const attempts = context.channelRouter
-    .planAttempts(resolved.routingModel, routing, userGroup, context.config.relay.maxAttempts)
-    .filter((attempt) => servesCapability(attempt.channel));
-  if (attempts.length === 0) throw explainEmptyPlan(context, resolved, routing, userGroup, servesCapability);
+  const planned = context.channelRouter.planAttempts(
+    resolved.routingModel,
+    routing,
+    userGroup,
+    context.config.relay.maxAttempts,
+  );
+  const attempts = planned.filter((attempt) => servesCapability(attempt.channel));
+  const answerWithoutUpstream = attempts.length === 0 && planned.length > 0 ? call.answerWithoutUpstream : undefined;
+  if (attempts.length === 0 && !answerWithoutUpstream)
+    throw explainEmptyPlan(context, resolved, routing, userGroup, servesCapability);
   // Per-key limits as in runRelay: an unbilled read counts as a request, and as no tokens once admitted.
   if (token.rpmLimit > 0 || token.tpmLimit > 0) {
     const countedTokens = await context.rateLimiter.admit(token, 0);
     if (countedTokens > 0) context.rateLimiter.correct(token, countedTokens, 0, requestId);
   }
+  if (answerWithoutUpstream) return answerWithoutUpstream();
   const clientGone = new ClientGoneSignal();
   const onClientGone = () => clientGone.abort(new ClientGoneError());
   response.once("close", onClientGone);

@@ -25,6 +25,7 @@ describe("npm run docs", () => {
       management: "List your tokens",
       openai: "Create a chat completion",
       native: "Generate content",
+      anthropic: "Create a message",
     };
     for (const [api, summary] of Object.entries(summaries)) {
       const html = fs.readFileSync(path.join(outputFolder, `${api}.html`), "utf8");

@@ -1,14 +1,15 @@
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePorts } from "../../contract-tests/find-free-ports.js";
 import { startPrismMock, type PrismMock } from "../../mocks/prism/start-prism-mock.js";
 
-// `npm run mock`: the three specs served by Prism behind one origin, as frontend teams and SDK users see it.
+// `npm run mock`: the four specs served by Prism behind one origin, as frontend teams and SDK users see it.
 describe("Prism mock of the gateway", () => {
   let mock: PrismMock;
   beforeAll(async () => {
-    mock = await startPrismMock({ port: 0, internalPorts: await findFreePorts(3), quiet: true });
-  }, 45_000);
+    mock = await startPrismMock({ port: 0, internalPorts: await findFreePorts(4), quiet: true });
+  }, 90_000);
   afterAll(async () => mock?.close());
 
   async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
@@ -72,5 +73,16 @@ describe("Prism mock of the gateway", () => {
     });
     expect(completion.object).toBe("chat.completion");
     expect(completion.choices[0].message.content).toEqual(expect.any(String));
+  });
+
+  it("serves the official Anthropic SDK (a message with the documented example)", async () => {
+    const client = new Anthropic({ apiKey: "sk-test", baseURL: mock.url, maxRetries: 0 });
+    const message = await client.messages.create({
+      model: "claude-sonnet-4-5",
+      max_tokens: 64,
+      messages: [{ role: "user", content: "Hello" }],
+    });
+    expect(message.type).toBe("message");
+    expect(message.content[0]).toMatchObject({ type: "text", text: expect.any(String) });
   });
 });

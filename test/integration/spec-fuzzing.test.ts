@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeNativeUpstream } from "../../mocks/upstreams/native/fake-native-types.js";
+import { startFakeAnthropicServer } from "../../mocks/upstreams/anthropic/start-fake-anthropic-server.js";
 import { startFakeNativeServer } from "../../mocks/upstreams/native/start-fake-native-server.js";
 import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
 import { selectApiGeneration, type ApiGeneration } from "../../src/http/api-generation.js";
@@ -51,7 +52,7 @@ function resolve(spec: JsonObject, value: unknown): JsonObject | undefined {
 
 function readOperations(): Operation[] {
   const operations: Operation[] = [];
-  for (const generation of ["management", "openai", "native"] as const) {
+  for (const generation of ["management", "openai", "native", "anthropic"] as const) {
     const spec = loadBundledSpec(generation) as JsonObject;
     for (const [pathTemplate, pathItem] of Object.entries(spec.paths as Record<string, JsonObject>)) {
       for (const [method, rawOperation] of Object.entries(pathItem)) {
@@ -393,6 +394,8 @@ function isInEnvelope(generation: ApiGeneration | undefined, answer: RawAnswer):
       return body.success === false && typeof body.message === "string";
     case "native":
       return typeof error?.code === "number" && typeof error.message === "string" && typeof error.status === "string";
+    case "anthropic":
+      return body.type === "error" && typeof error?.type === "string" && typeof error.message === "string";
     default:
       return typeof error?.message === "string" && typeof error.type === "string" && typeof error.code === "string";
   }
@@ -404,6 +407,8 @@ const upstreamCodes = new Set(["no_available_channel", "upstream_error", "bad_re
 function isDocumentedServerAnswer(answer: RawAnswer): boolean {
   const error = answer.json?.error as JsonObject | undefined;
   if (answer.status === 501) return true;
+  // Anthropic's envelope has no code: its upstream failures are the statuses it documents for them.
+  if (answer.json?.type === "error" && [502, 503, 504, 529].includes(answer.status)) return true;
   if (typeof error?.code === "string" && upstreamCodes.has(error.code)) return true;
   // The native envelope carries the HTTP status as its code; its status names the upstream's answers.
   return typeof error?.status === "string" && ["UNAVAILABLE", "DEADLINE_EXCEEDED"].includes(error.status);
@@ -412,12 +417,14 @@ function isDocumentedServerAnswer(answer: RawAnswer): boolean {
 describe("spec-driven fuzzing", () => {
   let openaiUpstream: FakeUpstream;
   let nativeUpstream: FakeNativeUpstream;
+  let claudeUpstream: FakeUpstream;
   let gateway: TestGateway;
   let apiKey: string;
 
   beforeAll(async () => {
     openaiUpstream = await startFakeOpenaiServer({ apiKey: "fuzz-openai-secret" });
     nativeUpstream = await startFakeNativeServer({ apiKey: "fuzz-native-secret" });
+    claudeUpstream = await startFakeAnthropicServer({ apiKey: "fuzz-claude-secret" });
     const openaiModels = ["gpt-4o-mini", "qwen-plus", "text-embedding-3-small", "speech-1", "transcribe-1", "img-c-2"];
     const nativeModels = ["gmx-2.5-flash", "gmx-3.5-flash", "gmx-2.5-flash-image", "gmx-3.8-flash-tts"];
     gateway = await startTestGateway({
@@ -438,9 +445,16 @@ describe("spec-driven fuzzing", () => {
             key: "fuzz-native-secret",
             models: nativeModels,
           },
+          {
+            name: "fuzz-claude",
+            type: "anthropic",
+            base_url: claudeUpstream.url,
+            key: "fuzz-claude-secret",
+            models: ["claude-sonnet-4-5"],
+          },
         ],
         pricing: Object.fromEntries(
-          [...openaiModels, ...nativeModels].map((model) => [model, { input: 1, output: 2 }]),
+          [...openaiModels, ...nativeModels, "claude-sonnet-4-5"].map((model) => [model, { input: 1, output: 2 }]),
         ),
       },
       // Response validation would turn a wrong success body into a 500 of its own; the fuzzer looks at errors.
@@ -456,6 +470,7 @@ describe("spec-driven fuzzing", () => {
     await gateway?.close();
     await openaiUpstream?.close();
     await nativeUpstream?.close();
+    await claudeUpstream?.close();
   });
 
   it("answers every bad input of every operation below 500, in its generation's envelope, and keeps answering", async () => {

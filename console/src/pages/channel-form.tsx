@@ -5,7 +5,7 @@ import { useFormSubmission } from "../components/use-form-submission";
 const splitList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 type ChannelType = CreateChannelRequest["type"];
-const channelTypes = ["openai", "native", "ark", "dashscope"] as const satisfies readonly ChannelType[];
+const channelTypes = ["openai", "native", "ark", "dashscope", "anthropic"] as const satisfies readonly ChannelType[];
 // Fails to compile when the spec adds a channel type this list does not offer yet.
 const everyTypeOffered: Exclude<ChannelType, (typeof channelTypes)[number]> extends never ? true : never = true;
 void everyTypeOffered;

@@ -33,6 +33,15 @@ function findLastUserText(messages: ChatMessage[]): string {
   return lastUser ? splitWords(extractTextContent(lastUser.content)).join(" ") : "";
 }
 
+/** `[tool:Name {"json": "arguments"}]` in the user's text scripts the call (an agent's tool loop in tests). */
+const scriptedTool = /\[tool:([A-Za-z0-9_-]+) (\{.*?\})\]/;
+
+function findScriptedCall(request: ChatRequest, userText: string): { tool: ChatTool; arguments: string } | undefined {
+  const scripted = scriptedTool.exec(userText);
+  const tool = scripted ? request.tools.find((candidate) => candidate.function.name === scripted[1]) : undefined;
+  return tool ? { tool, arguments: scripted![2]! } : undefined;
+}
+
 function chooseTool(request: ChatRequest): ChatTool | undefined {
   if (request.tools.length === 0 || request.toolChoice === "none") return undefined;
   const named = (request.toolChoice as { function?: { name?: unknown } } | undefined)?.function?.name;
@@ -49,13 +58,14 @@ export function planChatReply(request: ChatRequest, nextToolCallId: () => string
     lastMessage.role === "tool" ? splitWords(extractTextContent(lastMessage.content)).join(" ") : undefined;
   const userText = findLastUserText(request.messages);
   const subject = toolContent ?? userText;
-  const tool = lastMessage.role === "user" ? chooseTool(request) : undefined;
+  const scripted = lastMessage.role === "user" ? findScriptedCall(request, userText) : undefined;
+  const tool = scripted?.tool ?? (lastMessage.role === "user" ? chooseTool(request) : undefined);
 
   const reasoningPieces = request.reasoning ? splitIntoPieces(`Thinking about: ${subject}`.trim()) : [];
   let outputPieces: string[];
   let toolCall: ChatReplyPlan["toolCall"] = null;
   if (tool) {
-    outputPieces = splitIntoPieces(createToolArguments(tool, userText));
+    outputPieces = splitIntoPieces(scripted?.arguments ?? createToolArguments(tool, userText));
     toolCall = { id: nextToolCallId(), name: tool.function.name, argumentPieces: outputPieces };
   } else {
     const text = (toolContent === undefined ? `Echo: ${userText}` : `Tool result: ${toolContent}`).trim();

@@ -4,6 +4,7 @@ import { openaiVideoTasks } from "./openai-video-tasks.js";
 import { relayOpenaiChat } from "./relay-openai-chat.js";
 import { relayOpenaiEmbeddings } from "./relay-openai-embeddings.js";
 import { relayOpenaiImage } from "./relay-openai-image.js";
+import { relayOpenaiMessages } from "./messages/relay-openai-messages.js";
 import { relayOpenaiResponses } from "./relay-openai-responses.js";
 import { relayOpenaiSpeech } from "./relay-openai-speech.js";
 import { relayOpenaiTranscription } from "./relay-openai-transcription.js";
@@ -30,4 +31,5 @@ export const openaiAdapter = {
   transcription: (call, input) => relayOpenaiTranscription(call, input),
   videoTasks: openaiVideoTasks,
   videoSubmission: (call, input) => relayVideoSubmission(openaiVideoTasks, call, input),
+  messages: (call, input) => relayOpenaiMessages(call, input),
 } as const satisfies ProviderAdapter;

@@ -1,0 +1,17 @@
+/** The protocol version the gateway speaks to Claude when the client names none. */
+export const defaultAnthropicVersion = "2023-06-01";
+
+/**
+ * The client's Anthropic headers over the channel's defaults: its `anthropic-version` (the body it sent is written
+ * for that version) and its `anthropic-beta` list (beta fields in the body need them).
+ */
+export function withClientAnthropicHeaders(
+  headers: Record<string, string>,
+  clientHeaders: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const version = clientHeaders["anthropic-version"];
+  const beta = clientHeaders["anthropic-beta"];
+  if (version) headers["anthropic-version"] = version;
+  if (beta) headers["anthropic-beta"] = beta;
+  return headers;
+}
