@@ -230,7 +230,7 @@ describe("web console", () => {
     await batch.getByLabel(/^How many tokens to create/).fill("3");
     await batch.getByLabel(/^Unlimited quota/).check();
     await batch.getByRole("button", { name: "Create token" }).click();
-    await expect.poll(() => status().textContent()).toBe("Token batch created.");
+    await expect.poll(() => status().textContent()).toBe("3 tokens created: batch-1 to batch-3.");
     for (const name of ["batch-1", "batch-2", "batch-3"]) await expect.poll(() => tokenRow(name).count()).toBe(1);
     expect(await tokenRow("batch-1").textContent()).toContain("Unlimited");
   });
@@ -302,7 +302,7 @@ describe("web console", () => {
     expect(segments[0]).toMatch(/gpt-4o-mini: \d+ units/);
     const requestsChart = page.getByRole("figure").filter({ hasText: "Requests per day" });
     expect(await requestsChart.locator("svg rect title").allTextContents()).toEqual([
-      expect.stringMatching(/gpt-4o-mini: 1 requests$/),
+      expect.stringMatching(/gpt-4o-mini: 1 request$/),
     ]);
     expect(await page.getByRole("region", { name: "Totals" }).textContent()).toContain("Requests1");
   });
