@@ -1,4 +1,4 @@
-import type { Catalogue } from "./catalogue";
+import type { Catalogue } from "./catalogue.js";
 
 // The console's Simplified Chinese text, key for key the English catalogue's (the compiler checks the keys).
 // Chinese has one plural form: i18next reads the _other keys; the _one keys keep the key sets equal.
@@ -97,7 +97,7 @@ export const zhCn: Catalogue = {
     editLabel: "编辑令牌 {{name}}",
     enableLabel: "启用令牌 {{name}}",
     disableLabel: "禁用令牌 {{name}}",
-    showKeyLabel: "显示令牌 {{name}} 的密钥",
+    showKeyLabel: "显示密钥（令牌 {{name}}）",
     deleteLabel: "删除令牌 {{name}}",
     limitModels: "模型：{{models}}",
     noModels: "无",

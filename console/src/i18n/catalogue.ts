@@ -1,4 +1,4 @@
-import type { en } from "./catalogue-en";
+import type { en } from "./catalogue-en.js";
 
 type Strings<Tree> = { [Key in keyof Tree]: Tree[Key] extends string ? string : Strings<Tree[Key]> };
 
