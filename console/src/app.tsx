@@ -5,6 +5,7 @@ import { signedOutEvent } from "./api/signed-out-event";
 import { unwrapAnswer } from "./api/unwrap-answer";
 import { PreferenceSwitches } from "./components/preference-switches";
 import { ChannelsPage } from "./pages/channels-page";
+import { DashboardPage } from "./pages/dashboard-page";
 import { NotFoundPage } from "./pages/not-found-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { TasksPage } from "./pages/tasks-page";
@@ -17,13 +18,14 @@ import { useLocationPath } from "./use-location-path";
 const storageKey = "gateway-console-access-token";
 
 const pages = [
+  { path: "/dashboard", labelKey: "nav.dashboard", adminOnly: false, Page: DashboardPage },
   { path: "/tokens", labelKey: "nav.tokens", adminOnly: false, Page: TokensPage },
   { path: "/usage", labelKey: "nav.usage", adminOnly: false, Page: UsagePage },
   { path: "/tasks", labelKey: "nav.tasks", adminOnly: false, Page: TasksPage },
   { path: "/channels", labelKey: "nav.channels", adminOnly: true, Page: ChannelsPage },
 ] as const;
 
-/** The page a path names: `/` is the first page, `/tokens/…` is Tokens; anything else is not found. */
+/** The page a path names: `/` is the dashboard, `/tokens/…` is Tokens; anything else is not found. */
 function findPage(path: string, visiblePages: readonly (typeof pages)[number][]) {
   if (path === "/" || path === "") return visiblePages[0];
   return visiblePages.find((page) => path === page.path || path.startsWith(`${page.path}/`));

@@ -137,7 +137,7 @@ describe("web console in two languages and two themes", () => {
     await expect.poll(heading).toBe("Sign in");
     await page.getByLabel("Access token", { exact: true }).fill(admin.accessToken);
     await page.getByRole("button", { name: "Sign in with token" }).click();
-    await expect.poll(heading).toBe("Tokens");
+    await expect.poll(heading).toBe("Dashboard");
   });
 
   it("follows the system's dark setting until the user picks a theme, and remembers the pick", async () => {
@@ -149,7 +149,7 @@ describe("web console in two languages and two themes", () => {
     await page.getByLabel("Theme").selectOption("light");
     expect(await background()).toBe("rgb(255, 255, 255)");
     await page.reload();
-    await expect.poll(heading).toBe("Tokens");
+    await expect.poll(heading).toBe("Dashboard");
     expect(await background()).toBe("rgb(255, 255, 255)");
     await page.getByLabel("Theme").selectOption("system");
     expect(await background()).toBe("rgb(13, 17, 23)");
@@ -161,9 +161,9 @@ describe("web console in two languages and two themes", () => {
     await expect.poll(heading).toBe("Page not found");
     expect(await page.getByRole("main").textContent()).toContain("/no-such-page");
     expect(await page.getByRole("navigation", { name: "Main" }).locator("[aria-current=page]").count()).toBe(0);
-    await page.getByRole("link", { name: "Go to Tokens" }).click();
-    await expect.poll(heading).toBe("Tokens");
-    expect(new URL(page.url()).pathname).toBe("/tokens");
+    await page.getByRole("link", { name: "Go to Dashboard" }).click();
+    await expect.poll(heading).toBe("Dashboard");
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
   });
 
   it("keeps chart labels at 11 px or more on a 390 px screen, with the numbers in a table too", async () => {
@@ -186,7 +186,47 @@ describe("web console in two languages and two themes", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it("passes axe on a plain user's pages in both themes, at 390 px", async () => {
+    const user = await createSignedInUser(gateway);
+    const userContext = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    const previous = page;
+    page = await userContext.newPage();
+    try {
+      await page.goto(`${gateway.url}/`);
+      await page.getByLabel("Access token", { exact: true }).fill(user.accessToken);
+      await page.getByRole("button", { name: "Sign in with token" }).click();
+      await expect.poll(heading).toBe("Dashboard");
+      expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents()).toEqual([
+        "Dashboard",
+        "Tokens",
+        "Usage",
+        "Tasks",
+      ]);
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme });
+        for (const [target, title] of [
+          ["/dashboard", "Dashboard"],
+          ["/tokens", "Tokens"],
+          ["/usage", "Usage"],
+          ["/tasks", "Tasks"],
+          ["/channels", "Page not found"],
+        ]) {
+          await page.goto(`${gateway.url}${target}`);
+          await expect.poll(heading).toBe(title);
+          await page.locator("main p:not(.error):visible").first().waitFor();
+          const name = `user-${target.slice(1)}-en-${colorScheme}-390px`;
+          await checkAccessibility(name);
+          await page.screenshot({ path: path.join(screenshotFolder, `${name}.png`), fullPage: true });
+        }
+      }
+    } finally {
+      await userContext.close();
+      page = previous;
+    }
+  });
+
   const pages = [
+    { path: "/dashboard", en: "Dashboard", zh: "概览" },
     { path: "/tokens", en: "Tokens", zh: "令牌" },
     { path: "/usage", en: "Usage", zh: "用量" },
     { path: "/tasks", en: "Tasks", zh: "任务" },
@@ -204,7 +244,8 @@ describe("web console in two languages and two themes", () => {
             await page.goto(`${gateway.url}${target.path}`);
             await expect.poll(heading).toBe(language === "en" ? target.en : target.zh);
             // Wait for the page's data (its table or its empty-list sentence), not for a fixed time.
-            if (target.path !== "/no-such-page")
+            if (target.path === "/dashboard") await page.locator("main table:visible").first().waitFor();
+            else if (target.path !== "/no-such-page")
               await page.locator("main table:visible, main p:not(.error):visible").first().waitFor();
             const name = `${target.path.slice(1)}-${language}-${colorScheme}-${width}px`;
             await checkAccessibility(name);
