@@ -284,7 +284,7 @@ describe("web console", () => {
     expect(rowText).toContain("Success");
     const [log] = (await admin.client.management.GET("/api/log/self", { params: { query: {} } })).data!.data.items;
     expect(log.quota).toBeGreaterThan(0);
-    expect(rowText).toContain(`${log.quota} units`);
+    expect(rowText).toContain(`${log.quota} ${log.quota === 1 ? "unit" : "units"} (`);
     await screenshot("usage");
   });
 
@@ -299,7 +299,8 @@ describe("web console", () => {
     const quotaChart = page.getByRole("figure").filter({ hasText: "Quota per day" });
     const segments = await quotaChart.locator("svg rect title").allTextContents();
     expect(segments).toHaveLength(1);
-    expect(segments[0]).toMatch(/gpt-4o-mini: \d+ units/);
+    // "1 unit", "2 units": the count is pluralised.
+    expect(segments[0]).toMatch(/gpt-4o-mini: (1 unit|(?!1 )[\d,]+ units) \(/);
     const requestsChart = page.getByRole("figure").filter({ hasText: "Requests per day" });
     expect(await requestsChart.locator("svg rect title").allTextContents()).toEqual([
       expect.stringMatching(/gpt-4o-mini: 1 request$/),
@@ -312,7 +313,7 @@ describe("web console", () => {
     await openPage("Dashboard");
     const figures = page.getByRole("region", { name: "At a glance" });
     await expect.poll(() => figures.textContent()).toContain("Requests in 30 days1");
-    const spent = `${log.quota.toLocaleString("en-US")} units`;
+    const spent = `${log.quota.toLocaleString("en-US")} ${log.quota === 1 ? "unit" : "units"} (`;
     expect(await figures.textContent()).toContain(`Spent today${spent}`);
     expect(await figures.textContent()).toContain(`Spent in 30 days${spent}`);
     // browser-app's 1,500,000 units, less this request; the batch of three is unlimited.

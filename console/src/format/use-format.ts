@@ -37,7 +37,11 @@ export function useFormat() {
       number: (value: number) => numbers.format(value),
       dollars: (value: number) => dollars.format(value),
       quota: (units: number) =>
-        t("format.quota", { units: numbers.format(units), dollars: dollars.format(units / unitsPerDollar) }),
+        t("format.quota", {
+          count: units,
+          units: numbers.format(units),
+          dollars: dollars.format(units / unitsPerDollar),
+        }),
       /** Unix seconds as a local date and time. */
       time: (unixSeconds: number) => times.format(new Date(unixSeconds * 1000)),
       /** Unix seconds as the UTC day it falls in (the statistics' buckets are UTC days). */

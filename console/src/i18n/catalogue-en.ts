@@ -40,7 +40,7 @@ export const en = {
     unreachable: "The gateway could not be reached. Check your connection and try again.",
     status: "The gateway refused the request (HTTP {{status}}).",
   },
-  format: { quota: "{{units}} units ({{dollars}})" },
+  format: { quota_one: "{{units}} unit ({{dollars}})", quota_other: "{{units}} units ({{dollars}})" },
   pager: {
     previous: "Previous page",
     next: "Next page",

@@ -35,7 +35,7 @@ export const zhCn: Catalogue = {
     unreachable: "无法连接网关，请检查网络后重试。",
     status: "网关拒绝了请求（HTTP {{status}}）。",
   },
-  format: { quota: "{{units}} 额度单位（{{dollars}}）" },
+  format: { quota_one: "{{units}} 额度单位（{{dollars}}）", quota_other: "{{units}} 额度单位（{{dollars}}）" },
   pager: {
     previous: "上一页",
     next: "下一页",
