@@ -1,8 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { createConsoleClient } from "./api/create-console-client";
 import { signedOutEvent } from "./api/signed-out-event";
 import { unwrapAnswer } from "./api/unwrap-answer";
+import { PreferenceSwitches } from "./components/preference-switches";
 import { ChannelsPage } from "./pages/channels-page";
+import { DashboardPage } from "./pages/dashboard-page";
+import { NotFoundPage } from "./pages/not-found-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { TasksPage } from "./pages/tasks-page";
 import { TokensPage } from "./pages/tokens-page";
@@ -14,13 +18,21 @@ import { useLocationPath } from "./use-location-path";
 const storageKey = "gateway-console-access-token";
 
 const pages = [
-  { path: "/tokens", label: "Tokens", adminOnly: false },
-  { path: "/usage", label: "Usage", adminOnly: false },
-  { path: "/tasks", label: "Tasks", adminOnly: false },
-  { path: "/channels", label: "Channels", adminOnly: true },
-];
+  { path: "/dashboard", labelKey: "nav.dashboard", adminOnly: false, Page: DashboardPage },
+  { path: "/tokens", labelKey: "nav.tokens", adminOnly: false, Page: TokensPage },
+  { path: "/usage", labelKey: "nav.usage", adminOnly: false, Page: UsagePage },
+  { path: "/tasks", labelKey: "nav.tasks", adminOnly: false, Page: TasksPage },
+  { path: "/channels", labelKey: "nav.channels", adminOnly: true, Page: ChannelsPage },
+] as const;
+
+/** The page a path names: `/` is the dashboard, `/tokens/…` is Tokens; anything else is not found. */
+function findPage(path: string, visiblePages: readonly (typeof pages)[number][]) {
+  if (path === "/" || path === "") return visiblePages[0];
+  return visiblePages.find((page) => path === page.path || path.startsWith(`${page.path}/`));
+}
 
 export function App() {
+  const { t } = useTranslation();
   const [session, setSession] = useState<Session>();
   const [restoring, setRestoring] = useState(() => sessionStorage.getItem(storageKey) !== null);
   const [path, navigate] = useLocationPath();
@@ -46,20 +58,25 @@ export function App() {
     return () => window.removeEventListener(signedOutEvent, signOut);
   }, [signIn, signOut]);
 
-  if (restoring) return <p className="loading">Loading…</p>;
+  if (restoring) return <p className="loading">{t("app.loading")}</p>;
   if (!session) return <SignInPage onSignIn={signIn} />;
 
   const isAdmin = session.user.role !== "user";
   const visiblePages = pages.filter((page) => isAdmin || !page.adminOnly);
-  const current = visiblePages.find((page) => path.startsWith(page.path)) ?? visiblePages[0];
+  const current = findPage(path, visiblePages);
+  const roleNames: Record<string, string> = {
+    user: t("roles.user"),
+    admin: t("roles.admin"),
+    root: t("roles.root"),
+  };
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t("app.skipToContent")}
       </a>
       <header className="top-bar">
-        <span className="brand">AI API Gateway</span>
-        <nav aria-label="Main">
+        <span className="brand">{t("app.brand")}</span>
+        <nav aria-label={t("nav.label")}>
           <ul>
             {visiblePages.map((page) => (
               <li key={page.path}>
@@ -71,24 +88,33 @@ export function App() {
                     navigate(page.path);
                   }}
                 >
-                  {page.label}
+                  {t(page.labelKey)}
                 </a>
               </li>
             ))}
           </ul>
         </nav>
         <span className="signed-in-as">
-          {session.user.display_name} ({session.user.role})
+          {t("app.signedInAs", {
+            name: session.user.display_name,
+            role: roleNames[session.user.role] ?? session.user.role,
+          })}
         </span>
+        <PreferenceSwitches />
         <button type="button" onClick={signOut}>
-          Sign out
+          {t("app.signOut")}
         </button>
       </header>
       <main id="main">
-        {current.path === "/tokens" && <TokensPage session={session} />}
-        {current.path === "/usage" && <UsagePage session={session} />}
-        {current.path === "/tasks" && <TasksPage session={session} />}
-        {current.path === "/channels" && <ChannelsPage session={session} />}
+        {current ? (
+          <current.Page session={session} />
+        ) : (
+          <NotFoundPage
+            path={path}
+            home={{ path: visiblePages[0].path, label: t(visiblePages[0].labelKey) }}
+            onNavigate={navigate}
+          />
+        )}
       </main>
     </>
   );

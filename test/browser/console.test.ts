@@ -123,7 +123,7 @@ describe("web console", () => {
     await expect.poll(() => page.getByRole("alert").textContent()).toBe("Invalid username or password.");
     await page.getByLabel(/^Password/).fill(admin.password);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Tokens");
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Dashboard");
     expect(await page.getByRole("banner").textContent()).toContain(`${admin.username} (admin)`);
   });
 
@@ -230,7 +230,7 @@ describe("web console", () => {
     await batch.getByLabel(/^How many tokens to create/).fill("3");
     await batch.getByLabel(/^Unlimited quota/).check();
     await batch.getByRole("button", { name: "Create token" }).click();
-    await expect.poll(() => status().textContent()).toBe("Token batch created.");
+    await expect.poll(() => status().textContent()).toBe("3 tokens created: batch-1 to batch-3.");
     for (const name of ["batch-1", "batch-2", "batch-3"]) await expect.poll(() => tokenRow(name).count()).toBe(1);
     expect(await tokenRow("batch-1").textContent()).toContain("Unlimited");
   });
@@ -284,7 +284,7 @@ describe("web console", () => {
     expect(rowText).toContain("Success");
     const [log] = (await admin.client.management.GET("/api/log/self", { params: { query: {} } })).data!.data.items;
     expect(log.quota).toBeGreaterThan(0);
-    expect(rowText).toContain(`${log.quota} units`);
+    expect(rowText).toContain(`${log.quota} ${log.quota === 1 ? "unit" : "units"} (`);
     await screenshot("usage");
   });
 
@@ -299,12 +299,30 @@ describe("web console", () => {
     const quotaChart = page.getByRole("figure").filter({ hasText: "Quota per day" });
     const segments = await quotaChart.locator("svg rect title").allTextContents();
     expect(segments).toHaveLength(1);
-    expect(segments[0]).toMatch(/gpt-4o-mini: \d+ units/);
+    // "1 unit", "2 units": the count is pluralised.
+    expect(segments[0]).toMatch(/gpt-4o-mini: (1 unit|(?!1 )[\d,]+ units) \(/);
     const requestsChart = page.getByRole("figure").filter({ hasText: "Requests per day" });
     expect(await requestsChart.locator("svg rect title").allTextContents()).toEqual([
-      expect.stringMatching(/gpt-4o-mini: 1 requests$/),
+      expect.stringMatching(/gpt-4o-mini: 1 request$/),
     ]);
     expect(await page.getByRole("region", { name: "Totals" }).textContent()).toContain("Requests1");
+  });
+
+  it("adds the request up on the dashboard: spend today and over 30 days, requests, the top model", async () => {
+    const [log] = (await admin.client.management.GET("/api/log/self", { params: { query: {} } })).data!.data.items;
+    await openPage("Dashboard");
+    const figures = page.getByRole("region", { name: "At a glance" });
+    await expect.poll(() => figures.textContent()).toContain("Requests in 30 days1");
+    const spent = `${log.quota.toLocaleString("en-US")} ${log.quota === 1 ? "unit" : "units"} (`;
+    expect(await figures.textContent()).toContain(`Spent today${spent}`);
+    expect(await figures.textContent()).toContain(`Spent in 30 days${spent}`);
+    // browser-app's 1,500,000 units, less this request; the batch of three is unlimited.
+    expect(await figures.textContent()).toContain("and 3 keys with unlimited quota");
+    const topModels = page.getByRole("region", { name: "Top models (30 days)" });
+    expect(await topModels.getByRole("rowheader").allTextContents()).toEqual(["gpt-4o-mini"]);
+    await page.getByLabel("Whose usage").selectOption("all");
+    await expect.poll(() => figures.textContent()).toContain("Requests in 30 days1");
+    await screenshot("dashboard");
   });
 
   it("lists a video task with its status, progress, cost in units and dollars, and downloads its video", async () => {
@@ -429,7 +447,7 @@ describe("web console", () => {
   it("fits a 375 px wide screen and asked no host but the gateway", async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.getByRole("button", { name: "Hide keys" }).click();
-    for (const name of ["Tokens", "Usage", "Tasks", "Channels"]) {
+    for (const name of ["Dashboard", "Tokens", "Usage", "Tasks", "Channels"]) {
       await openPage(name);
       expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
       await screenshot(`${name.toLowerCase()}-375px`);
@@ -468,7 +486,12 @@ describe("web console", () => {
     await page.getByRole("button", { name: "Sign in with token" }).click();
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Tokens");
     const links = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
-    expect(links).toEqual(["Tokens", "Usage", "Tasks"]);
+    expect(links).toEqual(["Dashboard", "Tokens", "Usage", "Tasks"]);
+    // A plain user's dashboard has no gateway-wide view to switch to.
+    await openPage("Dashboard");
+    await expect.poll(() => page.getByRole("region", { name: "At a glance" }).count()).toBe(1);
+    expect(await page.getByLabel("Whose usage").count()).toBe(0);
+    await openPage("Tokens");
     await expect.poll(() => page.getByText("No tokens.").count()).toBe(1);
   });
 });

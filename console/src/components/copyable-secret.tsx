@@ -1,10 +1,12 @@
 import { useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 /**
  * A full key in a read-only field with a copy button. The clipboard API needs a secure context (https or
  * localhost); elsewhere the field's text is selected and copied the old way.
  */
 export function CopyableSecret({ label, value }: { label: string; value: string }) {
+  const { t } = useTranslation();
   const field = useRef<HTMLInputElement>(null);
   const fieldId = useId();
   const [copied, setCopied] = useState("");
@@ -15,7 +17,7 @@ export function CopyableSecret({ label, value }: { label: string; value: string 
       field.current?.select();
       document.execCommand("copy");
     }
-    setCopied(`${label} copied`);
+    setCopied(t("secret.copied", { label }));
   }
   return (
     <div className="secret">
@@ -28,8 +30,8 @@ export function CopyableSecret({ label, value }: { label: string; value: string 
         spellCheck={false}
         onFocus={(event) => event.target.select()}
       />
-      <button type="button" onClick={copy} aria-label={`Copy ${label}`}>
-        Copy
+      <button type="button" onClick={copy} aria-label={t("secret.copyLabel", { label })}>
+        {t("secret.copy")}
       </button>
       <span role="status" className="hint">
         {copied}

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 
 // The first page after loading keeps the browser's own focus start (so Tab reaches the skip link first).
 let firstPageShown = false;
@@ -8,12 +9,14 @@ let firstPageShown = false;
  * where the user landed and Tab continues from the top of the new page's content.
  */
 export function PageHeading({ children }: { children: string }) {
+  const { t } = useTranslation();
   const heading = useRef<HTMLHeadingElement>(null);
+  const brand = t("app.brand");
   useEffect(() => {
-    document.title = `${children} · AI API Gateway`;
+    document.title = `${children} · ${brand}`;
     if (firstPageShown) heading.current?.focus();
     firstPageShown = true;
-  }, [children]);
+  }, [children, brand]);
   return (
     <h1 ref={heading} tabIndex={-1}>
       {children}

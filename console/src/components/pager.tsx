@@ -1,4 +1,7 @@
-/** Previous and next page buttons with "page N of M", for the paged lists. */
+import { useTranslation } from "react-i18next";
+import { useFormat } from "../format/use-format";
+
+/** Previous and next page buttons with "page N of M", for the paged lists; `label` names the list. */
 export function Pager({
   page,
   pageSize,
@@ -12,17 +15,24 @@ export function Pager({
   label: string;
   onPage: (page: number) => void;
 }) {
+  const { t } = useTranslation();
+  const format = useFormat();
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   return (
-    <nav className="pager" aria-label={`${label} pages`}>
+    <nav className="pager" aria-label={label}>
       <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous page
+        {t("pager.previous")}
       </button>
       <span>
-        Page {page} of {pageCount} ({total} in all)
+        {t("pager.position", {
+          page: format.number(page),
+          pageCount: format.number(pageCount),
+          total: format.number(total),
+          count: total,
+        })}
       </span>
       <button type="button" disabled={page >= pageCount} onClick={() => onPage(page + 1)}>
-        Next page
+        {t("pager.next")}
       </button>
     </nav>
   );

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { describeError } from "../format/describe-error";
 
 /**
@@ -6,6 +7,7 @@ import { describeError } from "../format/describe-error";
  * message `failureAlert` shows (as an alert, so a screen reader announces it).
  */
 export function useFormSubmission<Fields>(onSubmit: (fields: Fields) => Promise<void>) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState("");
 
@@ -15,7 +17,7 @@ export function useFormSubmission<Fields>(onSubmit: (fields: Fields) => Promise<
     try {
       await onSubmit(fields);
     } catch (error) {
-      setFailure(describeError(error));
+      setFailure(describeError(error, t));
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,5 @@
 import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import type { Channel, CreateChannelRequest } from "../api/management-types";
 import { useFormSubmission } from "../components/use-form-submission";
 
@@ -20,6 +21,7 @@ export function ChannelForm({
   onSubmit: (fields: CreateChannelRequest) => Promise<void>;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   const { busy, send, failureAlert } = useFormSubmission(onSubmit);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -55,11 +57,11 @@ export function ChannelForm({
     <form className="stacked-form" onSubmit={submit}>
       {failureAlert}
       <label>
-        Name
+        {t("channelForm.name")}
         <input name="name" required maxLength={64} defaultValue={channel?.name} />
       </label>
       <label>
-        Type (upstream protocol)
+        {t("channelForm.type")}
         <select name="type" defaultValue={channel?.type ?? "openai"}>
           {channelTypes.map((type) => (
             <option key={type} value={type}>
@@ -69,7 +71,7 @@ export function ChannelForm({
         </select>
       </label>
       <label>
-        Base URL
+        {t("channelForm.baseUrl")}
         <input
           name="baseUrl"
           type="url"
@@ -79,15 +81,15 @@ export function ChannelForm({
         />
       </label>
       <label>
-        {channel ? "New upstream keys, one per line (empty keeps the current ones)" : "Upstream keys, one per line"}
+        {channel ? t("channelForm.newKeys") : t("channelForm.keys")}
         <textarea name="keys" rows={2} required={!channel} spellCheck={false} autoComplete="off" />
       </label>
       <label>
-        Models (comma separated)
+        {t("channelForm.models")}
         <input name="models" required defaultValue={channel?.models.join(", ")} />
       </label>
       <label>
-        Model renames, one per line as ours=upstream
+        {t("channelForm.renames")}
         <textarea
           name="mapping"
           rows={2}
@@ -97,29 +99,29 @@ export function ChannelForm({
         />
       </label>
       <label>
-        Groups (comma separated)
+        {t("channelForm.groups")}
         <input name="groups" required defaultValue={channel?.groups.join(", ") ?? "default"} />
       </label>
       <div className="form-row">
         <label>
-          Priority (higher first)
+          {t("channelForm.priority")}
           <input name="priority" type="number" step={1} defaultValue={channel?.priority ?? 0} />
         </label>
         <label>
-          Weight
+          {t("channelForm.weight")}
           <input name="weight" type="number" min={0} step={1} defaultValue={channel?.weight ?? 1} />
         </label>
       </div>
       <label className="inline">
         <input name="enabled" type="checkbox" defaultChecked={channel?.enabled ?? true} />
-        Enabled
+        {t("channelForm.enabled")}
       </label>
       <div className="form-actions">
         <button type="submit" disabled={busy}>
-          {channel ? "Save channel" : "Create channel"}
+          {channel ? t("channelForm.save") : t("channelForm.create")}
         </button>
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t("common.cancel")}
         </button>
       </div>
     </form>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { Channel, ChannelTestResult, CreateChannelRequest } from "../api/management-types";
 import { unwrapAnswer } from "../api/unwrap-answer";
 import { ModalDialog } from "../components/modal-dialog";
@@ -6,6 +7,7 @@ import { Notice, type NoticeMessage } from "../components/notice";
 import { PageHeading } from "../components/page-heading";
 import { Pager } from "../components/pager";
 import { describeError } from "../format/describe-error";
+import { type Format, useFormat } from "../format/use-format";
 import type { Session } from "../session";
 import { ChannelForm } from "./channel-form";
 
@@ -14,6 +16,8 @@ const pageSize = 20;
 /** Upstream accounts (administrators): list, create, edit, enable or disable, delete, and test with latency. */
 export function ChannelsPage({ session }: { session: Session }) {
   const { client } = session;
+  const { t } = useTranslation();
+  const format = useFormat();
   const [page, setPage] = useState(1);
   const [channels, setChannels] = useState<{ items: Channel[]; total: number }>();
   const [editing, setEditing] = useState<Channel | "new">();
@@ -27,9 +31,9 @@ export function ChannelsPage({ session }: { session: Session }) {
       );
       setChannels(answer.data);
     } catch (error) {
-      setNotice({ kind: "error", text: describeError(error) });
+      setNotice({ kind: "error", text: describeError(error, t) });
     }
-  }, [client, page]);
+  }, [client, page, t]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -38,7 +42,7 @@ export function ChannelsPage({ session }: { session: Session }) {
     try {
       setNotice({ kind: "success", text: await action() });
     } catch (error) {
-      setNotice({ kind: "error", text: describeError(error) });
+      setNotice({ kind: "error", text: describeError(error, t) });
     }
     await load();
   }
@@ -52,53 +56,57 @@ export function ChannelsPage({ session }: { session: Session }) {
       setTests((current) => ({ ...current, [channel.id]: answer.data }));
     } catch (error) {
       setTests(({ [channel.id]: _running, ...rest }) => rest);
-      setNotice({ kind: "error", text: describeError(error) });
+      setNotice({ kind: "error", text: describeError(error, t) });
     }
   };
   const setEnabled = (channel: Channel, enabled: boolean) =>
     act(async () => {
       await unwrapAnswer(client.PUT("/api/channel/", { body: { id: channel.id, enabled } }));
-      return `Channel ${channel.name} ${enabled ? "enabled" : "disabled"}.`;
+      return enabled ? t("channels.enabled", { name: channel.name }) : t("channels.disabled", { name: channel.name });
     });
   const remove = (channel: Channel) => {
-    if (!window.confirm(`Delete channel ${channel.name}?`)) return;
+    if (!window.confirm(t("channels.confirmDelete", { name: channel.name }))) return;
     void act(async () => {
       await unwrapAnswer(client.DELETE("/api/channel/{id}", { params: { path: { id: channel.id } } }));
-      return `Channel ${channel.name} deleted.`;
+      return t("channels.deleted", { name: channel.name });
     });
   };
   const save = async (fields: CreateChannelRequest) => {
     if (editing === "new") await unwrapAnswer(client.POST("/api/channel/", { body: fields }));
     else if (editing) await unwrapAnswer(client.PUT("/api/channel/", { body: { id: editing.id, ...fields } }));
-    setNotice({ kind: "success", text: `Channel ${fields.name} ${editing === "new" ? "created" : "saved"}.` });
+    setNotice({
+      kind: "success",
+      text:
+        editing === "new" ? t("channels.created", { name: fields.name }) : t("channels.saved", { name: fields.name }),
+    });
     setEditing(undefined);
     await load();
   };
 
   return (
     <>
-      <PageHeading>Channels</PageHeading>
+      <PageHeading>{t("channels.title")}</PageHeading>
       <div className="toolbar">
         <button type="button" onClick={() => setEditing("new")}>
-          New channel
+          {t("channels.new")}
         </button>
       </div>
       <Notice notice={notice} />
-      {channels && channels.items.length === 0 && <p>No channels yet.</p>}
+      {channels && channels.items.length === 0 && <p>{t("channels.none")}</p>}
       {channels && channels.items.length > 0 && (
         <table className="responsive-table">
-          <caption className="visually-hidden">Channels</caption>
+          <caption className="visually-hidden">{t("channels.title")}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Base URL</th>
-              <th scope="col">Models</th>
-              <th scope="col">Groups</th>
-              <th scope="col">Priority / weight</th>
-              <th scope="col">State</th>
-              <th scope="col">Last test</th>
-              <th scope="col">Actions</th>
+              <th scope="col">{t("channels.name")}</th>
+              <th scope="col">{t("channels.type")}</th>
+              <th scope="col">{t("channels.baseUrl")}</th>
+              <th scope="col">{t("channels.models")}</th>
+              <th scope="col">{t("channels.groups")}</th>
+              <th scope="col">{t("channels.priorityWeight")}</th>
+              <th scope="col">{t("channels.state")}</th>
+              <th scope="col">{t("channels.lastTest")}</th>
+              <th scope="col">{t("common.actions")}</th>
             </tr>
           </thead>
           <tbody>
@@ -106,54 +114,62 @@ export function ChannelsPage({ session }: { session: Session }) {
               const fromConfig = channel.source === "config";
               return (
                 <tr key={channel.id}>
-                  <th scope="row" data-label="Name">
+                  <th scope="row" data-label={t("channels.name")}>
                     {channel.name}
-                    {fromConfig && <span className="hint"> (configuration file)</span>}
+                    {fromConfig && <span className="hint"> {t("channels.fromConfig")}</span>}
                   </th>
-                  <td data-label="Type">{channel.type}</td>
-                  <td data-label="Base URL">
+                  <td data-label={t("channels.type")}>{channel.type}</td>
+                  <td data-label={t("channels.baseUrl")}>
                     <code>{channel.base_url}</code>
                   </td>
-                  <td data-label="Models">{channel.models.join(", ")}</td>
-                  <td data-label="Groups">{channel.groups.join(", ")}</td>
-                  <td data-label="Priority / weight">
+                  <td data-label={t("channels.models")}>{channel.models.join(", ")}</td>
+                  <td data-label={t("channels.groups")}>{channel.groups.join(", ")}</td>
+                  <td data-label={t("channels.priorityWeight")}>
                     {channel.priority} / {channel.weight}
                   </td>
-                  <td data-label="State">
+                  <td data-label={t("channels.state")}>
                     <span className={channel.enabled ? "status status-1" : "status status-2"}>
-                      {channel.enabled ? "Enabled" : "Disabled"}
+                      {channel.enabled ? t("channels.stateEnabled") : t("channels.stateDisabled")}
                     </span>
                   </td>
-                  <td data-label="Last test" aria-live="polite">
-                    <TestOutcome result={tests[channel.id]} />
+                  <td data-label={t("channels.lastTest")} aria-live="polite">
+                    <TestOutcome result={tests[channel.id]} format={format} />
                   </td>
-                  <td data-label="Actions">
+                  <td data-label={t("common.actions")}>
                     <div className="row-actions">
-                      <button type="button" onClick={() => test(channel)} aria-label={`Test channel ${channel.name}`}>
-                        Test
+                      <button
+                        type="button"
+                        onClick={() => test(channel)}
+                        aria-label={t("channels.testLabel", { name: channel.name })}
+                      >
+                        {t("channels.test")}
                       </button>
                       {!fromConfig && (
                         <>
                           <button
                             type="button"
                             onClick={() => setEditing(channel)}
-                            aria-label={`Edit channel ${channel.name}`}
+                            aria-label={t("channels.editLabel", { name: channel.name })}
                           >
-                            Edit
+                            {t("common.edit")}
                           </button>
                           <button
                             type="button"
                             onClick={() => setEnabled(channel, !channel.enabled)}
-                            aria-label={`${channel.enabled ? "Disable" : "Enable"} channel ${channel.name}`}
+                            aria-label={
+                              channel.enabled
+                                ? t("channels.disableLabel", { name: channel.name })
+                                : t("channels.enableLabel", { name: channel.name })
+                            }
                           >
-                            {channel.enabled ? "Disable" : "Enable"}
+                            {channel.enabled ? t("common.disable") : t("common.enable")}
                           </button>
                           <button
                             type="button"
                             onClick={() => remove(channel)}
-                            aria-label={`Delete channel ${channel.name}`}
+                            aria-label={t("channels.deleteLabel", { name: channel.name })}
                           >
-                            Delete
+                            {t("common.delete")}
                           </button>
                         </>
                       )}
@@ -165,10 +181,12 @@ export function ChannelsPage({ session }: { session: Session }) {
           </tbody>
         </table>
       )}
-      {channels && <Pager page={page} pageSize={pageSize} total={channels.total} label="Channel" onPage={setPage} />}
+      {channels && (
+        <Pager page={page} pageSize={pageSize} total={channels.total} label={t("channels.pages")} onPage={setPage} />
+      )}
       {editing && (
         <ModalDialog
-          title={editing === "new" ? "New channel" : `Edit channel ${editing.name}`}
+          title={editing === "new" ? t("channels.new") : t("channels.editLabel", { name: editing.name })}
           onClose={() => setEditing(undefined)}
         >
           <ChannelForm
@@ -182,16 +200,14 @@ export function ChannelsPage({ session }: { session: Session }) {
   );
 }
 
-function TestOutcome({ result }: { result: ChannelTestResult | "running" | undefined }) {
-  if (result === undefined) return <span className="hint">Not tested</span>;
-  if (result === "running") return <span>Testing…</span>;
+function TestOutcome({ result, format }: { result: ChannelTestResult | "running" | undefined; format: Format }) {
+  const { t } = useTranslation();
+  if (result === undefined) return <span className="hint">{t("channels.notTested")}</span>;
+  if (result === "running") return <span>{t("channels.testing")}</span>;
+  const latency = format.number(result.latency_ms);
   return result.success ? (
-    <span className="success">
-      OK in {result.latency_ms} ms ({result.model})
-    </span>
+    <span className="success">{t("channels.testPassed", { latency, model: result.model })}</span>
   ) : (
-    <span className="error">
-      Failed after {result.latency_ms} ms: {result.message}
-    </span>
+    <span className="error">{t("channels.testFailed", { latency, message: result.message })}</span>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { CopyableSecret } from "../components/copyable-secret";
 
 export interface RevealedKey {
@@ -8,15 +9,20 @@ export interface RevealedKey {
 
 /** Full keys the user asked to see, as `sk-<key>` (the form clients send), each with a copy button. */
 export function RevealedKeys({ keys, onHide }: { keys: RevealedKey[]; onHide: () => void }) {
+  const { t } = useTranslation();
   return (
     <section className="revealed-keys" aria-labelledby="revealed-keys-heading">
-      <h2 id="revealed-keys-heading">Full keys</h2>
-      <p className="hint">Keep these secret: anyone with a key can spend its quota.</p>
+      <h2 id="revealed-keys-heading">{t("revealedKeys.title")}</h2>
+      <p className="hint">{t("revealedKeys.warning")}</p>
       {keys.map((entry) => (
-        <CopyableSecret key={entry.id} label={`Key of ${entry.name}`} value={`sk-${entry.key}`} />
+        <CopyableSecret
+          key={entry.id}
+          label={t("revealedKeys.keyOf", { name: entry.name })}
+          value={`sk-${entry.key}`}
+        />
       ))}
       <button type="button" onClick={onHide}>
-        Hide keys
+        {t("revealedKeys.hide")}
       </button>
     </section>
   );

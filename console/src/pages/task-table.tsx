@@ -1,7 +1,6 @@
+import { useTranslation } from "react-i18next";
 import type { UserTask } from "../api/management-types";
-import { describeTaskStatus } from "../format/describe-task-status";
-import { formatQuota } from "../format/format-quota";
-import { formatTime } from "../format/format-time";
+import { useFormat } from "../format/use-format";
 
 const statusClass = { queued: "hint", in_progress: "hint", completed: "success", failed: "error" } as const;
 
@@ -17,54 +16,59 @@ interface TaskTableProps {
  * session's token; other results are named by the gateway's own path (read with an API key).
  */
 export function TaskTable({ tasks, downloading, onDownload }: TaskTableProps) {
-  if (tasks.length === 0) return <p>No video tasks match.</p>;
+  const { t } = useTranslation();
+  const format = useFormat();
+  if (tasks.length === 0) return <p>{t("tasks.none")}</p>;
   return (
     <table className="responsive-table">
-      <caption className="visually-hidden">Video tasks</caption>
+      <caption className="visually-hidden">{t("tasks.caption")}</caption>
       <thead>
         <tr>
-          <th scope="col">Submitted</th>
-          <th scope="col">Task id</th>
-          <th scope="col">Model</th>
-          <th scope="col">Status</th>
-          <th scope="col">Progress</th>
-          <th scope="col">Seconds</th>
-          <th scope="col">Cost</th>
-          <th scope="col">Result</th>
+          <th scope="col">{t("tasks.submitted")}</th>
+          <th scope="col">{t("tasks.taskId")}</th>
+          <th scope="col">{t("tasks.model")}</th>
+          <th scope="col">{t("tasks.status")}</th>
+          <th scope="col">{t("tasks.progress")}</th>
+          <th scope="col">{t("tasks.seconds")}</th>
+          <th scope="col">{t("tasks.cost")}</th>
+          <th scope="col">{t("tasks.result")}</th>
         </tr>
       </thead>
       <tbody>
         {tasks.map((task) => (
           <tr key={task.task_id}>
-            <td data-label="Submitted">{formatTime(task.created_at)}</td>
-            <th scope="row" data-label="Task id">
+            <td data-label={t("tasks.submitted")}>{format.time(task.created_at)}</td>
+            <th scope="row" data-label={t("tasks.taskId")}>
               <code>{task.task_id}</code>
             </th>
-            <td data-label="Model">{task.model}</td>
-            <td data-label="Status">
+            <td data-label={t("tasks.model")}>{task.model}</td>
+            <td data-label={t("tasks.status")}>
               <span>
-                <span className={statusClass[task.status]}>{describeTaskStatus(task.status)}</span>
-                {task.error && <span className="error">: {task.error}</span>}
-                {task.completed_at !== null && <span className="hint"> at {formatTime(task.completed_at)}</span>}
+                <span className={statusClass[task.status]}>{format.taskStatus(task.status)}</span>
+                {task.error && <span className="error">{t("tasks.errorSuffix", { error: task.error })}</span>}
+                {task.completed_at !== null && (
+                  <span className="hint">{t("tasks.completedAt", { time: format.time(task.completed_at) })}</span>
+                )}
               </span>
             </td>
-            <td data-label="Progress">
+            <td data-label={t("tasks.progress")}>
               <span>
-                <progress max={100} value={task.progress} aria-label={`Progress of ${task.task_id}`} /> {task.progress}%
+                <progress max={100} value={task.progress} aria-label={t("tasks.progressLabel", { id: task.task_id })} />{" "}
+                {task.progress}%
               </span>
             </td>
-            <td data-label="Seconds">{task.seconds ?? "–"}</td>
-            <td data-label="Cost">{formatQuota(task.quota)}</td>
-            <td data-label="Result">
+            <td data-label={t("tasks.seconds")}>{task.seconds ?? "–"}</td>
+            <td data-label={t("tasks.cost")}>{format.quota(task.quota)}</td>
+            <td data-label={t("tasks.result")}>
               {task.download_url ? (
                 <button
                   type="button"
-                  aria-label={`Download the video of ${task.task_id}`}
+                  aria-label={t("tasks.downloadLabel", { id: task.task_id })}
                   aria-busy={downloading === task.task_id}
                   disabled={downloading === task.task_id}
                   onClick={() => onDownload(task)}
                 >
-                  {downloading === task.task_id ? "Downloading…" : "Download"}
+                  {downloading === task.task_id ? t("tasks.downloadBusy") : t("tasks.download")}
                 </button>
               ) : task.result_url ? (
                 <code className="hint">{task.result_url}</code>

@@ -1,11 +1,12 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { TaskStatus, UserTask } from "../api/management-types";
 import { unwrapAnswer } from "../api/unwrap-answer";
 import { Notice, type NoticeMessage } from "../components/notice";
 import { PageHeading } from "../components/page-heading";
 import { Pager } from "../components/pager";
 import { describeError } from "../format/describe-error";
-import { describeTaskStatus } from "../format/describe-task-status";
+import { useFormat } from "../format/use-format";
 import type { Session } from "../session";
 import { downloadTaskVideo } from "./download-task-video";
 import { TaskTable } from "./task-table";
@@ -16,6 +17,8 @@ const statuses: TaskStatus[] = ["queued", "in_progress", "completed", "failed"];
 /** The caller's asynchronous video tasks: status, progress, cost and where the result is. */
 export function TasksPage({ session }: { session: Session }) {
   const { client } = session;
+  const { t } = useTranslation();
+  const format = useFormat();
   const [status, setStatus] = useState<TaskStatus>();
   const [page, setPage] = useState(1);
   const [tasks, setTasks] = useState<{ items: UserTask[]; total: number }>();
@@ -28,9 +31,9 @@ export function TasksPage({ session }: { session: Session }) {
       const answer = await unwrapAnswer(client.GET("/api/task/self", { params: { query } }));
       setTasks(answer.data);
     } catch (error) {
-      setNotice({ kind: "error", text: describeError(error) });
+      setNotice({ kind: "error", text: describeError(error, t) });
     }
-  }, [client, page, status]);
+  }, [client, page, status, t]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -39,9 +42,12 @@ export function TasksPage({ session }: { session: Session }) {
     setDownloading(task.task_id);
     try {
       await downloadTaskVideo(client, task.task_id);
-      setNotice({ kind: "success", text: `Downloading the video of ${task.task_id}.` });
+      setNotice({ kind: "success", text: t("tasks.downloading", { id: task.task_id }) });
     } catch (error) {
-      setNotice({ kind: "error", text: `Download of ${task.task_id} failed: ${describeError(error)}` });
+      setNotice({
+        kind: "error",
+        text: t("tasks.downloadFailed", { id: task.task_id, reason: describeError(error, t) }),
+      });
     } finally {
       setDownloading(undefined);
     }
@@ -56,29 +62,29 @@ export function TasksPage({ session }: { session: Session }) {
 
   return (
     <>
-      <PageHeading>Tasks</PageHeading>
-      <form className="toolbar" aria-label="Task filters" onSubmit={applyFilter}>
+      <PageHeading>{t("tasks.title")}</PageHeading>
+      <form className="toolbar" aria-label={t("tasks.filters")} onSubmit={applyFilter}>
         <label>
-          Status
+          {t("tasks.status")}
           <select name="status" defaultValue={status ?? ""}>
-            <option value="">All statuses</option>
+            <option value="">{t("tasks.allStatuses")}</option>
             {statuses.map((candidate) => (
               <option key={candidate} value={candidate}>
-                {describeTaskStatus(candidate)}
+                {format.taskStatus(candidate)}
               </option>
             ))}
           </select>
         </label>
-        <button type="submit">Show</button>
+        <button type="submit">{t("common.show")}</button>
         <button type="button" onClick={() => void load()}>
-          Refresh
+          {t("common.refresh")}
         </button>
       </form>
       <Notice notice={notice} />
       {tasks && (
         <>
           <TaskTable tasks={tasks.items} downloading={downloading} onDownload={(task) => void download(task)} />
-          <Pager page={page} pageSize={pageSize} total={tasks.total} label="Task" onPage={setPage} />
+          <Pager page={page} pageSize={pageSize} total={tasks.total} label={t("tasks.pages")} onPage={setPage} />
         </>
       )}
     </>

@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { CreateTokenRequest, Token } from "../api/management-types";
 import { useFormSubmission } from "../components/use-form-submission";
-import { formatQuota } from "../format/format-quota";
-
-const unitsPerDollar = 500_000;
+import { unitsPerDollar, useFormat } from "../format/use-format";
 
 function toLocalInput(unixSeconds: number): string {
   const date = new Date(unixSeconds * 1000 - new Date().getTimezoneOffset() * 60_000);
@@ -23,6 +22,8 @@ export function TokenForm({
   onSubmit: (fields: CreateTokenRequest) => Promise<void>;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
+  const format = useFormat();
   const [neverExpires, setNeverExpires] = useState(!token || token.expired_time === -1);
   const [unlimited, setUnlimited] = useState(token?.unlimited_quota ?? false);
   const [quotaDollars, setQuotaDollars] = useState(token ? String(token.remain_quota / unitsPerDollar) : "1");
@@ -59,24 +60,24 @@ export function TokenForm({
     <form className="stacked-form" onSubmit={submit}>
       {failureAlert}
       <label>
-        Name (at most 30 characters)
+        {t("tokenForm.name")}
         <input name="name" required maxLength={30} defaultValue={token?.name} />
       </label>
       {!token && (
         <label>
-          How many tokens to create
+          {t("tokenForm.count")}
           <input name="count" type="number" min={1} max={100} defaultValue={1} />
-          <span className="hint">With more than one, they are named name-1, name-2, …</span>
+          <span className="hint">{t("tokenForm.countHint")}</span>
         </label>
       )}
       <fieldset>
-        <legend>Expiry</legend>
+        <legend>{t("tokenForm.expiry")}</legend>
         <label className="inline">
           <input type="checkbox" checked={neverExpires} onChange={(event) => setNeverExpires(event.target.checked)} />
-          Never expires
+          {t("tokenForm.neverExpires")}
         </label>
         <label>
-          Expires at (local time)
+          {t("tokenForm.expiresAt")}
           <input
             name="expiry"
             type="datetime-local"
@@ -87,13 +88,13 @@ export function TokenForm({
         </label>
       </fieldset>
       <fieldset>
-        <legend>Quota</legend>
+        <legend>{t("tokenForm.quota")}</legend>
         <label className="inline">
           <input type="checkbox" checked={unlimited} onChange={(event) => setUnlimited(event.target.checked)} />
-          Unlimited quota
+          {t("tokenForm.unlimited")}
         </label>
         <label>
-          Quota in US dollars
+          {t("tokenForm.quotaDollars")}
           <input
             name="quota"
             type="number"
@@ -106,28 +107,28 @@ export function TokenForm({
           />
         </label>
         <span id="quota-units" className="hint">
-          {unlimited ? "Not counted while unlimited" : formatQuota(Number.isFinite(quotaUnits) ? quotaUnits : 0)}
+          {unlimited ? t("tokenForm.notCounted") : format.quota(Number.isFinite(quotaUnits) ? quotaUnits : 0)}
         </span>
       </fieldset>
       <fieldset>
-        <legend>Models</legend>
+        <legend>{t("tokenForm.models")}</legend>
         <label className="inline">
           <input type="checkbox" checked={limitModels} onChange={(event) => setLimitModels(event.target.checked)} />
-          Only allow the models listed
+          {t("tokenForm.limitModels")}
         </label>
         <label>
-          Allowed models (comma separated)
+          {t("tokenForm.allowedModels")}
           <input name="modelLimits" defaultValue={token?.model_limits} disabled={!limitModels} />
         </label>
       </fieldset>
       <label>
-        IP allow-list (addresses or CIDR ranges, comma or newline separated; empty allows any)
+        {t("tokenForm.allowIps")}
         <textarea name="allowIps" rows={2} defaultValue={token?.allow_ips} />
       </label>
       <fieldset>
-        <legend>Group</legend>
+        <legend>{t("tokenForm.group")}</legend>
         <label>
-          Billing group (empty: your own group; auto: fail over between groups)
+          {t("tokenForm.billingGroup")}
           <input
             name="group"
             list="group-suggestions"
@@ -146,17 +147,17 @@ export function TokenForm({
             defaultChecked={token?.cross_group_retry}
             aria-describedby="cross-group-hint"
           />
-          Retry in other groups
+          {t("tokenForm.crossGroupRetry")}
         </label>
         <span id="cross-group-hint" className="hint">
-          Takes effect only when the group is auto.
+          {t("tokenForm.crossGroupHint")}
         </span>
       </fieldset>
       <fieldset>
-        <legend>Rate limits (0 means none)</legend>
+        <legend>{t("tokenForm.rateLimits")}</legend>
         <div className="form-row">
           <label>
-            Requests per minute
+            {t("tokenForm.rpm")}
             <input
               name="rpmLimit"
               type="number"
@@ -167,7 +168,7 @@ export function TokenForm({
             />
           </label>
           <label>
-            Tokens per minute
+            {t("tokenForm.tpm")}
             <input
               name="tpmLimit"
               type="number"
@@ -181,10 +182,10 @@ export function TokenForm({
       </fieldset>
       <div className="form-actions">
         <button type="submit" disabled={busy}>
-          {token ? "Save token" : "Create token"}
+          {token ? t("tokenForm.save") : t("tokenForm.create")}
         </button>
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t("common.cancel")}
         </button>
       </div>
     </form>

@@ -1,7 +1,7 @@
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
 import type { Token } from "../api/management-types";
-import { describeTokenStatus } from "../format/describe-token-status";
-import { formatQuota } from "../format/format-quota";
-import { formatTime } from "../format/format-time";
+import { type Format, useFormat } from "../format/use-format";
 
 /** One page of tokens with a selection column for the batch actions and each token's own actions. */
 export function TokenTable({
@@ -21,7 +21,9 @@ export function TokenTable({
   onReveal: (token: Token) => void;
   onDelete: (token: Token) => void;
 }) {
-  if (tokens.length === 0) return <p>No tokens.</p>;
+  const { t } = useTranslation();
+  const format = useFormat();
+  if (tokens.length === 0) return <p>{t("tokens.none")}</p>;
   const allSelected = tokens.every((token) => selected.has(token.id));
   const toggle = (id: number) => {
     const next = new Set(selected);
@@ -31,70 +33,88 @@ export function TokenTable({
   };
   return (
     <table className="responsive-table">
-      <caption className="visually-hidden">Your tokens</caption>
+      <caption className="visually-hidden">{t("tokens.caption")}</caption>
       <thead>
         <tr>
           <th scope="col">
             <input
               type="checkbox"
-              aria-label="Select all tokens on this page"
+              aria-label={t("tokens.selectAll")}
               checked={allSelected}
               onChange={() => onSelect(new Set(allSelected ? [] : tokens.map((token) => token.id)))}
             />
           </th>
-          <th scope="col">Name</th>
-          <th scope="col">Key</th>
-          <th scope="col">Status</th>
-          <th scope="col">Remaining quota</th>
-          <th scope="col">Used</th>
-          <th scope="col">Expires</th>
-          <th scope="col">Limits</th>
-          <th scope="col">Actions</th>
+          <th scope="col">{t("tokens.name")}</th>
+          <th scope="col">{t("tokens.key")}</th>
+          <th scope="col">{t("tokens.status")}</th>
+          <th scope="col">{t("tokens.remaining")}</th>
+          <th scope="col">{t("tokens.used")}</th>
+          <th scope="col">{t("tokens.expires")}</th>
+          <th scope="col">{t("tokens.limits")}</th>
+          <th scope="col">{t("common.actions")}</th>
         </tr>
       </thead>
       <tbody>
         {tokens.map((token) => (
           <tr key={token.id}>
-            <td data-label="Select">
+            <td data-label={t("tokens.select")}>
               <input
                 type="checkbox"
-                aria-label={`Select token ${token.name}`}
+                aria-label={t("tokens.selectLabel", { name: token.name })}
                 checked={selected.has(token.id)}
                 onChange={() => toggle(token.id)}
               />
             </td>
-            <th scope="row" data-label="Name">
+            <th scope="row" data-label={t("tokens.name")}>
               {token.name}
             </th>
-            <td data-label="Key">
+            <td data-label={t("tokens.key")}>
               <code className="masked-key">{token.key}</code>
             </td>
-            <td data-label="Status">
-              <span className={`status status-${token.status}`}>{describeTokenStatus(token.status)}</span>
+            <td data-label={t("tokens.status")}>
+              <span className={`status status-${token.status}`}>{format.tokenStatus(token.status)}</span>
             </td>
-            <td data-label="Remaining quota">
-              {token.unlimited_quota ? "Unlimited" : formatQuota(token.remain_quota)}
+            <td data-label={t("tokens.remaining")}>
+              {token.unlimited_quota ? t("tokens.unlimited") : format.quota(token.remain_quota)}
             </td>
-            <td data-label="Used">{formatQuota(token.used_quota)}</td>
-            <td data-label="Expires">{token.expired_time === -1 ? "Never" : formatTime(token.expired_time)}</td>
-            <td data-label="Limits">{describeLimits(token)}</td>
-            <td data-label="Actions">
+            <td data-label={t("tokens.used")}>{format.quota(token.used_quota)}</td>
+            <td data-label={t("tokens.expires")}>
+              {token.expired_time === -1 ? t("tokens.never") : format.time(token.expired_time)}
+            </td>
+            <td data-label={t("tokens.limits")}>{describeLimits(token, t, format)}</td>
+            <td data-label={t("common.actions")}>
               <div className="row-actions">
-                <button type="button" onClick={() => onEdit(token)} aria-label={`Edit token ${token.name}`}>
-                  Edit
+                <button
+                  type="button"
+                  onClick={() => onEdit(token)}
+                  aria-label={t("tokens.editLabel", { name: token.name })}
+                >
+                  {t("common.edit")}
                 </button>
                 <button
                   type="button"
                   onClick={() => onSetStatus(token, token.status === 1 ? 2 : 1)}
-                  aria-label={`${token.status === 1 ? "Disable" : "Enable"} token ${token.name}`}
+                  aria-label={
+                    token.status === 1
+                      ? t("tokens.disableLabel", { name: token.name })
+                      : t("tokens.enableLabel", { name: token.name })
+                  }
                 >
-                  {token.status === 1 ? "Disable" : "Enable"}
+                  {token.status === 1 ? t("common.disable") : t("common.enable")}
                 </button>
-                <button type="button" onClick={() => onReveal(token)} aria-label={`Show key of token ${token.name}`}>
-                  Show key
+                <button
+                  type="button"
+                  onClick={() => onReveal(token)}
+                  aria-label={t("tokens.showKeyLabel", { name: token.name })}
+                >
+                  {t("tokens.showKey")}
                 </button>
-                <button type="button" onClick={() => onDelete(token)} aria-label={`Delete token ${token.name}`}>
-                  Delete
+                <button
+                  type="button"
+                  onClick={() => onDelete(token)}
+                  aria-label={t("tokens.deleteLabel", { name: token.name })}
+                >
+                  {t("common.delete")}
                 </button>
               </div>
             </td>
@@ -105,14 +125,20 @@ export function TokenTable({
   );
 }
 
-function describeLimits(token: Token): string {
+function describeLimits(token: Token, t: TFunction, format: Format): string {
   const parts: string[] = [];
-  if (token.model_limits_enabled) parts.push(`models: ${token.model_limits || "none"}`);
-  if (token.rpm_limit > 0) parts.push(`${token.rpm_limit} requests/min`);
-  if (token.tpm_limit > 0) parts.push(`${token.tpm_limit} tokens/min`);
-  if (token.allow_ips) parts.push(`IPs: ${token.allow_ips.split(/[\n,]+/).join(", ")}`);
+  if (token.model_limits_enabled)
+    parts.push(t("tokens.limitModels", { models: token.model_limits || t("tokens.noModels") }));
+  if (token.rpm_limit > 0)
+    parts.push(t("tokens.limitRpm", { count: token.rpm_limit, value: format.number(token.rpm_limit) }));
+  if (token.tpm_limit > 0)
+    parts.push(t("tokens.limitTpm", { count: token.tpm_limit, value: format.number(token.tpm_limit) }));
+  if (token.allow_ips) parts.push(t("tokens.limitIps", { ips: token.allow_ips.split(/[\n,]+/).join(", ") }));
+  const group = token.group || t("tokens.ownGroup");
   parts.push(
-    `group: ${token.group || "own"}${token.group === "auto" && token.cross_group_retry ? " (cross-group retry)" : ""}`,
+    token.group === "auto" && token.cross_group_retry
+      ? t("tokens.limitGroupCrossRetry", { group })
+      : t("tokens.limitGroup", { group }),
   );
-  return parts.join("; ");
+  return parts.join(t("tokens.limitSeparator"));
 }

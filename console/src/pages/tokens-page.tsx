@@ -1,4 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { CreateTokenRequest, Token } from "../api/management-types";
 import { unwrapAnswer } from "../api/unwrap-answer";
 import { ModalDialog } from "../components/modal-dialog";
@@ -16,6 +17,7 @@ const pageSize = 20;
 /** The signed-in user's tokens: list and search, create, edit, enable or disable, delete, reveal keys. */
 export function TokensPage({ session }: { session: Session }) {
   const { client } = session;
+  const { t } = useTranslation();
   const [filter, setFilter] = useState({ keyword: "", token: "" });
   const [page, setPage] = useState(1);
   const [tokens, setTokens] = useState<{ items: Token[]; total: number }>();
@@ -46,9 +48,9 @@ export function TokensPage({ session }: { session: Session }) {
       const shown = new Set(answer.data.items.map((token) => token.id));
       setSelected((current) => new Set([...current].filter((id) => shown.has(id))));
     } catch (error) {
-      setNotice({ kind: "error", text: describeError(error) });
+      setNotice({ kind: "error", text: describeError(error, t) });
     }
-  }, [client, filter, page]);
+  }, [client, filter, page, t]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -57,7 +59,7 @@ export function TokensPage({ session }: { session: Session }) {
     try {
       setNotice({ kind: "success", text: await action() });
     } catch (error) {
-      setNotice({ kind: "error", text: describeError(error) });
+      setNotice({ kind: "error", text: describeError(error, t) });
     }
     await load();
   }
@@ -74,27 +76,27 @@ export function TokensPage({ session }: { session: Session }) {
       await unwrapAnswer(
         client.PUT("/api/token/", { params: { query: { status_only: true } }, body: { id: token.id, status } }),
       );
-      return `Token ${token.name} ${status === 1 ? "enabled" : "disabled"}.`;
+      return status === 1 ? t("tokens.enabled", { name: token.name }) : t("tokens.disabled", { name: token.name });
     });
   const remove = (token: Token) => {
-    if (!window.confirm(`Delete token ${token.name}? Requests with its key stop working at once.`)) return;
+    if (!window.confirm(t("tokens.confirmDelete", { name: token.name }))) return;
     void act(async () => {
       await unwrapAnswer(client.DELETE("/api/token/{id}", { params: { path: { id: token.id } } }));
-      return `Token ${token.name} deleted.`;
+      return t("tokens.deleted", { count: 1, name: token.name });
     });
   };
   const removeSelected = () => {
-    if (!window.confirm(`Delete ${selected.size} selected tokens?`)) return;
+    if (!window.confirm(t("tokens.confirmDeleteSelected", { count: selected.size }))) return;
     void act(async () => {
       const answer = await unwrapAnswer(client.POST("/api/token/batch", { body: { ids: [...selected] } }));
-      return `${answer.data} tokens deleted.`;
+      return t("tokens.deletedSelected", { count: answer.data });
     });
   };
   const reveal = (token: Token) =>
     act(async () => {
       const answer = await unwrapAnswer(client.POST("/api/token/{id}/key", { params: { path: { id: token.id } } }));
       setRevealed([{ id: token.id, name: token.name, key: answer.data.key }]);
-      return `Key of ${token.name} shown below.`;
+      return t("tokens.keyShown", { name: token.name });
     });
   const revealSelected = () =>
     act(async () => {
@@ -108,45 +110,47 @@ export function TokensPage({ session }: { session: Session }) {
           key,
         })),
       );
-      return `${Object.keys(answer.data.keys).length} keys shown below.`;
+      return t("tokens.keysShown", { count: Object.keys(answer.data.keys).length });
     });
   // A failed save throws back to the form, which keeps the user's input and shows the gateway's message.
   const save = async (fields: CreateTokenRequest) => {
-    if (editing === "new") await unwrapAnswer(client.POST("/api/token/", { body: fields }));
-    else if (editing) {
+    if (editing === "new") {
+      await unwrapAnswer(client.POST("/api/token/", { body: fields }));
+      setNotice({ kind: "success", text: t("tokens.created", { count: fields.count ?? 1, name: fields.name }) });
+    } else if (editing) {
       const { count: _count, ...changes } = fields;
       await unwrapAnswer(client.PUT("/api/token/", { body: { id: editing.id, ...changes } }));
+      setNotice({ kind: "success", text: t("tokens.saved", { name: fields.name }) });
     }
-    setNotice({ kind: "success", text: `Token ${fields.name} ${editing === "new" ? "created" : "saved"}.` });
     setEditing(undefined);
     await load();
   };
 
   return (
     <>
-      <PageHeading>Tokens</PageHeading>
+      <PageHeading>{t("tokens.title")}</PageHeading>
       <search>
-        <form className="toolbar" aria-label="Search tokens" onSubmit={search}>
+        <form className="toolbar" aria-label={t("tokens.searchLabel")} onSubmit={search}>
           <label>
-            Name contains
+            {t("tokens.nameContains")}
             <input name="keyword" defaultValue={filter.keyword} />
           </label>
           <label>
-            Key contains (sk- optional, % wildcard at most twice)
+            {t("tokens.keyContains")}
             <input name="token" defaultValue={filter.token} spellCheck={false} />
           </label>
-          <button type="submit">Search</button>
+          <button type="submit">{t("tokens.search")}</button>
         </form>
       </search>
       <div className="toolbar">
         <button type="button" onClick={() => setEditing("new")}>
-          New token
+          {t("tokens.new")}
         </button>
         <button type="button" disabled={selected.size === 0} onClick={revealSelected}>
-          Show keys of selected ({selected.size})
+          {t("tokens.showSelected", { count: selected.size })}
         </button>
         <button type="button" disabled={selected.size === 0} onClick={removeSelected}>
-          Delete selected ({selected.size})
+          {t("tokens.deleteSelected", { count: selected.size })}
         </button>
       </div>
       <Notice notice={notice} />
@@ -162,12 +166,12 @@ export function TokensPage({ session }: { session: Session }) {
             onReveal={reveal}
             onDelete={remove}
           />
-          <Pager page={page} pageSize={pageSize} total={tokens.total} label="Token" onPage={setPage} />
+          <Pager page={page} pageSize={pageSize} total={tokens.total} label={t("tokens.pages")} onPage={setPage} />
         </>
       )}
       {editing && (
         <ModalDialog
-          title={editing === "new" ? "New token" : `Edit token ${editing.name}`}
+          title={editing === "new" ? t("tokens.new") : t("tokens.editLabel", { name: editing.name })}
           onClose={() => setEditing(undefined)}
         >
           <TokenForm

@@ -1,47 +1,49 @@
+import { useTranslation } from "react-i18next";
 import type { UsageLog } from "../api/management-types";
-import { formatQuota } from "../format/format-quota";
-import { formatTime } from "../format/format-time";
+import { useFormat } from "../format/use-format";
 
 /** One page of the caller's usage log rows, newest first. */
 export function UsageLogTable({ logs }: { logs: UsageLog[] }) {
-  if (logs.length === 0) return <p>No requests in this range.</p>;
+  const { t } = useTranslation();
+  const format = useFormat();
+  if (logs.length === 0) return <p>{t("usage.noRequests")}</p>;
   return (
     <table className="responsive-table">
-      <caption className="visually-hidden">Requests</caption>
+      <caption className="visually-hidden">{t("usage.requests")}</caption>
       <thead>
         <tr>
-          <th scope="col">Time</th>
-          <th scope="col">Token</th>
-          <th scope="col">Model</th>
-          <th scope="col">Result</th>
-          <th scope="col">Prompt / completion tokens</th>
-          <th scope="col">Cost</th>
-          <th scope="col">Latency</th>
-          <th scope="col">Request id</th>
+          <th scope="col">{t("usage.time")}</th>
+          <th scope="col">{t("usage.token")}</th>
+          <th scope="col">{t("usage.model")}</th>
+          <th scope="col">{t("usage.result")}</th>
+          <th scope="col">{t("usage.tokens")}</th>
+          <th scope="col">{t("usage.cost")}</th>
+          <th scope="col">{t("usage.latency")}</th>
+          <th scope="col">{t("usage.requestId")}</th>
         </tr>
       </thead>
       <tbody>
         {logs.map((log) => (
           <tr key={log.id}>
-            <td data-label="Time">{formatTime(log.created_time)}</td>
-            <td data-label="Token">{log.token_name}</td>
-            <th scope="row" data-label="Model">
+            <td data-label={t("usage.time")}>{format.time(log.created_time)}</td>
+            <td data-label={t("usage.token")}>{log.token_name}</td>
+            <th scope="row" data-label={t("usage.model")}>
               {log.model}
-              {log.is_stream && <span className="hint"> (stream)</span>}
+              {log.is_stream && <span className="hint"> {t("usage.stream")}</span>}
             </th>
-            <td data-label="Result">
+            <td data-label={t("usage.result")}>
               {log.status === "success" ? (
-                <span className="success">Success</span>
+                <span className="success">{t("usage.success")}</span>
               ) : (
-                <span className="error">Error: {log.error_message}</span>
+                <span className="error">{t("usage.error", { message: log.error_message ?? "" })}</span>
               )}
             </td>
-            <td data-label="Prompt / completion tokens">
-              {log.prompt_tokens} / {log.completion_tokens}
+            <td data-label={t("usage.tokens")}>
+              {format.number(log.prompt_tokens)} / {format.number(log.completion_tokens)}
             </td>
-            <td data-label="Cost">{formatQuota(log.quota)}</td>
-            <td data-label="Latency">{log.latency_ms} ms</td>
-            <td data-label="Request id">
+            <td data-label={t("usage.cost")}>{format.quota(log.quota)}</td>
+            <td data-label={t("usage.latency")}>{t("usage.milliseconds", { value: format.number(log.latency_ms) })}</td>
+            <td data-label={t("usage.requestId")}>
               <code>{log.request_id}</code>
             </td>
           </tr>

@@ -1,4 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { ApiFailure } from "../api/api-failure";
 import type { LogStatistics, Token, UsageLog } from "../api/management-types";
 import { unwrapAnswer } from "../api/unwrap-answer";
@@ -6,7 +7,7 @@ import { Notice, type NoticeMessage } from "../components/notice";
 import { PageHeading } from "../components/page-heading";
 import { Pager } from "../components/pager";
 import { describeError } from "../format/describe-error";
-import { formatQuota } from "../format/format-quota";
+import { useFormat } from "../format/use-format";
 import type { Session } from "../session";
 import { UsageChart } from "./usage-chart";
 import { UsageLogTable } from "./usage-log-table";
@@ -28,6 +29,8 @@ function toDateInput(unixSeconds: number): string {
 /** The caller's requests: filters, totals, a chart of quota and requests per day and model, and the log rows. */
 export function UsagePage({ session }: { session: Session }) {
   const { client } = session;
+  const { t } = useTranslation();
+  const format = useFormat();
   const [tokens, setTokens] = useState<Token[]>([]);
   const [filter, setFilter] = useState<UsageFilter>(() => {
     const today = new Date();
@@ -43,8 +46,8 @@ export function UsagePage({ session }: { session: Session }) {
   useEffect(() => {
     unwrapAnswer(client.GET("/api/token/", { params: { query: { p: 1, size: 100 } } }))
       .then((answer) => setTokens(answer.data.items))
-      .catch((error: unknown) => setNotice({ kind: "error", text: describeError(error) }));
-  }, [client]);
+      .catch((error: unknown) => setNotice({ kind: "error", text: describeError(error, t) }));
+  }, [client, t]);
 
   const load = useCallback(async () => {
     const query = {
@@ -59,9 +62,9 @@ export function UsagePage({ session }: { session: Session }) {
       );
       setLogs(answer.data);
     } catch (error) {
-      setNotice({ kind: "error", text: describeError(error) });
+      setNotice({ kind: "error", text: describeError(error, t) });
     }
-  }, [client, filter, page]);
+  }, [client, filter, page, t]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -79,9 +82,9 @@ export function UsagePage({ session }: { session: Session }) {
       .catch((error: unknown) => {
         // A gateway without the statistics operation (501) still shows the log rows.
         if (error instanceof ApiFailure && (error.status === 501 || error.status === 404)) setStatistics("unavailable");
-        else setNotice({ kind: "error", text: describeError(error) });
+        else setNotice({ kind: "error", text: describeError(error, t) });
       });
-  }, [client, filter]);
+  }, [client, filter, t]);
 
   function applyFilter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -100,12 +103,12 @@ export function UsagePage({ session }: { session: Session }) {
 
   return (
     <>
-      <PageHeading>Usage</PageHeading>
-      <form className="toolbar" aria-label="Usage filters" onSubmit={applyFilter}>
+      <PageHeading>{t("usage.title")}</PageHeading>
+      <form className="toolbar" aria-label={t("usage.filters")} onSubmit={applyFilter}>
         <label>
-          Token
+          {t("usage.token")}
           <select name="tokenId" defaultValue={filter.tokenId ?? ""}>
-            <option value="">All tokens</option>
+            <option value="">{t("usage.allTokens")}</option>
             {tokens.map((token) => (
               <option key={token.id} value={token.id}>
                 {token.name}
@@ -114,69 +117,69 @@ export function UsagePage({ session }: { session: Session }) {
           </select>
         </label>
         <label>
-          Model
+          {t("usage.model")}
           <input name="model" defaultValue={filter.model} />
         </label>
         <label>
-          From
+          {t("usage.from")}
           <input name="from" type="date" required defaultValue={toDateInput(filter.startTime)} />
         </label>
         <label>
-          To (inclusive)
+          {t("usage.to")}
           <input name="to" type="date" required defaultValue={toDateInput(filter.endTime - day)} />
         </label>
-        <button type="submit">Show</button>
+        <button type="submit">{t("common.show")}</button>
       </form>
       <Notice notice={notice} />
-      {statistics === "unavailable" && <p>This gateway does not offer usage statistics yet.</p>}
+      {statistics === "unavailable" && <p>{t("usage.statisticsUnavailable")}</p>}
       {statistics && statistics !== "unavailable" && (
         <section aria-labelledby="totals-heading">
-          <h2 id="totals-heading">Totals</h2>
+          <h2 id="totals-heading">{t("usage.totals")}</h2>
           <dl className="totals">
             <div>
-              <dt>Requests</dt>
-              <dd>{statistics.totals.requests.toLocaleString("en-US")}</dd>
+              <dt>{t("usage.requests")}</dt>
+              <dd>{format.number(statistics.totals.requests)}</dd>
             </div>
             <div>
-              <dt>Failed</dt>
-              <dd>{statistics.totals.errors.toLocaleString("en-US")}</dd>
+              <dt>{t("usage.failed")}</dt>
+              <dd>{format.number(statistics.totals.errors)}</dd>
             </div>
             <div>
-              <dt>Prompt tokens</dt>
-              <dd>{statistics.totals.prompt_tokens.toLocaleString("en-US")}</dd>
+              <dt>{t("usage.promptTokens")}</dt>
+              <dd>{format.number(statistics.totals.prompt_tokens)}</dd>
             </div>
             <div>
-              <dt>Completion tokens</dt>
-              <dd>{statistics.totals.completion_tokens.toLocaleString("en-US")}</dd>
+              <dt>{t("usage.completionTokens")}</dt>
+              <dd>{format.number(statistics.totals.completion_tokens)}</dd>
             </div>
             <div>
-              <dt>Spent</dt>
-              <dd>{formatQuota(statistics.totals.quota)}</dd>
+              <dt>{t("usage.spent")}</dt>
+              <dd>{format.quota(statistics.totals.quota)}</dd>
             </div>
           </dl>
           <UsageChart
-            title="Quota"
+            title={t("usage.quotaChart")}
             buckets={statistics.items}
             startTime={statistics.start_time}
             endTime={statistics.end_time}
             measure={(bucket) => bucket.quota}
-            describe={formatQuota}
+            describe={format.quota}
           />
           <UsageChart
-            title="Requests"
+            title={t("usage.requestsChart")}
             buckets={statistics.items}
             startTime={statistics.start_time}
             endTime={statistics.end_time}
             measure={(bucket) => bucket.requests}
-            describe={(value) => `${value} requests`}
+            describe={(value) => t("usage.requestCount", { count: value, value: format.number(value) })}
           />
         </section>
       )}
-      <h2>Requests</h2>
+      <h2>{t("usage.requests")}</h2>
       {logs && (
         <>
           <UsageLogTable logs={logs.items} />
-          <Pager page={page} pageSize={pageSize} total={logs.total} label="Request" onPage={setPage} />
+          <Pager page={page} pageSize={pageSize} total={logs.total} label={t("usage.pages")} onPage={setPage} />
         </>
       )}
     </>
