@@ -33,7 +33,7 @@ export async function testChannelUpstream(
     throw new InvalidRequestError(channelMessages.modelNotServed(channelId, model ?? ""), { param: "model" });
   }
   const adapter = findProviderAdapter(channel.type);
-  const testRequest = adapter.channelTestRequest(channel.modelMapping[model] ?? model);
+  const testRequest = adapter.channelTestRequest(channel.modelMapping[model] ?? model, channel);
 
   const started = performance.now();
   const result = (success: boolean, message: string): ChannelTestResult => ({

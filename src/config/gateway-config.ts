@@ -1,4 +1,5 @@
 import type { AllowList } from "../auth/ip/allow-list.js";
+import type { ChannelSettings } from "../providers/channel-settings-shape.js";
 import type { ChannelType } from "../providers/channel-type.js";
 
 /** Operator configuration: environment variables plus the optional GATEWAY_CONFIG file, validated at start. */
@@ -20,6 +21,8 @@ export interface ConfiguredChannel {
   weight: number;
   enabled: boolean;
   timeouts: ChannelTimeouts;
+  /** The protocol settings the channel type declares (ProviderAdapter.settingsShape), checked at start. */
+  settings: ChannelSettings;
 }
 
 export interface ModelPrice {

@@ -1,9 +1,11 @@
 import type { components as NativeComponents, operations as NativeOperations } from "../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../generated/types/openai.js";
+import type { Channel } from "../channels/channel.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import type { QueryParameters } from "../http/operation-types.js";
 import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
 import type { RelayAttemptInput } from "../relay/run-relay.js";
+import type { ChannelSettingsShape } from "./channel-settings-shape.js";
 import type { ImageCall } from "./image-call.js";
 import type { NativeEmbedCall } from "./native/relay-native-embed.js";
 import type { NativeGenerateCall } from "./native/relay-native-generate.js";
@@ -61,10 +63,17 @@ export type ChannelTestRequest = { method: "GET"; path: string } | { method: "PO
 export type ProviderAdapter = {
   /** The channel `type` this adapter serves (the registry's key; the spec's channel type enum). */
   readonly type: string;
+  /**
+   * The `settings` a channel of this type takes (checked at start and by the admin API); absent: none.
+   */
+  readonly settingsShape?: ChannelSettingsShape;
   /** The headers that carry one channel key upstream (e.g. `Authorization: Bearer`, `x-goog-api-key`). */
   credentialHeaders(key: string): Record<string, string>;
-  /** The channel test (POST /api/channel/{id}/test) for one upstream model name; nothing is billed. */
-  channelTestRequest(upstreamModel: string): ChannelTestRequest;
+  /**
+   * The channel test (POST /api/channel/{id}/test) for one upstream model name on the channel (its settings may
+   * decide the path); nothing is billed.
+   */
+  channelTestRequest(upstreamModel: string, channel: Channel): ChannelTestRequest;
   /** GET /v1beta/voices on one channel: a read routed like a generation, never billed. */
   nativeVoices?(
     query: QueryParameters<NativeOperations["listVoices"]>,

@@ -1,5 +1,6 @@
 import type { components } from "../../generated/types/management.js";
 import { arkAdapter } from "./ark/adapter.js";
+import { azureAdapter } from "./azure/adapter.js";
 import { dashscopeAdapter } from "./dashscope/adapter.js";
 import { nativeAdapter } from "./native/adapter.js";
 import { openaiAdapter } from "./openai/adapter.js";
@@ -14,6 +15,7 @@ export const providerRegistry = {
   native: nativeAdapter,
   ark: arkAdapter,
   dashscope: dashscopeAdapter,
+  azure: azureAdapter,
 } as const satisfies { readonly [type: string]: ProviderAdapter };
 
 type SpecChannelType = components["schemas"]["ChannelType"];
@@ -24,6 +26,6 @@ type Exactly<Left, Right> = [Left] extends [Right] ? ([Right] extends [Left] ? t
 const registryMatchesSpec: Exactly<RegisteredType, SpecChannelType> = true;
 const adaptersFiledUnderTheirType: {
   [Type in RegisteredType]: Exactly<(typeof providerRegistry)[Type]["type"], Type>;
-} = { openai: true, native: true, ark: true, dashscope: true };
+} = { openai: true, native: true, ark: true, dashscope: true, azure: true };
 void registryMatchesSpec;
 void adaptersFiledUnderTheirType;
