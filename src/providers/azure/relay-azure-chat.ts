@@ -64,7 +64,7 @@ export async function relayAzureChat(
     );
     if (request.stream_options?.include_usage === true)
       await writer.send(chunk([], { usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } }));
+    // The relay ends the response once the request is settled.
     await writer.send("[DONE]");
-    writer.close();
   }
 }
