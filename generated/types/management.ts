@@ -799,11 +799,13 @@ export interface components {
          * @description Upstream protocol: `openai` (OpenAI-style `/v1` API), `native` (the native multimodal family's
          *     `generateContent` API), `ark` (the ARK image generation API, `/api/v3/images/generations`) or `dashscope`
          *     (DashScope's multimodal generation API, `/api/v1/services/aigc/multimodal-generation/generation`), `azure`
-         *     (Azure OpenAI: deployments with an api-version, or the v1 surface; `api-key` header; settings `api_version`).
+         *     (Azure OpenAI: deployments with an api-version, or the v1 surface; `api-key` header; settings `api_version`),
+         *     `vertex` (Google Vertex AI: the native protocol under a project and region; the key is a service account's
+         *     JSON, exchanged for OAuth access tokens; settings `region`, `project_id`).
          *     Each type is one provider adapter in the gateway; a type is listed here only when its adapter exists.
          * @enum {string}
          */
-        ChannelType: "openai" | "native" | "ark" | "dashscope" | "azure";
+        ChannelType: "openai" | "native" | "ark" | "dashscope" | "azure" | "vertex";
         /** @description Upstream timeouts of this channel; an absent field uses the gateway default. */
         ChannelTimeouts: {
             /** @description Time allowed to open the connection, milliseconds. */

@@ -44,7 +44,10 @@ export async function testChannelUpstream(
     message: maskUpstreamSecrets(message, channel.keys),
   });
   try {
-    const credentials = adapter.credentialHeaders(channel.keys[0] ?? "");
+    const key = channel.keys[0] ?? "";
+    const credentials = adapter.channelCredentialHeaders
+      ? await adapter.channelCredentialHeaders(channel, key)
+      : adapter.credentialHeaders(key);
     const response = await request(`${channel.baseUrl}${testRequest.path}`, {
       dispatcher: getUpstreamDispatcher(channel),
       ...(testRequest.method === "GET"

@@ -53,6 +53,7 @@ describe("the provider registry", () => {
       ark: ["images", "videoSubmission"],
       dashscope: ["images", "videoSubmission"],
       azure: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
+      vertex: ["chat", "responses", "images", "nativeGeneration"],
     });
     expect("nativeVoices" in providerRegistry.native).toBe(true);
     // Video tasks: an adapter serves the submission exactly when it has the task capability (polls use it).

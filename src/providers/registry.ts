@@ -4,6 +4,7 @@ import { azureAdapter } from "./azure/adapter.js";
 import { dashscopeAdapter } from "./dashscope/adapter.js";
 import { nativeAdapter } from "./native/adapter.js";
 import { openaiAdapter } from "./openai/adapter.js";
+import { vertexAdapter } from "./vertex/adapter.js";
 import type { ProviderAdapter } from "./provider-adapter.js";
 
 /**
@@ -16,6 +17,7 @@ export const providerRegistry = {
   ark: arkAdapter,
   dashscope: dashscopeAdapter,
   azure: azureAdapter,
+  vertex: vertexAdapter,
 } as const satisfies { readonly [type: string]: ProviderAdapter };
 
 type SpecChannelType = components["schemas"]["ChannelType"];
@@ -26,6 +28,6 @@ type Exactly<Left, Right> = [Left] extends [Right] ? ([Right] extends [Left] ? t
 const registryMatchesSpec: Exactly<RegisteredType, SpecChannelType> = true;
 const adaptersFiledUnderTheirType: {
   [Type in RegisteredType]: Exactly<(typeof providerRegistry)[Type]["type"], Type>;
-} = { openai: true, native: true, ark: true, dashscope: true, azure: true };
+} = { openai: true, native: true, ark: true, dashscope: true, azure: true, vertex: true };
 void registryMatchesSpec;
 void adaptersFiledUnderTheirType;
