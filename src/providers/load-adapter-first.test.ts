@@ -8,6 +8,8 @@ const firstImports = {
   "native/adapter": () => import("./native/adapter.js"),
   "ark/adapter": () => import("./ark/adapter.js"),
   "dashscope/adapter": () => import("./dashscope/adapter.js"),
+  "azure/adapter": () => import("./azure/adapter.js"),
+  "vertex/adapter": () => import("./vertex/adapter.js"),
   registry: () => import("./registry.js"),
   "relay/run-relay": () => import("../relay/run-relay.js"),
   "config/load-config": () => import("../config/load-config.js"),
@@ -18,7 +20,7 @@ describe("loading provider modules in any order", () => {
     vi.resetModules();
     await firstImports[name as keyof typeof firstImports]();
     const { providerRegistry } = await import("./registry.js");
-    expect(Object.keys(providerRegistry)).toEqual(["openai", "native", "ark", "dashscope"]);
+    expect(Object.keys(providerRegistry)).toEqual(["openai", "native", "ark", "dashscope", "azure", "vertex"]);
     expect(providerRegistry.native.type).toBe("native");
   });
 });
