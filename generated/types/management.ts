@@ -801,11 +801,13 @@ export interface components {
          *     (DashScope's multimodal generation API, `/api/v1/services/aigc/multimodal-generation/generation`), `azure`
          *     (Azure OpenAI: deployments with an api-version, or the v1 surface; `api-key` header; settings `api_version`),
          *     `vertex` (Google Vertex AI: the native protocol under a project and region; the key is a service account's
-         *     JSON, exchanged for OAuth access tokens; settings `region`, `project_id`).
+         *     JSON, exchanged for OAuth access tokens; settings `region`, `project_id`), `bedrock` (AWS Bedrock Runtime's
+         *     Converse API; the key is `<access key id>:<secret access key>[:<session token>]`, requests signed with
+         *     Signature Version 4, or a Bedrock API key sent as Bearer; settings `region`).
          *     Each type is one provider adapter in the gateway; a type is listed here only when its adapter exists.
          * @enum {string}
          */
-        ChannelType: "openai" | "native" | "ark" | "dashscope" | "azure" | "vertex";
+        ChannelType: "openai" | "native" | "ark" | "dashscope" | "azure" | "vertex" | "bedrock";
         /** @description Upstream timeouts of this channel; an absent field uses the gateway default. */
         ChannelTimeouts: {
             /** @description Time allowed to open the connection, milliseconds. */

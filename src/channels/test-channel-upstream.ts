@@ -46,7 +46,7 @@ export async function testChannelUpstream(
   try {
     const key = channel.keys[0] ?? "";
     const credentials = adapter.channelCredentialHeaders
-      ? await adapter.channelCredentialHeaders(channel, key)
+      ? await adapter.channelCredentialHeaders(channel, key, testRequest)
       : adapter.credentialHeaders(key);
     const response = await request(`${channel.baseUrl}${testRequest.path}`, {
       dispatcher: getUpstreamDispatcher(channel),

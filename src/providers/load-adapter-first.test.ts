@@ -10,6 +10,7 @@ const firstImports = {
   "dashscope/adapter": () => import("./dashscope/adapter.js"),
   "azure/adapter": () => import("./azure/adapter.js"),
   "vertex/adapter": () => import("./vertex/adapter.js"),
+  "bedrock/adapter": () => import("./bedrock/adapter.js"),
   registry: () => import("./registry.js"),
   "relay/run-relay": () => import("../relay/run-relay.js"),
   "config/load-config": () => import("../config/load-config.js"),
@@ -20,7 +21,7 @@ describe("loading provider modules in any order", () => {
     vi.resetModules();
     await firstImports[name as keyof typeof firstImports]();
     const { providerRegistry } = await import("./registry.js");
-    expect(Object.keys(providerRegistry)).toEqual(["openai", "native", "ark", "dashscope", "azure", "vertex"]);
+    expect(Object.keys(providerRegistry)).toEqual(["openai", "native", "ark", "dashscope", "azure", "vertex", "bedrock"]);
     expect(providerRegistry.native.type).toBe("native");
   });
 });

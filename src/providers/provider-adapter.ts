@@ -70,10 +70,14 @@ export type ProviderAdapter = {
   /** The headers that carry one channel key upstream (e.g. `Authorization: Bearer`, `x-goog-api-key`). */
   credentialHeaders(key: string): Record<string, string>;
   /**
-   * The channel test's credentials when a key is not sent as it is (an OAuth token exchanged for it); absent:
-   * credentialHeaders. Attempts of such adapters authorise themselves.
+   * The channel test's headers when a key is not sent as it is (an OAuth token exchanged for it, a request
+   * signature over the test request); absent: credentialHeaders. Attempts of such adapters authorise themselves.
    */
-  channelCredentialHeaders?(channel: Channel, key: string): Promise<Record<string, string>>;
+  channelCredentialHeaders?(
+    channel: Channel,
+    key: string,
+    request: { path: string; body?: unknown },
+  ): Promise<Record<string, string>>;
   /**
    * The channel test (POST /api/channel/{id}/test) for one upstream model name on the channel (its settings may
    * decide the path); nothing is billed.

@@ -54,6 +54,7 @@ describe("the provider registry", () => {
       dashscope: ["images", "videoSubmission"],
       azure: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
       vertex: ["chat", "responses", "images", "nativeGeneration"],
+      bedrock: ["chat"],
     });
     expect("nativeVoices" in providerRegistry.native).toBe(true);
     // Video tasks: an adapter serves the submission exactly when it has the task capability (polls use it).

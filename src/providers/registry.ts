@@ -1,6 +1,7 @@
 import type { components } from "../../generated/types/management.js";
 import { arkAdapter } from "./ark/adapter.js";
 import { azureAdapter } from "./azure/adapter.js";
+import { bedrockAdapter } from "./bedrock/adapter.js";
 import { dashscopeAdapter } from "./dashscope/adapter.js";
 import { nativeAdapter } from "./native/adapter.js";
 import { openaiAdapter } from "./openai/adapter.js";
@@ -18,6 +19,7 @@ export const providerRegistry = {
   dashscope: dashscopeAdapter,
   azure: azureAdapter,
   vertex: vertexAdapter,
+  bedrock: bedrockAdapter,
 } as const satisfies { readonly [type: string]: ProviderAdapter };
 
 type SpecChannelType = components["schemas"]["ChannelType"];
@@ -28,6 +30,6 @@ type Exactly<Left, Right> = [Left] extends [Right] ? ([Right] extends [Left] ? t
 const registryMatchesSpec: Exactly<RegisteredType, SpecChannelType> = true;
 const adaptersFiledUnderTheirType: {
   [Type in RegisteredType]: Exactly<(typeof providerRegistry)[Type]["type"], Type>;
-} = { openai: true, native: true, ark: true, dashscope: true, azure: true, vertex: true };
+} = { openai: true, native: true, ark: true, dashscope: true, azure: true, vertex: true, bedrock: true };
 void registryMatchesSpec;
 void adaptersFiledUnderTheirType;
