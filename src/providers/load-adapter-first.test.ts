@@ -21,7 +21,15 @@ describe("loading provider modules in any order", () => {
     vi.resetModules();
     await firstImports[name as keyof typeof firstImports]();
     const { providerRegistry } = await import("./registry.js");
-    expect(Object.keys(providerRegistry)).toEqual(["openai", "native", "ark", "dashscope", "azure", "vertex", "bedrock"]);
+    expect(Object.keys(providerRegistry)).toEqual([
+      "openai",
+      "native",
+      "ark",
+      "dashscope",
+      "azure",
+      "vertex",
+      "bedrock",
+    ]);
     expect(providerRegistry.native.type).toBe("native");
   });
 });
