@@ -5,7 +5,15 @@ import { useFormSubmission } from "../components/use-form-submission";
 const splitList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 type ChannelType = CreateChannelRequest["type"];
-const channelTypes = ["openai", "native", "ark", "dashscope"] as const satisfies readonly ChannelType[];
+const channelTypes = [
+  "openai",
+  "native",
+  "ark",
+  "dashscope",
+  "azure",
+  "vertex",
+  "bedrock",
+] as const satisfies readonly ChannelType[];
 // Fails to compile when the spec adds a channel type this list does not offer yet.
 const everyTypeOffered: Exclude<ChannelType, (typeof channelTypes)[number]> extends never ? true : never = true;
 void everyTypeOffered;
@@ -26,12 +34,21 @@ export function ChannelForm({
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? "").trim();
-    const keys = text("keys")
-      .split("\n")
-      .map((key) => key.trim())
-      .filter(Boolean);
+    // A service account key (vertex) is one JSON document, whatever its lines.
+    const keys = text("keys").startsWith("{")
+      ? [text("keys")]
+      : text("keys")
+          .split("\n")
+          .map((key) => key.trim())
+          .filter(Boolean);
     const mapping = Object.fromEntries(
       text("mapping")
+        .split("\n")
+        .map((line) => line.split("=").map((part) => part.trim()))
+        .filter((pair) => pair.length === 2 && pair[0] && pair[1]),
+    );
+    const settings = Object.fromEntries(
+      text("settings")
         .split("\n")
         .map((line) => line.split("=").map((part) => part.trim()))
         .filter((pair) => pair.length === 2 && pair[0] && pair[1]),
@@ -47,6 +64,7 @@ export function ChannelForm({
       priority: Number(text("priority")) || 0,
       weight: Number(text("weight")),
       enabled: form.get("enabled") === "on",
+      settings,
     };
     await send(fields);
   }
@@ -79,7 +97,9 @@ export function ChannelForm({
         />
       </label>
       <label>
-        {channel ? "New upstream keys, one per line (empty keeps the current ones)" : "Upstream keys, one per line"}
+        {channel
+          ? "New upstream keys, one per line (empty keeps the current ones; a service account JSON as it is)"
+          : "Upstream keys, one per line (a service account JSON as it is)"}
         <textarea name="keys" rows={2} required={!channel} spellCheck={false} autoComplete="off" />
       </label>
       <label>
@@ -93,6 +113,18 @@ export function ChannelForm({
           rows={2}
           defaultValue={Object.entries(channel?.model_mapping ?? {})
             .map(([ours, upstream]) => `${ours}=${upstream}`)
+            .join("\n")}
+        />
+      </label>
+      <label>
+        Settings of the type, one per line as key=value (azure: api_version; vertex: region, project_id; bedrock:
+        region)
+        <textarea
+          name="settings"
+          rows={2}
+          spellCheck={false}
+          defaultValue={Object.entries(channel?.settings ?? {})
+            .map(([key, value]) => `${key}=${value}`)
             .join("\n")}
         />
       </label>
