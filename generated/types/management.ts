@@ -804,12 +804,17 @@ export interface components {
         /**
          * @description Upstream protocol: `openai` (OpenAI-style `/v1` API), `native` (the native multimodal family's
          *     `generateContent` API), `ark` (the ARK image generation API, `/api/v3/images/generations`) or `dashscope`
-         *     (DashScope's multimodal generation API, `/api/v1/services/aigc/multimodal-generation/generation`). Each type
-         *     is one provider adapter in the gateway; a type is listed here only when its adapter exists.
-         *     `anthropic`: Anthropic's Messages API (`/v1/messages`, key in `x-api-key`).
+         *     (DashScope's multimodal generation API, `/api/v1/services/aigc/multimodal-generation/generation`), `azure`
+         *     (Azure OpenAI: deployments with an api-version, or the v1 surface; `api-key` header; settings `api_version`),
+         *     `vertex` (Google Vertex AI: the native protocol under a project and region; the key is a service account's
+         *     JSON, exchanged for OAuth access tokens; settings `region`, `project_id`), `bedrock` (AWS Bedrock Runtime's
+         *     Converse API; the key is `<access key id>:<secret access key>[:<session token>]`, requests signed with
+         *     Signature Version 4, or a Bedrock API key sent as Bearer; settings `region`).
+         *     `anthropic` (Anthropic's Messages API, `/v1/messages`, key in `x-api-key`).
+         *     Each type is one provider adapter in the gateway; a type is listed here only when its adapter exists.
          * @enum {string}
          */
-        ChannelType: "openai" | "native" | "ark" | "dashscope" | "anthropic";
+        ChannelType: "openai" | "native" | "ark" | "dashscope" | "anthropic" | "azure" | "vertex" | "bedrock";
         /** @description Upstream timeouts of this channel; an absent field uses the gateway default. */
         ChannelTimeouts: {
             /** @description Time allowed to open the connection, milliseconds. */
@@ -818,6 +823,22 @@ export interface components {
             header_ms?: number;
             /** @description Longest silence allowed while a response body (or stream) is being received, milliseconds. */
             idle_ms?: number;
+        };
+        /**
+         * @description Settings of the channel's upstream protocol, declared and checked by the channel type's adapter: a key the type
+         *     does not know, a missing required key or a value of the wrong form is refused (400 naming the key; at start, an
+         *     error naming the key in the configuration file). Types without settings take none. `azure`: `api_version`
+         *     (required; a GA or preview version such as `2024-10-21`, or `v1` for the v1 surface). `bedrock`: `region`
+         *     (required; the AWS region requests are signed for). `vertex`: `region` (required) and `project_id` (default the
+         *     service account's own project).
+         */
+        ChannelSettings: {
+            /** @description `azure`: the Azure OpenAI API version (`api-version` query parameter), or `v1` for the v1 surface. */
+            api_version?: string;
+            /** @description `bedrock` and `vertex`: the cloud region of the endpoint. */
+            region?: string;
+            /** @description `vertex`: the Google Cloud project id (default the service account's `project_id`). */
+            project_id?: string;
         };
         /** @description An upstream provider account. Keys are masked (first 4 characters, asterisks, last 4). */
         Channel: {
@@ -850,6 +871,7 @@ export interface components {
              */
             readonly source: "config" | "api";
             timeouts?: components["schemas"]["ChannelTimeouts"];
+            settings?: components["schemas"]["ChannelSettings"];
             /** @description Creation time, Unix seconds (for `config` channels, when the configuration was loaded). */
             created_time: number;
         };
@@ -871,7 +893,8 @@ export interface components {
         };
         /**
          * @description Changes to one channel: `id` plus any field to change; absent fields keep their value (no defaults apply).
-         *     `key` or `keys` replaces all keys. Channels with `source: config` are refused (403).
+         *     `key` or `keys` replaces all keys; `settings` replaces the settings whole, and a changed `type` checks the
+         *     settings (given or kept) against the new type. Channels with `source: config` are refused (403).
          */
         UpdateChannelRequest: {
             /** @description Id of the channel to update. */
@@ -903,6 +926,7 @@ export interface components {
             /** @description Whether the channel takes requests. */
             enabled?: boolean;
             timeouts?: components["schemas"]["ChannelTimeouts"];
+            settings?: components["schemas"]["ChannelSettings"];
         };
         /** @description Success envelope whose `data` is a channel (keys masked). */
         ChannelResponse: components["schemas"]["SuccessResponse"] & {
@@ -958,6 +982,7 @@ export interface components {
              */
             enabled?: boolean;
             timeouts?: components["schemas"]["ChannelTimeouts"];
+            settings?: components["schemas"]["ChannelSettings"];
         };
         /** @description Options of a channel test. */
         TestChannelRequest: {

@@ -8,6 +8,8 @@ import { collectRequestKeys } from "./collect-request-keys.js";
 import { encryptChannelKeys } from "./encrypt-channel-keys.js";
 import { isUniqueViolation } from "./is-unique-violation.js";
 import { normalizeBaseUrl } from "./normalize-base-url.js";
+import { toStoredChannelSettings } from "./stored-channel-settings.js";
+import { assertChannelSettingsFit } from "./assert-channel-settings-fit.js";
 
 type CreateChannelRequest = components["schemas"]["CreateChannelRequest"];
 
@@ -18,6 +20,7 @@ export async function createApiChannel(
 ): Promise<ChannelRecord> {
   const keys = collectRequestKeys(request);
   if (keys === undefined) throw new InvalidRequestError(channelMessages.keyRequired, { param: "key" });
+  assertChannelSettingsFit(request.type, request.settings);
   try {
     return await insertChannel(context.database.db, {
       name: request.name,
@@ -30,7 +33,7 @@ export async function createApiChannel(
       priority: request.priority ?? 0,
       weight: request.weight ?? 1,
       enabled: request.enabled ?? true,
-      settings: request.timeouts ? { timeouts: request.timeouts } : {},
+      settings: toStoredChannelSettings({ timeouts: request.timeouts, provider: request.settings }),
       createdTime: context.now(),
     });
   } catch (error) {

@@ -22,6 +22,7 @@ function configured(name: string, overrides: Partial<ConfiguredChannel> = {}): C
     weight: 2,
     enabled: true,
     timeouts: { connectMs: 1000, headerMs: 2000, idleMs: 3000 },
+    settings: {},
     ...overrides,
   };
 }

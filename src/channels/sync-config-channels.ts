@@ -2,6 +2,7 @@ import { deleteConfigChannelsExcept } from "../store/channels/delete-config-chan
 import { upsertConfigChannel } from "../store/channels/upsert-config-channel.js";
 import type { ChannelServicesContext } from "./channel-services-context.js";
 import { encryptChannelKeys } from "./encrypt-channel-keys.js";
+import { toStoredChannelSettings } from "./stored-channel-settings.js";
 import { toStoredChannelTimeouts } from "./stored-channel-timeouts.js";
 
 /**
@@ -24,7 +25,10 @@ export async function syncConfigChannels(context: ChannelServicesContext): Promi
       priority: channel.priority,
       weight: channel.weight,
       enabled: channel.enabled,
-      settings: { timeouts: toStoredChannelTimeouts(channel.timeouts) },
+      settings: toStoredChannelSettings({
+        timeouts: toStoredChannelTimeouts(channel.timeouts),
+        provider: channel.settings,
+      }),
       createdTime,
     });
   }

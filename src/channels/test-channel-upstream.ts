@@ -33,7 +33,7 @@ export async function testChannelUpstream(
     throw new InvalidRequestError(channelMessages.modelNotServed(channelId, model ?? ""), { param: "model" });
   }
   const adapter = findProviderAdapter(channel.type);
-  const testRequest = adapter.channelTestRequest(channel.modelMapping[model] ?? model);
+  const testRequest = adapter.channelTestRequest(channel.modelMapping[model] ?? model, channel);
 
   const started = performance.now();
   const result = (success: boolean, message: string): ChannelTestResult => ({
@@ -44,7 +44,10 @@ export async function testChannelUpstream(
     message: maskUpstreamSecrets(message, channel.keys),
   });
   try {
-    const credentials = adapter.credentialHeaders(channel.keys[0] ?? "");
+    const key = channel.keys[0] ?? "";
+    const credentials = adapter.channelCredentialHeaders
+      ? await adapter.channelCredentialHeaders(channel, key, testRequest)
+      : adapter.credentialHeaders(key);
     const response = await request(`${channel.baseUrl}${testRequest.path}`, {
       dispatcher: getUpstreamDispatcher(channel),
       ...(testRequest.method === "GET"

@@ -3,6 +3,7 @@ import type { KeyCipher } from "../keys/create-key-cipher.js";
 import { maskKey } from "../keys/mask-key.js";
 import type { ChannelRecord } from "../store/channels/channel-record.js";
 import { decryptChannelKeys } from "./decrypt-channel-keys.js";
+import { readStoredProviderSettings } from "./stored-channel-settings.js";
 import { readStoredChannelTimeouts } from "./stored-channel-timeouts.js";
 
 type ChannelView = components["schemas"]["Channel"];
@@ -13,6 +14,7 @@ type ChannelView = components["schemas"]["Channel"];
  */
 export function toChannelView(record: ChannelRecord, keyCipher: KeyCipher): ChannelView {
   const timeouts = readStoredChannelTimeouts(record.settings);
+  const settings = readStoredProviderSettings(record.settings);
   return {
     id: record.id,
     name: record.name,
@@ -27,6 +29,7 @@ export function toChannelView(record: ChannelRecord, keyCipher: KeyCipher): Chan
     enabled: record.enabled,
     source: record.source,
     ...(Object.keys(timeouts).length > 0 ? { timeouts } : {}),
+    ...(Object.keys(settings).length > 0 ? { settings } : {}),
     created_time: record.createdTime,
   };
 }

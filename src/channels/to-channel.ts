@@ -4,6 +4,7 @@ import { isChannelType } from "../providers/is-channel-type.js";
 import type { ChannelRecord } from "../store/channels/channel-record.js";
 import type { Channel } from "./channel.js";
 import { decryptChannelKeys } from "./decrypt-channel-keys.js";
+import { readStoredProviderSettings } from "./stored-channel-settings.js";
 import { readStoredChannelTimeouts, resolveChannelTimeouts } from "./stored-channel-timeouts.js";
 
 /** A stored channel as the relay uses it, or undefined when its type has no adapter in this build. */
@@ -27,5 +28,6 @@ export function toChannel(
     enabled: record.enabled,
     source: record.source,
     timeouts: resolveChannelTimeouts(readStoredChannelTimeouts(record.settings), defaultTimeouts),
+    settings: readStoredProviderSettings(record.settings),
   };
 }

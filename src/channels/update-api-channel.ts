@@ -10,16 +10,28 @@ import { encryptChannelKeys } from "./encrypt-channel-keys.js";
 import { findApiChannel } from "./find-api-channel.js";
 import { isUniqueViolation } from "./is-unique-violation.js";
 import { normalizeBaseUrl } from "./normalize-base-url.js";
+import { assertChannelSettingsFit } from "./assert-channel-settings-fit.js";
+import { readStoredProviderSettings, toStoredChannelSettings } from "./stored-channel-settings.js";
+import { readStoredChannelTimeouts } from "./stored-channel-timeouts.js";
+import { isChannelType } from "../providers/is-channel-type.js";
 
 type UpdateChannelRequest = components["schemas"]["UpdateChannelRequest"];
 
-/** Applies the given fields to an `api` channel; lists, the mapping, keys and timeouts are replaced whole. */
+/**
+ * Applies the given fields to an `api` channel; lists, the mapping, keys, timeouts and settings are replaced whole.
+ * A new type or new settings are checked together: the settings kept must fit a changed type.
+ */
 export async function updateApiChannel(
   context: ChannelServicesContext,
   request: UpdateChannelRequest,
 ): Promise<ChannelRecord> {
   const current = await findApiChannel(context, request.id);
   const keys = collectRequestKeys(request);
+  const settingsChange = request.settings !== undefined || request.type !== undefined;
+  const settings = request.settings ?? readStoredProviderSettings(current.settings);
+  const type = request.type ?? current.type;
+  if (settingsChange && isChannelType(type)) assertChannelSettingsFit(type, settings);
+  const timeoutsChange = request.timeouts !== undefined;
   const patch: ChannelPatch = {
     name: request.name,
     type: request.type,
@@ -31,7 +43,13 @@ export async function updateApiChannel(
     priority: request.priority,
     weight: request.weight,
     enabled: request.enabled,
-    settings: request.timeouts === undefined ? undefined : { ...current.settings, timeouts: request.timeouts },
+    settings:
+      settingsChange || timeoutsChange
+        ? toStoredChannelSettings({
+            timeouts: request.timeouts ?? readStoredChannelTimeouts(current.settings),
+            provider: settings,
+          })
+        : undefined,
   };
   let updated: ChannelRecord | null;
   try {

@@ -54,6 +54,8 @@ export const configFileSchema = {
           weight: { type: "integer", minimum: 0 },
           enabled: { type: "boolean" },
           timeouts: timeoutsSchema,
+          // Its keys depend on the type: each adapter declares and checks them (findChannelSettingsProblem).
+          settings: { type: "object" },
         },
       },
     },

@@ -1,5 +1,6 @@
 import type { CorsOrigins } from "./parse-cors-origins.js";
 import type { AllowList } from "../auth/ip/allow-list.js";
+import type { ChannelSettings } from "../providers/channel-settings-shape.js";
 import type { ChannelType } from "../providers/channel-type.js";
 
 /** Operator configuration: environment variables plus the optional GATEWAY_CONFIG file, validated at start. */
@@ -21,6 +22,8 @@ export interface ConfiguredChannel {
   weight: number;
   enabled: boolean;
   timeouts: ChannelTimeouts;
+  /** The protocol settings the channel type declares (ProviderAdapter.settingsShape), checked at start. */
+  settings: ChannelSettings;
 }
 
 export interface ModelPrice {

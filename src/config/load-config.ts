@@ -9,7 +9,9 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 import { parseCorsOrigins } from "./parse-cors-origins.js";
 import { findProjectRoot } from "../http/find-project-root.js";
 import { configFileSchema } from "./config-file-schema.js";
+import type { ChannelSettings } from "../providers/channel-settings-shape.js";
 import type { ChannelType } from "../providers/channel-type.js";
+import { findChannelSettingsProblem } from "../providers/find-channel-settings-problem.js";
 import type { ChannelTimeouts, ConfiguredChannel, GatewayConfig, ModelPrice } from "./gateway-config.js";
 
 type Environment = Record<string, string | undefined>;
@@ -34,6 +36,7 @@ interface RawConfigFile {
     weight?: number;
     enabled?: boolean;
     timeouts?: RawTimeouts;
+    settings?: ChannelSettings;
   }>;
   groups?: Record<string, { ratio?: number }>;
   auto_groups?: string[];
@@ -159,6 +162,9 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
   const defaultTimeouts = toTimeouts(file.timeouts, { connectMs: 5_000, headerMs: 120_000, idleMs: 300_000 });
   const channels: ConfiguredChannel[] = (file.channels ?? []).map((channel) => {
     const keys = channel.keys ?? (channel.key !== undefined ? [channel.key] : []);
+    const settingsProblem = findChannelSettingsProblem(channel.type, channel.settings);
+    if (settingsProblem)
+      throw new ConfigurationError(`GATEWAY_CONFIG: channel "${channel.name}" ${settingsProblem.message}`);
     return {
       name: channel.name,
       type: channel.type,
@@ -171,6 +177,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
       weight: channel.weight ?? 1,
       enabled: channel.enabled ?? true,
       timeouts: toTimeouts(channel.timeouts, defaultTimeouts),
+      settings: channel.settings ?? {},
     };
   });
   const duplicate = channels.find(

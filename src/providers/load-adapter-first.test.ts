@@ -9,6 +9,9 @@ const firstImports = {
   "ark/adapter": () => import("./ark/adapter.js"),
   "dashscope/adapter": () => import("./dashscope/adapter.js"),
   "anthropic/adapter": () => import("./anthropic/adapter.js"),
+  "azure/adapter": () => import("./azure/adapter.js"),
+  "vertex/adapter": () => import("./vertex/adapter.js"),
+  "bedrock/adapter": () => import("./bedrock/adapter.js"),
   registry: () => import("./registry.js"),
   "relay/run-relay": () => import("../relay/run-relay.js"),
   "config/load-config": () => import("../config/load-config.js"),
@@ -19,7 +22,16 @@ describe("loading provider modules in any order", () => {
     vi.resetModules();
     await firstImports[name as keyof typeof firstImports]();
     const { providerRegistry } = await import("./registry.js");
-    expect(Object.keys(providerRegistry)).toEqual(["openai", "native", "ark", "dashscope", "anthropic"]);
+    expect(Object.keys(providerRegistry)).toEqual([
+      "openai",
+      "native",
+      "ark",
+      "dashscope",
+      "anthropic",
+      "azure",
+      "vertex",
+      "bedrock",
+    ]);
     expect(providerRegistry.native.type).toBe("native");
   });
 });

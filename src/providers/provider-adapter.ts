@@ -1,9 +1,11 @@
 import type { components as NativeComponents, operations as NativeOperations } from "../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../generated/types/openai.js";
+import type { Channel } from "../channels/channel.js";
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import type { QueryParameters } from "../http/operation-types.js";
 import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
 import type { RelayAttemptInput } from "../relay/run-relay.js";
+import type { ChannelSettingsShape } from "./channel-settings-shape.js";
 import type { ImageCall } from "./image-call.js";
 import type { MessagesCall, MessageTokenCountCall } from "./messages-call.js";
 import type { NativeEmbedCall } from "./native/relay-native-embed.js";
@@ -64,10 +66,26 @@ export type ChannelTestRequest = { method: "GET"; path: string } | { method: "PO
 export type ProviderAdapter = {
   /** The channel `type` this adapter serves (the registry's key; the spec's channel type enum). */
   readonly type: string;
+  /**
+   * The `settings` a channel of this type takes (checked at start and by the admin API); absent: none.
+   */
+  readonly settingsShape?: ChannelSettingsShape;
   /** The headers that carry one channel key upstream (e.g. `Authorization: Bearer`, `x-goog-api-key`). */
   credentialHeaders(key: string): Record<string, string>;
-  /** The channel test (POST /api/channel/{id}/test) for one upstream model name; nothing is billed. */
-  channelTestRequest(upstreamModel: string): ChannelTestRequest;
+  /**
+   * The channel test's headers when a key is not sent as it is (an OAuth token exchanged for it, a request
+   * signature over the test request); absent: credentialHeaders. Attempts of such adapters authorise themselves.
+   */
+  channelCredentialHeaders?(
+    channel: Channel,
+    key: string,
+    request: { path: string; body?: unknown },
+  ): Promise<Record<string, string>>;
+  /**
+   * The channel test (POST /api/channel/{id}/test) for one upstream model name on the channel (its settings may
+   * decide the path); nothing is billed.
+   */
+  channelTestRequest(upstreamModel: string, channel: Channel): ChannelTestRequest;
   /**
    * POST /v1/messages/count_tokens on one channel, never billed: the upstream's own count. Channels without it are
    * answered with the gateway's estimate.

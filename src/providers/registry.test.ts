@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Channel } from "../channels/channel.js";
 import { findProjectRoot } from "../http/find-project-root.js";
 import { loadBundledSpec } from "../http/load-bundled-spec.js";
 import type { RelayCapability } from "./provider-adapter.js";
@@ -53,6 +54,9 @@ describe("the provider registry", () => {
       ark: ["images", "videoSubmission"],
       dashscope: ["images", "videoSubmission"],
       anthropic: ["chat", "messages"],
+      azure: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
+      vertex: ["chat", "responses", "images", "nativeGeneration"],
+      bedrock: ["chat"],
     });
     expect("messageTokenCount" in providerRegistry.anthropic).toBe(true);
     expect("nativeVoices" in providerRegistry.native).toBe(true);
@@ -71,8 +75,25 @@ describe("the provider registry", () => {
       "x-api-key": "k1",
       "anthropic-version": "2023-06-01",
     });
+    expect(providerRegistry.azure.credentialHeaders("k1")).toEqual({ "api-key": "k1" });
+    const channel: Channel = {
+      id: 1,
+      source: "config",
+      name: "test",
+      type: "openai",
+      baseUrl: "https://upstream.example",
+      keys: ["k1"],
+      models: ["some-model"],
+      modelMapping: {},
+      groups: ["default"],
+      priority: 0,
+      weight: 1,
+      enabled: true,
+      timeouts: { connectMs: 1, headerMs: 1, idleMs: 1 },
+      settings: { api_version: "2024-10-21" },
+    };
     for (const adapter of Object.values(providerRegistry))
-      expect(JSON.stringify(adapter.channelTestRequest("some-model"))).not.toContain("k1");
+      expect(JSON.stringify(adapter.channelTestRequest("some-model", channel))).not.toContain("k1");
   });
 
   it("leaves no handler under src/api switching on a channel type", () => {

@@ -1,9 +1,12 @@
 import type { components } from "../../generated/types/management.js";
 import { anthropicAdapter } from "./anthropic/adapter.js";
 import { arkAdapter } from "./ark/adapter.js";
+import { azureAdapter } from "./azure/adapter.js";
+import { bedrockAdapter } from "./bedrock/adapter.js";
 import { dashscopeAdapter } from "./dashscope/adapter.js";
 import { nativeAdapter } from "./native/adapter.js";
 import { openaiAdapter } from "./openai/adapter.js";
+import { vertexAdapter } from "./vertex/adapter.js";
 import type { ProviderAdapter } from "./provider-adapter.js";
 
 /**
@@ -16,6 +19,9 @@ export const providerRegistry = {
   ark: arkAdapter,
   dashscope: dashscopeAdapter,
   anthropic: anthropicAdapter,
+  azure: azureAdapter,
+  vertex: vertexAdapter,
+  bedrock: bedrockAdapter,
 } as const satisfies { readonly [type: string]: ProviderAdapter };
 
 type SpecChannelType = components["schemas"]["ChannelType"];
@@ -26,6 +32,15 @@ type Exactly<Left, Right> = [Left] extends [Right] ? ([Right] extends [Left] ? t
 const registryMatchesSpec: Exactly<RegisteredType, SpecChannelType> = true;
 const adaptersFiledUnderTheirType: {
   [Type in RegisteredType]: Exactly<(typeof providerRegistry)[Type]["type"], Type>;
-} = { openai: true, native: true, ark: true, dashscope: true, anthropic: true };
+} = {
+  openai: true,
+  native: true,
+  ark: true,
+  dashscope: true,
+  anthropic: true,
+  azure: true,
+  vertex: true,
+  bedrock: true,
+};
 void registryMatchesSpec;
 void adaptersFiledUnderTheirType;

@@ -6,7 +6,16 @@ import { useFormSubmission } from "../components/use-form-submission";
 const splitList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 type ChannelType = CreateChannelRequest["type"];
-const channelTypes = ["openai", "native", "ark", "dashscope", "anthropic"] as const satisfies readonly ChannelType[];
+const channelTypes = [
+  "openai",
+  "native",
+  "ark",
+  "dashscope",
+  "anthropic",
+  "azure",
+  "vertex",
+  "bedrock",
+] as const satisfies readonly ChannelType[];
 // Fails to compile when the spec adds a channel type this list does not offer yet.
 const everyTypeOffered: Exclude<ChannelType, (typeof channelTypes)[number]> extends never ? true : never = true;
 void everyTypeOffered;
@@ -28,12 +37,21 @@ export function ChannelForm({
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? "").trim();
-    const keys = text("keys")
-      .split("\n")
-      .map((key) => key.trim())
-      .filter(Boolean);
+    // A service account key (vertex) is one JSON document, whatever its lines.
+    const keys = text("keys").startsWith("{")
+      ? [text("keys")]
+      : text("keys")
+          .split("\n")
+          .map((key) => key.trim())
+          .filter(Boolean);
     const mapping = Object.fromEntries(
       text("mapping")
+        .split("\n")
+        .map((line) => line.split("=").map((part) => part.trim()))
+        .filter((pair) => pair.length === 2 && pair[0] && pair[1]),
+    );
+    const settings = Object.fromEntries(
+      text("settings")
         .split("\n")
         .map((line) => line.split("=").map((part) => part.trim()))
         .filter((pair) => pair.length === 2 && pair[0] && pair[1]),
@@ -49,6 +67,7 @@ export function ChannelForm({
       priority: Number(text("priority")) || 0,
       weight: Number(text("weight")),
       enabled: form.get("enabled") === "on",
+      settings,
     };
     await send(fields);
   }
@@ -95,6 +114,17 @@ export function ChannelForm({
           rows={2}
           defaultValue={Object.entries(channel?.model_mapping ?? {})
             .map(([ours, upstream]) => `${ours}=${upstream}`)
+            .join("\n")}
+        />
+      </label>
+      <label>
+        {t("channelForm.settings")}
+        <textarea
+          name="settings"
+          rows={2}
+          spellCheck={false}
+          defaultValue={Object.entries(channel?.settings ?? {})
+            .map(([key, value]) => `${key}=${value}`)
             .join("\n")}
         />
       </label>

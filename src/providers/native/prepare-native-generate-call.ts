@@ -3,6 +3,7 @@ import { recordStreamedText } from "../../relay/observed-usage.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import type { UpstreamRequest } from "../../relay/send-upstream-request.js";
 import type { ChatToNativeResult } from "./convert-chat-request-to-native.js";
+import { nativeEndpoints } from "./native-endpoints.js";
 import type { NativeChatDependencies } from "./relay-native-chat.js";
 
 /**
@@ -33,14 +34,14 @@ export async function prepareNativeGenerateCall(options: {
       `${options.door} request translated to native with warnings`,
     );
   }
-  const modelPath = encodeURIComponent(translation.upstreamModel);
+  const endpoints = dependencies.endpoints ?? nativeEndpoints;
+  const method = options.stream ? "streamGenerateContent" : "generateContent";
+  const modelPath = endpoints.modelMethod(input.attempt, translation.upstreamModel, method);
   return {
     translation,
     upstreamRequest: {
       method: "POST",
-      path: options.stream
-        ? `/v1beta/models/${modelPath}:streamGenerateContent?alt=sse`
-        : `/v1beta/models/${modelPath}:generateContent`,
+      path: options.stream ? `${modelPath}?alt=sse` : modelPath,
       headers: input.upstreamHeaders({ stream: options.stream }),
       body: JSON.stringify(translation.body),
       signal: input.signal,

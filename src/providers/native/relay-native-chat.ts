@@ -1,4 +1,5 @@
 import type { Response } from "express";
+import type { NativeEndpoints } from "./native-endpoints.js";
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
@@ -31,6 +32,8 @@ export interface NativeChatDependencies {
    * the model to the same name reuses the translation instead of downloading the request's media again.
    */
   translations?: Map<string, Promise<ChatToNativeResult>>;
+  /** Where the generate methods live (default the native API's own paths). */
+  endpoints?: NativeEndpoints;
 }
 
 /**

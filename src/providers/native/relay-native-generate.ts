@@ -6,6 +6,7 @@ import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { collectProducedMedia, type ProducedMedia } from "./collect-produced-media.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
+import { nativeEndpoints, type NativeEndpoints } from "./native-endpoints.js";
 import { pipeNativeEventStream } from "./pipe-native-event-stream.js";
 
 type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
@@ -30,11 +31,12 @@ export async function relayNativeGenerate(
   call: NativeGenerateCall,
   response: Response,
   input: RelayAttemptInput,
+  endpoints: NativeEndpoints = nativeEndpoints,
 ): Promise<void> {
   const method = call.mode === "json" ? "generateContent" : "streamGenerateContent";
   const upstreamRequest = {
     method: "POST",
-    path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:${method}${call.mode === "sse" ? "?alt=sse" : ""}`,
+    path: `${endpoints.modelMethod(input.attempt, input.attempt.upstreamModel, method)}${call.mode === "sse" ? "?alt=sse" : ""}`,
     headers: input.upstreamHeaders({ stream: call.mode === "sse" }),
     body: JSON.stringify(call.request),
     signal: input.signal,

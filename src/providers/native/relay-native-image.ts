@@ -9,6 +9,7 @@ import { toImageFailure } from "../image-families/to-image-failure.js";
 import { readOpenaiImageError } from "../openai/read-openai-image-error.js";
 import { convertImageRequestToNative } from "./convert-image-request-to-native.js";
 import { convertNativeToImageResult } from "./convert-native-to-image-result.js";
+import { nativeEndpoints, type NativeEndpoints } from "./native-endpoints.js";
 
 type GenerateContentRequest = NativeComponents["schemas"]["GenerateContentRequest"];
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
@@ -23,6 +24,7 @@ export async function relayNativeImage(
   call: ImageCall,
   input: RelayAttemptInput,
   services: ProviderServices,
+  endpoints: NativeEndpoints = nativeEndpoints,
 ): Promise<void> {
   assertFamilyServed(call.family.name, ["gmx"], "native");
   const body = await input.remember<Promise<GenerateContentRequest>>("native-image-translation", () =>
@@ -35,7 +37,7 @@ export async function relayNativeImage(
   try {
     const answer = await sendUpstreamJsonRequest<GenerateContentResponse>(input.attempt, {
       method: "POST",
-      path: `/v1beta/models/${encodeURIComponent(input.attempt.upstreamModel)}:generateContent`,
+      path: endpoints.modelMethod(input.attempt, input.attempt.upstreamModel, "generateContent"),
       headers: input.upstreamHeaders(),
       body: JSON.stringify(body),
       signal: input.signal,

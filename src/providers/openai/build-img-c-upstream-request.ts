@@ -3,8 +3,8 @@ import type { ImgCInputImage } from "./img-c-input-image.js";
 
 /** The `img-c-2` call for an OpenAI images API: JSON generations, or a multipart edit with `image[]` parts. */
 export type ImgCUpstreamRequest =
-  | { path: "/v1/images/generations"; json: Record<string, unknown> }
-  | { path: "/v1/images/edits"; form: FormData };
+  | { operation: "images/generations"; json: Record<string, unknown> }
+  | { operation: "images/edits"; form: FormData };
 
 /** Fields of the client's request that are ours to translate, not to forward. */
 const translatedFields = new Set(["model", "image", "images", "contents", "response_format", "image[]", "mask"]);
@@ -29,12 +29,12 @@ export function buildImgCUpstreamRequest(
   fields.size ??= "1024x1024";
   fields.quality ??= "high";
   if (fields.n !== undefined) fields.n = Number(fields.n);
-  if (inputImages.length === 0) return { path: "/v1/images/generations", json: fields };
+  if (inputImages.length === 0) return { operation: "images/generations", json: fields };
   const form = new FormData();
   for (const [name, value] of Object.entries(fields))
     form.append(name, typeof value === "string" ? value : JSON.stringify(value));
   for (const image of inputImages)
     form.append("image[]", new Blob([image.bytes], { type: image.mimeType }), image.filename);
   if (mask) form.append("mask", new Blob([mask.bytes], { type: mask.mimeType }), mask.filename);
-  return { path: "/v1/images/edits", form };
+  return { operation: "images/edits", form };
 }

@@ -7,6 +7,8 @@ export interface OpenaiChatStreamOptions {
   clientModel: string;
   clientWantsUsage: boolean;
   thinkingToContent: boolean;
+  /** The dialect's cleaning of a chunk (OpenaiDialect.cleanAnswer); false drops the chunk. */
+  cleanChunk?(chunk: Record<string, unknown>): boolean;
   onUsage(usage: MeteredUsage): void;
   /** Called per content/reasoning delta with its text, so a stream cut short still has something to bill. */
   onText(text: string): void;
@@ -57,6 +59,7 @@ export function createOpenaiChatStreamTransform(options: OpenaiChatStreamOptions
         controller.enqueue(errorFrame(`The upstream failed mid-stream${detail}`, "upstream_error"));
         return;
       }
+      if (options.cleanChunk && !options.cleanChunk(chunk as Record<string, unknown>)) return;
       if (chunk.usage) options.onUsage(convertOpenaiChatUsage(chunk.usage));
       const isUsageOnly = (chunk.choices?.length ?? 0) === 0 && chunk.usage;
       if (isUsageOnly && !options.clientWantsUsage) return;

@@ -21,7 +21,7 @@ describe("img-c-2 on the OpenAI images API (recorded bodies)", () => {
         "a bakery",
       ),
     ).toEqual({
-      path: "/v1/images/generations",
+      operation: "images/generations",
       json: {
         model: "gpt-image-1",
         prompt: "a bakery",
@@ -50,7 +50,7 @@ describe("img-c-2 on the OpenAI images API (recorded bodies)", () => {
       ],
       "p",
     );
-    expect(request.path).toBe("/v1/images/edits");
+    expect(request.operation).toBe("images/edits");
     const form = "form" in request ? request.form : undefined;
     expect(Object.fromEntries([...form!.entries()].filter(([, value]) => typeof value === "string"))).toEqual({
       model: "gpt-image-1",

@@ -1,8 +1,8 @@
 import type { ProviderImageError } from "../image-families/provider-image-error.js";
 import { readErrorEnvelope } from "../image-families/read-error-envelope.js";
 
-/** Codes OpenAI-compatible image APIs use for a safety refusal. */
-const blockedCodes = new Set(["moderation_blocked", "content_policy_violation", "prompt_blocked"]);
+/** Codes OpenAI-compatible image APIs use for a safety refusal (`content_filter`: Azure OpenAI's content filter). */
+const blockedCodes = new Set(["moderation_blocked", "content_policy_violation", "prompt_blocked", "content_filter"]);
 
 /** The OpenAI envelope `{error: {message, type, param, code}}` of an image call. */
 export function readOpenaiImageError(bodyText: string): ProviderImageError | undefined {

@@ -10,6 +10,7 @@ import { convertOpenaiChatUsage } from "./convert-openai-usage.js";
 import { formatChatStreamErrorFrame } from "./format-chat-stream-error-frame.js";
 import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-transform.js";
 import { inlineReasoningIntoContent } from "./inline-reasoning-into-content.js";
+import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { prepareOpenaiChatBody } from "./prepare-openai-chat-body.js";
 import { recordStreamedText } from "../../relay/observed-usage.js";
 
@@ -21,11 +22,12 @@ export async function relayOpenaiChat(
   request: ChatRequest,
   response: Response,
   input: RelayAttemptInput,
+  dialect: OpenaiDialect = openaiDialect,
 ): Promise<void> {
   const prepared = prepareOpenaiChatBody(withoutInjectedDefaults(request, response), input.attempt.upstreamModel);
   const upstreamRequest = {
     method: "POST",
-    path: "/v1/chat/completions",
+    path: dialect.path("chat/completions", input.attempt),
     headers: input.upstreamHeaders({ stream: request.stream === true }),
     body: JSON.stringify(prepared.body),
     signal: input.signal,
@@ -34,6 +36,7 @@ export async function relayOpenaiChat(
   if (!request.stream) {
     const completion = await sendUpstreamJsonRequest<ChatCompletion>(input.attempt, upstreamRequest);
     if (completion.usage) input.observed.usage = convertOpenaiChatUsage(completion.usage);
+    dialect.cleanAnswer?.(completion as unknown as Record<string, unknown>);
     completion.model = request.model;
     if (prepared.thinkingToContent) inlineReasoningIntoContent(completion);
     input.deliver(completion);
@@ -50,6 +53,7 @@ export async function relayOpenaiChat(
       clientModel: request.model,
       clientWantsUsage: prepared.clientWantsUsage,
       thinkingToContent: prepared.thinkingToContent,
+      ...(dialect.cleanAnswer ? { cleanChunk: dialect.cleanAnswer } : {}),
       onUsage: (usage) => {
         input.observed.usage = usage;
       },

@@ -2,6 +2,7 @@ import type { Response } from "express";
 import type { components } from "../../../generated/types/openai.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 
 type EmbeddingRequest = components["schemas"]["CreateEmbeddingRequest"];
@@ -12,10 +13,11 @@ export async function relayOpenaiEmbeddings(
   request: EmbeddingRequest,
   response: Response,
   input: RelayAttemptInput,
+  dialect: OpenaiDialect = openaiDialect,
 ): Promise<void> {
   const result = await sendUpstreamJsonRequest<EmbeddingResponse>(input.attempt, {
     method: "POST",
-    path: "/v1/embeddings",
+    path: dialect.path("embeddings", input.attempt),
     headers: input.upstreamHeaders(),
     body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,

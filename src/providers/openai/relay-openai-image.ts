@@ -8,6 +8,7 @@ import type { ImageCall, UploadedImageFile } from "../image-call.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { readOpenaiImageError } from "./read-openai-image-error.js";
 import type { ProviderServices } from "../provider-services.js";
+import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { relayOpenaiImgC } from "./relay-openai-img-c.js";
 
 type ImageResponse = components["schemas"]["ImageResponse"];
@@ -23,9 +24,10 @@ export async function relayOpenaiImage(
   call: ImageCall,
   input: RelayAttemptInput,
   services: ProviderServices,
+  dialect: OpenaiDialect = openaiDialect,
 ): Promise<void> {
-  if (call.family.name === "img-c") return relayOpenaiImgC(call, input, services);
-  const path = `/v1/images/${call.kind === "multipart" ? "edits" : call.task}`;
+  if (call.family.name === "img-c") return relayOpenaiImgC(call, input, services, dialect);
+  const path = dialect.path(call.kind === "multipart" ? "images/edits" : `images/${call.task}`, input.attempt);
   try {
     const { answer: result, bytes } =
       call.kind === "json"
@@ -49,8 +51,12 @@ export async function relayOpenaiImage(
         code: "empty_response",
       });
     input.observed.usage = readImageUsage(result);
-    // The answer goes back as the upstream sent it: its own bytes, not a re-serialisation of a possibly huge parse.
-    input.deliverBytes("application/json; charset=utf-8", bytes);
+    // The answer goes back as the upstream sent it: its own bytes, not a re-serialisation of a possibly huge parse,
+    // unless the dialect has the provider's own fields to take out.
+    if (dialect.cleanAnswer) {
+      dialect.cleanAnswer(result as unknown as Record<string, unknown>);
+      input.deliver(result);
+    } else input.deliverBytes("application/json; charset=utf-8", bytes);
   } catch (error) {
     throw toImageFailure(error, { readError: readOpenaiImageError, secrets: input.attempt.channel.keys });
   }

@@ -5,6 +5,7 @@ import { toImageFailure } from "../image-families/to-image-failure.js";
 import { buildImgCUpstreamRequest } from "./build-img-c-upstream-request.js";
 import { convertOpenaiImageResponse, type OpenaiImageAnswer } from "./convert-openai-image-response.js";
 import type { ImgCInputImage } from "./img-c-input-image.js";
+import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { readImgCInputImages } from "./read-img-c-input-images.js";
 import { readOpenaiImageError } from "./read-openai-image-error.js";
 import type { ImageCall, UploadedImageFile } from "../image-call.js";
@@ -44,6 +45,7 @@ export async function relayOpenaiImgC(
   call: ImageCall,
   input: RelayAttemptInput,
   services: ProviderServices,
+  dialect: OpenaiDialect = openaiDialect,
 ): Promise<void> {
   const { images, mask } = await readInputImages(call, input, services);
   const upstream = buildImgCUpstreamRequest(
@@ -56,7 +58,7 @@ export async function relayOpenaiImgC(
   try {
     const answer = await sendUpstreamJsonRequest<OpenaiImageAnswer>(input.attempt, {
       method: "POST",
-      path: upstream.path,
+      path: dialect.path(upstream.operation, input.attempt),
       headers: input.upstreamHeaders({ jsonBody: "json" in upstream }),
       body: "json" in upstream ? JSON.stringify(upstream.json) : upstream.form,
       signal: input.signal,

@@ -7,6 +7,7 @@ import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";
+import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
 import { recordStreamedText } from "../../relay/observed-usage.js";
 
@@ -22,10 +23,11 @@ export async function relayOpenaiResponses(
   request: ResponsesRequest,
   response: Response,
   input: RelayAttemptInput,
+  dialect: OpenaiDialect = openaiDialect,
 ): Promise<void> {
   const upstreamRequest = {
     method: "POST",
-    path: "/v1/responses",
+    path: dialect.path("responses", input.attempt),
     headers: input.upstreamHeaders({ stream: request.stream === true }),
     body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,

@@ -2,6 +2,7 @@ import type { Response } from "express";
 import type { components } from "../../../generated/types/openai.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { sendUpstreamBufferedRequest } from "../../relay/send-upstream-buffered-request.js";
 
 type SpeechRequest = components["schemas"]["CreateSpeechRequest"];
@@ -16,10 +17,11 @@ export async function relayOpenaiSpeech(
   request: SpeechRequest,
   response: Response,
   input: RelayAttemptInput,
+  dialect: OpenaiDialect = openaiDialect,
 ): Promise<void> {
   const upstream = await sendUpstreamBufferedRequest(input.attempt, {
     method: "POST",
-    path: "/v1/audio/speech",
+    path: dialect.path("audio/speech", input.attempt),
     headers: input.upstreamHeaders({ accept: "audio/*" }),
     body: JSON.stringify({ ...withoutInjectedDefaults(request, response), model: input.attempt.upstreamModel }),
     signal: input.signal,

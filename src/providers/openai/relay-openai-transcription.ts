@@ -2,6 +2,7 @@ import { FormData } from "undici";
 import type { components } from "../../../generated/types/openai.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { formatTranscript, type TranscriptFormat } from "./format-transcript.js";
 
 type VerboseTranscript = components["schemas"]["TranscriptionVerboseResponse"];
@@ -18,7 +19,11 @@ export interface TranscriptionCall {
  * the mapped model and `response_format: verbose_json`, whose `duration` is what the request is billed by (priced
  * with `per_second`); the client's format is then rendered from that transcript (format-transcript.ts).
  */
-export async function relayOpenaiTranscription(call: TranscriptionCall, input: RelayAttemptInput): Promise<void> {
+export async function relayOpenaiTranscription(
+  call: TranscriptionCall,
+  input: RelayAttemptInput,
+  dialect: OpenaiDialect = openaiDialect,
+): Promise<void> {
   const form = new FormData();
   for (const [name, value] of Object.entries(call.fields)) {
     // `file` also appears among the fields: the validator puts a placeholder there to validate the upload.
@@ -30,7 +35,7 @@ export async function relayOpenaiTranscription(call: TranscriptionCall, input: R
 
   const transcript = await sendUpstreamJsonRequest<VerboseTranscript>(input.attempt, {
     method: "POST",
-    path: `/v1/audio/${call.task}`,
+    path: dialect.path(`audio/${call.task}`, input.attempt),
     headers: input.upstreamHeaders({ jsonBody: false }),
     body: form,
     signal: input.signal,

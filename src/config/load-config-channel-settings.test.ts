@@ -1,0 +1,47 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { loadConfig } from "./load-config.js";
+
+function loadWith(yaml: string) {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gateway-config-")), "config.yaml");
+  fs.writeFileSync(file, yaml);
+  return loadConfig({
+    DATABASE_URL: "sqlite::memory:",
+    GATEWAY_SECRET: "test-secret-0123456789abcdef",
+    GATEWAY_CONFIG: file,
+  });
+}
+
+const azureChannel = (settings: string) =>
+  `channels:\n  - { name: azure-eu, type: azure, base_url: https://myres.openai.azure.com, key: k, models: [gpt-4o], settings: ${settings} }\n`;
+
+describe("GATEWAY_CONFIG channel settings", () => {
+  it("reads the settings the channel type declares", () => {
+    expect(loadWith(azureChannel('{ api_version: "2024-10-21" }')).channels[0]?.settings).toEqual({
+      api_version: "2024-10-21",
+    });
+  });
+
+  it("refuses a typo at start, naming the channel and the key", () => {
+    expect(() => loadWith(azureChannel('{ api_verison: "2024-10-21" }'))).toThrow(ConfigurationError);
+    expect(() => loadWith(azureChannel('{ api_verison: "2024-10-21" }'))).toThrow(
+      'GATEWAY_CONFIG: channel "azure-eu" settings: unknown key "api_verison" (azure channels take api_version).',
+    );
+    expect(() => loadWith(azureChannel("{}"))).toThrow(/"api_version" is required for azure channels/);
+  });
+
+  it("gives types without settings none", () => {
+    expect(() =>
+      loadWith(
+        "channels:\n  - { name: o, type: openai, base_url: https://x.example, key: k, models: [m], settings: { region: x } }\n",
+      ),
+    ).toThrow(/unknown key "region" \(openai channels take no settings\)/);
+    expect(
+      loadWith("channels:\n  - { name: o, type: openai, base_url: https://x.example, key: k, models: [m] }\n")
+        .channels[0]?.settings,
+    ).toEqual({});
+  });
+});

@@ -1,0 +1,44 @@
+import type { components } from "../../../generated/types/openai.js";
+import type { MeteredUsage } from "../../billing/metered-usage.js";
+import type { ConverseUsage } from "./converse-types.js";
+
+/**
+ * Converse usage → what billing meters and what chat clients read. Converse counts cache reads and writes apart
+ * from `inputTokens`; the prompt is all three, the reads are its cached part (priced `cached_input`). Cache writes
+ * are billed as prompt tokens at the input price.
+ */
+export function convertConverseUsage(usage: ConverseUsage | undefined): {
+  metered: MeteredUsage;
+  chat: NonNullable<components["schemas"]["ChatCompletion"]["usage"]>;
+} {
+  const cacheRead = usage?.cacheReadInputTokens ?? 0;
+  const promptTokens = (usage?.inputTokens ?? 0) + cacheRead + (usage?.cacheWriteInputTokens ?? 0);
+  const completionTokens = usage?.outputTokens ?? 0;
+  return {
+    metered: { promptTokens, completionTokens, cachedTokens: cacheRead, reasoningTokens: 0 },
+    chat: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      ...(cacheRead > 0 ? { prompt_tokens_details: { cached_tokens: cacheRead } } : {}),
+    },
+  };
+}
+
+/** Converse's stop reason → the chat finish reason. */
+export function mapConverseStopReason(
+  stopReason: string | undefined,
+): "stop" | "length" | "tool_calls" | "content_filter" {
+  switch (stopReason) {
+    case "tool_use":
+      return "tool_calls";
+    case "max_tokens":
+    case "model_context_window_exceeded":
+      return "length";
+    case "guardrail_intervened":
+    case "content_filtered":
+      return "content_filter";
+    default:
+      return "stop";
+  }
+}
