@@ -34,7 +34,8 @@ interface RawConfigFile {
     enabled?: boolean;
     timeouts?: RawTimeouts;
   }>;
-  groups?: Record<string, { ratio?: number }>;
+  groups?: Record<string, { ratio?: number; description?: string; selectable?: boolean }>;
+  users?: { initial_quota?: number };
   auto_groups?: string[];
   pricing?: Record<string, Record<string, number>>;
   default_max_output_tokens?: number;
@@ -166,7 +167,14 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
   if (duplicate) throw new ConfigurationError(`GATEWAY_CONFIG: channel name "${duplicate.name}" is used twice.`);
 
   const groupRatios: Record<string, number> = { default: 1 };
-  for (const [group, settings] of Object.entries(file.groups ?? {})) groupRatios[group] = settings.ratio ?? 1;
+  const groupDetails: GatewayConfig["groupDetails"] = { default: { description: "", selectable: true } };
+  for (const [group, settings] of Object.entries(file.groups ?? {})) {
+    groupRatios[group] = settings.ratio ?? 1;
+    groupDetails[group] = {
+      description: settings.description ?? "",
+      selectable: settings.selectable ?? group === "default",
+    };
+  }
 
   return {
     port: readInteger(environment, "PORT", 3000),
@@ -189,6 +197,8 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     shutdownGraceMs: readInteger(environment, "SHUTDOWN_GRACE_MS", 10_000),
     channels,
     groupRatios,
+    groupDetails,
+    usersInitialQuota: file.users?.initial_quota ?? 0,
     autoGroups: file.auto_groups ?? Object.keys(groupRatios),
     pricing: Object.fromEntries(Object.entries(file.pricing ?? {}).map(([model, price]) => [model, toPrice(price)])),
     defaultMaxOutputTokens: file.default_max_output_tokens ?? 4096,

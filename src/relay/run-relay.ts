@@ -7,7 +7,12 @@ import type { ChannelAttempt } from "../channels/channel-router.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
-import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
+import {
+  getAuthenticatedToken,
+  getAuthenticatedTokenOwner,
+  getAuthenticatedUserGroup,
+} from "../users/authenticated-request.js";
+import { resolveRoutingToken } from "./resolve-routing-token.js";
 import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 import { readRequestIds } from "../http/read-request-ids.js";
@@ -89,7 +94,7 @@ export async function runRelay<Capability extends RelayCapability>(
   const plan = context.channelRouter
     .planAttempts(
       call.routingModel ?? call.model,
-      { group: token.group, crossGroupRetry: token.crossGroupRetry },
+      resolveRoutingToken(response, token, context.config),
       userGroup,
       context.config.relay.maxAttempts,
     )
@@ -129,7 +134,9 @@ export async function runRelay<Capability extends RelayCapability>(
   );
   let reservation: Reservation;
   try {
-    reservation = await context.billing.reserve(token, ledgerRequestId, worstCase);
+    reservation = await context.billing.reserve(token, ledgerRequestId, worstCase, {
+      walletUnlimited: getAuthenticatedTokenOwner(response)?.walletUnlimited,
+    });
   } catch (error) {
     context.rateLimiter.correct(token, countedTokens, 0, requestId);
     throw error;

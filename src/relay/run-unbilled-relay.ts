@@ -6,6 +6,7 @@ import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import type { ProviderAdapter } from "../providers/provider-adapter.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
+import { resolveRoutingToken } from "./resolve-routing-token.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import { ClientGoneSignal } from "./client-gone-signal.js";
 import { UpstreamFailure } from "./upstream-failure.js";
@@ -30,7 +31,7 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   const attempts = context.channelRouter
     .planAttempts(
       call.model,
-      { group: token.group, crossGroupRetry: token.crossGroupRetry },
+      resolveRoutingToken(response, token, context.config),
       getAuthenticatedUserGroup(response),
       context.config.relay.maxAttempts,
     )

@@ -13,12 +13,15 @@ type CreateUserRequest = components["schemas"]["CreateUserRequest"];
 
 /**
  * Administrators create users; only root creates administrators; the operator's command line ("cli") may create
- * either. Needs only the database and the clock, so the CLI can call it without a whole gateway.
+ * either. Needs only the database and the clock, so the CLI can call it without a whole gateway. The wallet starts
+ * at `initialQuota` (`users.initial_quota`), or unlimited when that is "unlimited" (the operator's own administrators
+ * created from the command line).
  */
 export async function createUserAccount(
   context: Pick<GatewayContext, "database" | "now">,
   actor: UserRecord | "cli",
   request: CreateUserRequest,
+  initialQuota: number | "unlimited",
 ): Promise<UserRecord> {
   const role = request.role ?? "user";
   if (actor !== "cli") {
@@ -36,6 +39,7 @@ export async function createUserAccount(
       role,
       group: request.group ?? "default",
       createdTime: context.now(),
+      ...(initialQuota === "unlimited" ? {} : { quota: initialQuota }),
     });
   } catch (error) {
     // Concurrent creations of one name all pass the lookup above; the unique index lets one through.

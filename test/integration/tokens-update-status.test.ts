@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { components } from "../../generated/types/management.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { updateTokenStatus } from "../../src/store/tokens/update-token-status.js";
 import { tokenMessages } from "../../src/tokens/token-messages.js";
@@ -23,7 +24,7 @@ describe.each(testDatabases)("token update and status on $name", ({ database }) 
   });
   afterAll(async () => gateway.close());
 
-  const update = (body: Parameters<SignedInUser["client"]["management"]["PUT"]>[1]["body"], statusOnly?: boolean) =>
+  const update = (body: components["schemas"]["UpdateTokenRequest"], statusOnly?: boolean) =>
     alice.client.management.PUT("/api/token/", {
       body,
       params: { query: statusOnly === undefined ? {} : { status_only: statusOnly } },

@@ -9,6 +9,7 @@ import { createLogHandlers } from "./log-handlers.js";
 import { createTaskHandlers } from "./task-handlers.js";
 import { createTokenHandlers } from "./token-handlers.js";
 import { createUserHandlers } from "./user-handlers.js";
+import { createWalletHandlers } from "./wallet-handlers.js";
 import { createWebhookSecretHandlers } from "./webhook-secret-handlers.js";
 
 export function createManagementHandlers(
@@ -22,6 +23,7 @@ export function createManagementHandlers(
       ...createLogHandlers(context),
       ...createChannelHandlers(context),
       ...createWebhookSecretHandlers(context),
+      ...createWalletHandlers(context),
       ...createTaskHandlers(context, videoTasks),
     },
     pendingOperations.management,

@@ -6,11 +6,13 @@ import { getAuthenticatedUser } from "../../users/authenticated-request.js";
 import { createUserAccount } from "../../users/create-user-account.js";
 import { loginUser } from "../../users/login-user.js";
 import { toUserView } from "../../users/to-user-view.js";
+import { updateUserAccount } from "../../users/update-user-account.js";
+import { readPathParameter } from "../../http/read-path-parameter.js";
 import { sendSuccess } from "./send-success.js";
 
 export function createUserHandlers(
   context: GatewayContext,
-): Record<"loginUser" | "getSelf" | "createUser", OperationHandler> {
+): Record<"loginUser" | "getSelf" | "createUser" | "updateUser", OperationHandler> {
   return {
     async loginUser(request, response) {
       const body = request.body as JsonRequestBody<operations["loginUser"]>;
@@ -21,9 +23,19 @@ export function createUserHandlers(
     getSelf(_request, response) {
       sendSuccess(response, toUserView(getAuthenticatedUser(response)));
     },
+    async updateUser(request, response) {
+      const body = request.body as JsonRequestBody<operations["updateUser"]>;
+      const userId = Number(readPathParameter(request, "id"));
+      sendSuccess(response, toUserView(await updateUserAccount(context, getAuthenticatedUser(response), userId, body)));
+    },
     async createUser(request, response) {
       const body = request.body as JsonRequestBody<operations["createUser"]>;
-      sendSuccess(response, toUserView(await createUserAccount(context, getAuthenticatedUser(response), body)));
+      sendSuccess(
+        response,
+        toUserView(
+          await createUserAccount(context, getAuthenticatedUser(response), body, context.config.usersInitialQuota),
+        ),
+      );
     },
   };
 }

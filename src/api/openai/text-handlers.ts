@@ -7,6 +7,7 @@ import type { JsonRequestBody } from "../../http/operation-types.js";
 import { splitRoutingModel } from "../../providers/native/split-routing-model.js";
 import { runRelay } from "../../relay/run-relay.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../../users/authenticated-request.js";
+import { resolveRoutingToken } from "../../relay/resolve-routing-token.js";
 
 type TextOperationId = "listModels" | "createChatCompletion" | "createResponse" | "createEmbedding";
 
@@ -16,7 +17,7 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
     listModels(_request, response) {
       const token = getAuthenticatedToken(response);
       const models = context.channelRouter
-        .listModels({ group: token.group, crossGroupRetry: token.crossGroupRetry }, getAuthenticatedUserGroup(response))
+        .listModels(resolveRoutingToken(response, token, context.config), getAuthenticatedUserGroup(response))
         .filter((model) => isModelAllowed(token, model));
       const created = context.now();
       response.json({

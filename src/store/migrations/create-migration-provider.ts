@@ -3,6 +3,7 @@ import type { DatabaseDialect } from "../database-dialect.js";
 import { createInitialMigration } from "./create-initial-migration.js";
 import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
 import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
+import { createUserWalletsMigration } from "./create-user-wallets-migration.js";
 import { createUnsettledReservationsIndexMigration } from "./create-unsettled-reservations-index-migration.js";
 import { createVideoTasksMigration } from "./create-video-tasks-migration.js";
 import { createWebhookSecretsMigration } from "./create-webhook-secrets-migration.js";
@@ -17,6 +18,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0004_video_tasks": createVideoTasksMigration(),
     "0005_webhook_secrets_and_callback_deliveries": createWebhookSecretsMigration(dialect),
     "0006_task_callback_state": createTaskCallbackStateMigration(),
+    "0007_user_wallets": createUserWalletsMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }
