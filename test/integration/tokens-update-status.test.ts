@@ -18,7 +18,11 @@ describe.each(testDatabases)("token update and status on $name", ({ database }) 
     gateway = await startTestGateway({
       database,
       now: () => clock,
-      configFile: { key_reveal_rate_limit: { points: 1000, duration_seconds: 60 } },
+      // vip is a group every user may pick, so alice may put it on her tokens.
+      configFile: {
+        key_reveal_rate_limit: { points: 1000, duration_seconds: 60 },
+        groups: { vip: { ratio: 2, selectable: true } },
+      },
     });
     alice = await createSignedInUser(gateway);
   });
