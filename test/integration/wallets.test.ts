@@ -1,7 +1,10 @@
+import { sql } from "kysely";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
-import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
+import type { GatewayDatabase } from "../../src/store/gateway-database.js";
+import { openDatabase } from "../../src/store/open-database.js";
+import { DEFAULT_TEST_DATABASE_URL, openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 import { createSignedInUser, type SignedInUser } from "./helpers/create-signed-in-user.js";
 import { createTokenForTest } from "./helpers/create-token-for-test.js";
@@ -220,5 +223,49 @@ describe.each(testDatabases)("wallets on $name", ({ database }) => {
     const takenAway = await statusOf(chat(sdkFor(key), false));
     expect(takenAway).toMatchObject({ status: 403 });
     expect((takenAway as { message: string }).message).toContain('group "vip" is no longer one its owner may use');
+  });
+});
+
+describe("redemption across two instances on one PostgreSQL", () => {
+  const shared = testDatabases.find((testDatabase) => testDatabase.name === "postgres")!.database;
+  let secondPool: GatewayDatabase;
+  let first: TestGateway;
+  let second: TestGateway;
+
+  beforeAll(async () => {
+    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(shared.db)).rows[0]!
+      .schema;
+    secondPool = await openDatabase(process.env.TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL, {
+      postgresSchema: schema,
+      postgresPoolSize: 20,
+    });
+    first = await startTestGateway({ database: shared });
+    second = await startTestGateway({ database: secondPool });
+  });
+  afterAll(async () => {
+    await first.close();
+    await second.close();
+    await secondPool.close();
+  });
+
+  it("credits one code once when 50 requests on both instances redeem it at the same time", async () => {
+    // The second start re-keyed root: root acts through the second instance.
+    const grace = await createSignedInUser(second, { wallet: 0 });
+    const created = await second.client.management.POST("/api/redemption/", { body: { name: "once", quota: 12_345 } });
+    const code = created.data!.data.codes[0]!;
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, async (_, index) => {
+        const instance = index % 2 === 0 ? first : second;
+        const answer = await instance
+          .clientFor({ accessToken: grace.accessToken })
+          .management.POST("/api/user/self/redeem", { body: { code } });
+        return answer.response.status;
+      }),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(49);
+    expect((await grace.client.management.GET("/api/user/self")).data!.data.quota).toBe(12_345);
+    const history = await grace.client.management.GET("/api/user/self/topups", { params: { query: {} } });
+    expect(history.data!.data.total).toBe(1);
   });
 });
