@@ -52,7 +52,9 @@ describe("openDatabase", () => {
     expect(tables.map((table) => table.name).sort()).toEqual(
       [
         "channels",
+        "quota_ledger",
         "quota_reservations",
+        "redemption_codes",
         "task_callback_deliveries",
         "tasks",
         "tokens",
