@@ -403,6 +403,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List administrative changes
+         * @description One page of the audit log, newest first (administrators only): who created or changed users, wallets, redemption
+         *     codes and channels, when, and the object before and after, without secrets.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/channel/": {
         parameters: {
             query?: never;
@@ -1078,6 +1099,39 @@ export interface components {
         CreatedRedemptionCodesResponse: components["schemas"]["SuccessResponse"] & {
             /** @description The codes. */
             data: components["schemas"]["CreatedRedemptionCodes"];
+        };
+        /** @description One administrative change (users, wallets, redemption codes, channels), with the object before and after. */
+        AuditEntry: {
+            /** @description Row id. */
+            id: number;
+            /** @description The administrator who made the change; null for the operator's command line. */
+            actor_user_id: number | null;
+            /** @description What was done: `user.create`, `user.update`, `wallet.adjust`, `redemption.create`, `channel.create`, `channel.update`, `channel.delete`. */
+            action: string;
+            /** @description What it was done to: `user:<id>`, `channel:<id>`, `redemption:<batch name>`. */
+            target: string;
+            /** @description The object as the API showed it before the change (keys masked, no passwords or codes); null for a creation. */
+            before: unknown;
+            /** @description The object as the API showed it after the change; null for a deletion. */
+            after: unknown;
+            /** @description Unix seconds. */
+            created_time: number;
+        };
+        /** @description One page of the audit log, newest first. */
+        AuditPage: {
+            /** @description The changes on this page, newest first. */
+            items: components["schemas"]["AuditEntry"][];
+            /** @description Number of changes matching the filters across all pages. */
+            total: number;
+            /** @description This page's number (the `p` query parameter). */
+            page: number;
+            /** @description Page size used (the `size` query parameter). */
+            page_size: number;
+        };
+        /** @description Success envelope whose `data` is one page of the audit log. */
+        AuditPageResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The page. */
+            data: components["schemas"]["AuditPage"];
         };
         /**
          * @description Upstream protocol: `openai` (OpenAI-style `/v1` API), `native` (the native multimodal family's
@@ -2687,6 +2741,79 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
+                 * @example 1
+                 */
+                p?: components["parameters"]["PageNumber"];
+                /**
+                 * @description Items per page (default 20, at most 100).
+                 * @example 20
+                 */
+                size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only changes of this kind (e.g. `wallet.adjust`).
+                 * @example wallet.adjust
+                 */
+                action?: string;
+                /**
+                 * @description Only changes made by this administrator.
+                 * @example 1
+                 */
+                actor_user_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": 12,
+                     *             "actor_user_id": 1,
+                     *             "action": "wallet.adjust",
+                     *             "target": "user:2",
+                     *             "before": {
+                     *               "quota": 0
+                     *             },
+                     *             "after": {
+                     *               "quota": 500000,
+                     *               "delta": 500000,
+                     *               "reason": "monthly budget"
+                     *             },
+                     *             "created_time": 1767225600
+                     *           }
+                     *         ],
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "page_size": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditPageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -208,6 +208,21 @@ export interface RedemptionCodesTable {
   redeemed_time: number | null;
 }
 
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** null: the operator's command line */
+  actor_user_id: number | null;
+  /** what was done, e.g. `user.update`, `wallet.adjust`, `channel.delete` */
+  action: string;
+  /** what it was done to, e.g. `user:5`, `channel:3`, `redemption:spring` */
+  target: string;
+  /** JSON of the object before the change (secrets left out); null for a creation */
+  before_json: string | null;
+  /** JSON of the object after the change (secrets left out); null for a deletion */
+  after_json: string | null;
+  created_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -219,4 +234,5 @@ export interface Database {
   task_callback_deliveries: TaskCallbackDeliveriesTable;
   quota_ledger: QuotaLedgerTable;
   redemption_codes: RedemptionCodesTable;
+  audit_log: AuditLogTable;
 }

@@ -51,6 +51,7 @@ describe("openDatabase", () => {
     const tables = await database.db.introspection.getTables();
     expect(tables.map((table) => table.name).sort()).toEqual(
       [
+        "audit_log",
         "channels",
         "quota_ledger",
         "quota_reservations",

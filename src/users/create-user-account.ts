@@ -8,6 +8,8 @@ import { hashPassword } from "../keys/hash-password.js";
 import { findUserByUsername } from "../store/users/find-user-by-username.js";
 import { insertUser } from "../store/users/insert-user.js";
 import type { UserRecord } from "../store/users/user-record.js";
+import { recordAudit } from "../audit/record-audit.js";
+import { toUserView } from "./to-user-view.js";
 
 type CreateUserRequest = components["schemas"]["CreateUserRequest"];
 
@@ -31,8 +33,9 @@ export async function createUserAccount(
   const taken = () =>
     new ConflictError(`Username ${shortenClientValue(request.username)} is already taken.`, { param: "username" });
   if (await findUserByUsername(context.database.db, request.username)) throw taken();
+  let created: UserRecord;
   try {
-    return await insertUser(context.database.db, {
+    created = await insertUser(context.database.db, {
       username: request.username,
       passwordHash: await hashPassword(request.password),
       displayName: request.display_name ?? request.username,
@@ -46,4 +49,10 @@ export async function createUserAccount(
     if (isUniqueViolation(error)) throw taken();
     throw error;
   }
+  await recordAudit(context, actor, {
+    action: "user.create",
+    target: `user:${created.id}`,
+    after: toUserView(created),
+  });
+  return created;
 }

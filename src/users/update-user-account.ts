@@ -7,6 +7,8 @@ import { findUserById } from "../store/users/find-user-by-id.js";
 import { type UserPatch, updateUser } from "../store/users/update-user.js";
 import type { UserRecord } from "../store/users/user-record.js";
 import { walletMessages } from "../wallets/wallet-messages.js";
+import { recordAudit } from "../audit/record-audit.js";
+import { toUserView } from "./to-user-view.js";
 
 type UpdateUserRequest = components["schemas"]["UpdateUserRequest"];
 
@@ -17,7 +19,7 @@ type UpdateUserRequest = components["schemas"]["UpdateUserRequest"];
  * cache's lifetime.
  */
 export async function updateUserAccount(
-  context: Pick<GatewayContext, "database" | "tokenCache">,
+  context: Pick<GatewayContext, "database" | "tokenCache" | "now">,
   actor: UserRecord,
   userId: number,
   request: UpdateUserRequest,
@@ -37,5 +39,11 @@ export async function updateUserAccount(
   const updated = await updateUser(context.database.db, userId, patch);
   if (!updated) throw new NotFoundError(walletMessages.userNotFound);
   context.tokenCache.invalidateAll();
+  await recordAudit(context, actor, {
+    action: "user.update",
+    target: `user:${userId}`,
+    before: toUserView(target),
+    after: toUserView(updated),
+  });
   return updated;
 }

@@ -11,6 +11,7 @@ import { adjustWallet } from "../store/wallets/adjust-wallet.js";
 import { claimRedemptionCode } from "../store/wallets/claim-redemption-code.js";
 import { insertRedemptionCodes } from "../store/wallets/insert-redemption-codes.js";
 import type { QuotaChangeRecord } from "../store/wallets/quota-change-record.js";
+import { recordAudit } from "../audit/record-audit.js";
 import { generateRedemptionCode } from "./generate-redemption-code.js";
 import { walletMessages } from "./wallet-messages.js";
 
@@ -38,7 +39,15 @@ export async function adjustUserQuota(
       createdTime: context.now(),
     }),
   );
-  if (change) return change;
+  if (change) {
+    await recordAudit(context, actor, {
+      action: "wallet.adjust",
+      target: `user:${userId}`,
+      before: { quota: change.balanceAfter - change.delta },
+      after: { quota: change.balanceAfter, delta: change.delta, reason: change.reason },
+    });
+    return change;
+  }
   const wallet = await findUserWallet(context.database.db, userId);
   if (!wallet) throw new NotFoundError(walletMessages.userNotFound);
   throw new InvalidRequestError(walletMessages.withdrawalTooLarge(request.delta, wallet.quota), { param: "delta" });
@@ -59,6 +68,12 @@ export async function createRedemptionCodes(
     expiresTime: request.expires_time ?? -1,
     createdBy: actor.id,
     createdTime: context.now(),
+  });
+  // The codes themselves stay out of the audit log: whoever reads it could redeem them.
+  await recordAudit(context, actor, {
+    action: "redemption.create",
+    target: `redemption:${request.name}`,
+    after: { name: request.name, quota: request.quota, count: codes.length, expires_time: request.expires_time ?? -1 },
   });
   return codes;
 }

@@ -224,6 +224,48 @@ describe.each(testDatabases)("wallets on $name", ({ database }) => {
     expect(takenAway).toMatchObject({ status: 403 });
     expect((takenAway as { message: string }).message).toContain('group "vip" is no longer one its owner may use');
   });
+  it("writes an audit row for every administrative change, readable by administrators only, without secrets", async () => {
+    const root = (await gateway.client.management.GET("/api/user/self")).data!.data;
+    const before = (await gateway.client.management.GET("/api/audit", { params: { query: { size: 100 } } })).data!.data
+      .total;
+    const henry = await createSignedInUser(gateway, { wallet: 300 });
+    const codes = await gateway.client.management.POST("/api/redemption/", { body: { name: "audited", quota: 9 } });
+    const channel = await gateway.client.management.POST("/api/channel/", {
+      body: { name: "audited", type: "openai", base_url: upstream.url, key: "audited-upstream-secret", models: ["m"] },
+    });
+    const channelId = channel.data!.data.id;
+    await gateway.client.management.PUT("/api/channel/", { body: { id: channelId, weight: 3 } });
+    await gateway.client.management.DELETE("/api/channel/{id}", { params: { path: { id: channelId } } });
+    await gateway.client.management.PUT("/api/user/{id}", {
+      params: { path: { id: henry.user.id } },
+      body: { quota_unlimited: true },
+    });
+
+    const page = (await gateway.client.management.GET("/api/audit", { params: { query: { size: 100 } } })).data!.data;
+    expect(page.total - before).toBe(7);
+    const mine = page.items.slice(0, 7).reverse();
+    expect(mine.map((entry) => [entry.actor_user_id, entry.action, entry.target])).toEqual([
+      [root.id, "user.create", `user:${henry.user.id}`],
+      [root.id, "wallet.adjust", `user:${henry.user.id}`],
+      [root.id, "redemption.create", "redemption:audited"],
+      [root.id, "channel.create", `channel:${channelId}`],
+      [root.id, "channel.update", `channel:${channelId}`],
+      [root.id, "channel.delete", `channel:${channelId}`],
+      [root.id, "user.update", `user:${henry.user.id}`],
+    ]);
+    expect(mine[1]).toMatchObject({ before: { quota: 0 }, after: { quota: 300, delta: 300, reason: "test wallet" } });
+    expect(mine[4]).toMatchObject({ before: { weight: 1 }, after: { weight: 3 } });
+    expect(mine[6]).toMatchObject({ before: { quota_unlimited: false }, after: { quota_unlimited: true } });
+    const written = JSON.stringify(page);
+    expect(written).not.toContain("audited-upstream-secret");
+    expect(written).not.toContain(codes.data!.data.codes[0]!);
+    expect(written).not.toContain(henry.password);
+    const filtered = await gateway.client.management.GET("/api/audit", {
+      params: { query: { action: "wallet.adjust", actor_user_id: root.id } },
+    });
+    expect(filtered.data!.data.items.every((entry) => entry.action === "wallet.adjust")).toBe(true);
+    expect((await henry.client.management.GET("/api/audit", { params: { query: {} } })).response.status).toBe(403);
+  });
 });
 
 describe("redemption across two instances on one PostgreSQL", () => {

@@ -4,6 +4,7 @@ import { completeHandlerMap } from "../../http/complete-handler-map.js";
 import type { OperationHandlerMap } from "../../http/operation-handler.js";
 import { pendingOperations } from "../../http/pending-operations.js";
 import type { VideoTaskService } from "../../tasks/video-task-service.js";
+import { createAuditHandlers } from "./audit-handlers.js";
 import { createChannelHandlers } from "./channel-handlers.js";
 import { createLogHandlers } from "./log-handlers.js";
 import { createTaskHandlers } from "./task-handlers.js";
@@ -24,6 +25,7 @@ export function createManagementHandlers(
       ...createChannelHandlers(context),
       ...createWebhookSecretHandlers(context),
       ...createWalletHandlers(context),
+      ...createAuditHandlers(context),
       ...createTaskHandlers(context, videoTasks),
     },
     pendingOperations.management,

@@ -10,7 +10,7 @@ type AnyDatabase = Kysely<any>;
  * every user that exists when this runs, so nothing changes for a deployment until an administrator sets a quota.
  * New accounts are created limited by the code that creates them. A reservation records which balances it holds.
  * The quota ledger keeps every change an administrator or a redeemed code made to a wallet; redemption codes are kept
- * by keyed hash only (a code is shown once, when created).
+ * by keyed hash only (a code is shown once, when created). The audit log keeps who changed what as an administrator.
  *
  * PostgreSQL gets one function, `reserve_token_and_wallet`: taking a token's and its owner's balances is two updates
  * that must both happen or neither, and a transaction of two statements would hold the token's row lock across a
@@ -78,11 +78,25 @@ export function createUserWalletsMigration(dialect: DatabaseDialect): Migration 
         .addCheckConstraint("redemption_codes_status_check", sql`status in ('unused', 'redeemed', 'disabled')`)
         .execute();
 
+      const audit = db.schema.createTable("audit_log");
+      await (dialect === "sqlite"
+        ? audit.addColumn("id", "integer", (column) => column.primaryKey().autoIncrement())
+        : audit.addColumn("id", "bigint", (column) => column.primaryKey().generatedByDefaultAsIdentity())
+      )
+        .addColumn("actor_user_id", "bigint")
+        .addColumn("action", "text", (column) => column.notNull())
+        .addColumn("target", "text", (column) => column.notNull())
+        .addColumn("before_json", "text")
+        .addColumn("after_json", "text")
+        .addColumn("created_time", "bigint", (column) => column.notNull())
+        .execute();
+
       if (dialect === "postgres") await sql.raw(reserveFunctionSql).execute(db);
     },
 
     async down(db: AnyDatabase): Promise<void> {
       if (dialect === "postgres") await sql`drop function if exists reserve_token_and_wallet`.execute(db);
+      await db.schema.dropTable("audit_log").execute();
       await db.schema.dropTable("redemption_codes").execute();
       await db.schema.dropTable("quota_ledger").execute();
       await db.schema.alterTable("quota_reservations").dropColumn("wallet_held").execute();
