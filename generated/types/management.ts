@@ -247,7 +247,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List users
+         * @description One page of users, newest first (administrators only), with their wallets and groups; `keyword` matches part of
+         *     the username or display name.
+         */
+        get: operations["listUsers"];
         put?: never;
         /**
          * Create a user
@@ -951,6 +956,22 @@ export interface components {
         WebhookSecretResponse: components["schemas"]["SuccessResponse"] & {
             /** @description The new secret. */
             data: components["schemas"]["WebhookSecret"];
+        };
+        /** @description One page of users, newest first. */
+        UserPage: {
+            /** @description The users on this page. */
+            items: components["schemas"]["User"][];
+            /** @description Number of users matching the filter across all pages. */
+            total: number;
+            /** @description This page's number (the `p` query parameter). */
+            page: number;
+            /** @description Page size used (the `size` query parameter). */
+            page_size: number;
+        };
+        /** @description Success envelope whose `data` is one page of users. */
+        UserPageResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The page. */
+            data: components["schemas"]["UserPage"];
         };
         /** @description A new user account (administrators only). */
         CreateUserRequest: {
@@ -2320,6 +2341,72 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
+                 * @example 1
+                 */
+                p?: components["parameters"]["PageNumber"];
+                /**
+                 * @description Items per page (default 20, at most 100).
+                 * @example 20
+                 */
+                size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Text that must appear in the username or the display name.
+                 * @example ali
+                 */
+                keyword?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": 2,
+                     *             "username": "alice",
+                     *             "display_name": "Alice",
+                     *             "role": "user",
+                     *             "group": "default",
+                     *             "status": 1,
+                     *             "created_time": 1767225600,
+                     *             "quota": 500000,
+                     *             "used_quota": 125000,
+                     *             "quota_unlimited": false,
+                     *             "allowed_groups": []
+                     *           }
+                     *         ],
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "page_size": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserPageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -224,6 +224,21 @@ describe.each(testDatabases)("wallets on $name", ({ database }) => {
     expect(takenAway).toMatchObject({ status: 403 });
     expect((takenAway as { message: string }).message).toContain('group "vip" is no longer one its owner may use');
   });
+  it("lists and searches users for administrators, with their wallets", async () => {
+    const ivy = await createSignedInUser(gateway, { wallet: 42 });
+    const found = await gateway.client.management.GET("/api/user/", {
+      params: { query: { keyword: ivy.username.slice(2).toUpperCase() } },
+    });
+    expect(found.data?.data).toMatchObject({ total: 1, page: 1, page_size: 20 });
+    expect(found.data?.data.items[0]).toMatchObject({ id: ivy.user.id, quota: 42, quota_unlimited: false });
+    const wildcard = await gateway.client.management.GET("/api/user/", { params: { query: { keyword: "%" } } });
+    expect(wildcard.data?.data.total).toBe(0);
+    const all = await gateway.client.management.GET("/api/user/", { params: { query: { size: 2 } } });
+    expect(all.data?.data.items).toHaveLength(2);
+    expect(all.data?.data.items[0]!.id).toBe(ivy.user.id);
+    expect((await ivy.client.management.GET("/api/user/", { params: { query: {} } })).response.status).toBe(403);
+  });
+
   it("writes an audit row for every administrative change, readable by administrators only, without secrets", async () => {
     const root = (await gateway.client.management.GET("/api/user/self")).data!.data;
     const before = (await gateway.client.management.GET("/api/audit", { params: { query: { size: 100 } } })).data!.data

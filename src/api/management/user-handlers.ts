@@ -9,10 +9,14 @@ import { toUserView } from "../../users/to-user-view.js";
 import { updateUserAccount } from "../../users/update-user-account.js";
 import { readPathParameter } from "../../http/read-path-parameter.js";
 import { sendSuccess } from "./send-success.js";
+import { readPageQuery } from "./read-page-query.js";
+import { assertAdministrator } from "../../channels/assert-administrator.js";
+import { listUsers } from "../../store/users/list-users.js";
+import { toPageWindow } from "../../tokens/to-page-window.js";
 
 export function createUserHandlers(
   context: GatewayContext,
-): Record<"loginUser" | "getSelf" | "createUser" | "updateUser", OperationHandler> {
+): Record<"loginUser" | "getSelf" | "createUser" | "updateUser" | "listUsers", OperationHandler> {
   return {
     async loginUser(request, response) {
       const body = request.body as JsonRequestBody<operations["loginUser"]>;
@@ -22,6 +26,13 @@ export function createUserHandlers(
     },
     getSelf(_request, response) {
       sendSuccess(response, toUserView(getAuthenticatedUser(response)));
+    },
+    async listUsers(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const { page, size } = readPageQuery(request);
+      const keyword = typeof request.query.keyword === "string" ? request.query.keyword : undefined;
+      const { users, total } = await listUsers(context.database.db, keyword, toPageWindow(page, size));
+      sendSuccess(response, { items: users.map(toUserView), total, page, page_size: size });
     },
     async updateUser(request, response) {
       const body = request.body as JsonRequestBody<operations["updateUser"]>;
