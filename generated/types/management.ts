@@ -2846,7 +2846,7 @@ export interface operations {
                 size?: components["parameters"]["PageSize"];
                 /**
                  * @description Only changes of this kind (e.g. `wallet.adjust`).
-                 * @example wallet.adjust
+                 * @example redemption.create
                  */
                 action?: string;
                 /**
@@ -2876,15 +2876,14 @@ export interface operations {
                      *           {
                      *             "id": 12,
                      *             "actor_user_id": 1,
-                     *             "action": "wallet.adjust",
-                     *             "target": "user:2",
-                     *             "before": {
-                     *               "quota": 0
-                     *             },
+                     *             "action": "redemption.create",
+                     *             "target": "redemption:spring promotion",
+                     *             "before": null,
                      *             "after": {
-                     *               "quota": 500000,
-                     *               "delta": 500000,
-                     *               "reason": "monthly budget"
+                     *               "name": "spring promotion",
+                     *               "quota": 250000,
+                     *               "count": 2,
+                     *               "expires_time": 1780000000
                      *             },
                      *             "created_time": 1767225600
                      *           }
