@@ -19,6 +19,14 @@ export async function updateUser(db: Kysely<Database>, userId: number, patch: Us
   if (patch.allowedGroups !== undefined) values.allowed_groups = JSON.stringify(patch.allowedGroups);
   if (patch.quotaUnlimited !== undefined) values.quota_unlimited = patch.quotaUnlimited ? 1 : 0;
   if (patch.status !== undefined) values.status = patch.status;
+  // Nothing to change (a body of unknown fields only): the user as stored.
+  if (Object.keys(values).length === 0)
+    return db
+      .selectFrom("users")
+      .selectAll()
+      .where("id", "=", userId)
+      .executeTakeFirst()
+      .then((row) => (row === undefined ? null : mapUserRow(row)));
   const row = await db.updateTable("users").set(values).where("id", "=", userId).returningAll().executeTakeFirst();
   return row === undefined ? null : mapUserRow(row);
 }
