@@ -235,7 +235,7 @@ describe.each(testDatabases)("wallets on $name", ({ database }) => {
     expect(wildcard.data?.data.total).toBe(0);
     const all = await gateway.client.management.GET("/api/user/", { params: { query: { size: 2 } } });
     expect(all.data?.data.items).toHaveLength(2);
-    expect(all.data?.data.items[0]!.id).toBe(ivy.user.id);
+    expect(all.data!.data.items[0]!.id).toBe(ivy.user.id);
     expect((await ivy.client.management.GET("/api/user/", { params: { query: {} } })).response.status).toBe(403);
   });
 
