@@ -147,6 +147,17 @@ async function waitForCompletedTask(context: ContractContext, taskId: string): P
   }
 }
 
+/** A fresh one-time code (the example's was never created), made by root; the creation is also an audit row. */
+async function createRedemptionCode(context: ContractContext): Promise<string | undefined> {
+  const answer = await callGateway(context.gatewayUrl, {
+    method: "POST",
+    path: "/api/redemption/",
+    bearer: context.seeded.adminToken,
+    body: { name: "contract", quota: 1 },
+  });
+  return (answer.json as { data?: { codes?: string[] } } | undefined)?.data?.codes?.[0];
+}
+
 async function createDisposableChannel(
   context: ContractContext,
   allOperations: SpecOperation[],
@@ -192,6 +203,8 @@ async function prepareSuccessBody(
       return { ...example, id: (await createDisposableChannel(context, allOperations)) ?? example.id };
     case "testChannel":
       return seeded.channel ? { ...example, model: seeded.channel.model } : example;
+    case "redeemCode":
+      return { code: (await createRedemptionCode(context)) ?? example.code };
     default:
       // The SSE answer is checked elsewhere; here the JSON one.
       return example.stream === true ? { ...example, stream: false } : example;
@@ -347,6 +360,8 @@ export async function prepareOperationCall(
 
   switch (variant) {
     case "200":
+      // The newest row of any kind need not look like the example: ask for the kind the example shows.
+      if (operation.operationId === "listAuditLog") shape.queryValues.action = "redemption.create";
       break;
     case "401":
       if (operation.operationId === "loginUser")

@@ -114,8 +114,14 @@ async function serve(request: http.IncomingMessage, response: http.ServerRespons
     if (typeof message.content === "string") promptCharacters += message.content.length;
   const worstCase = Math.ceil(promptCharacters / 4) + (body.max_tokens ?? 4096);
   const createdTime = Math.floor(startedAt / 1000);
-  if (!(await ledger.reserve({ requestId, tokenId: token.id, userId: token.user_id, amount: worstCase, createdTime })))
-    throw new Error("quota");
+  const outcome = await ledger.reserve({
+    requestId,
+    tokenId: token.id,
+    userId: token.user_id,
+    amount: worstCase,
+    createdTime,
+  });
+  if (outcome !== "held") throw new Error("quota");
   const answer = JSON.parse(
     await postUpstream(JSON.stringify(body), {
       authorization: `Bearer ${upstreamKey}`,

@@ -253,7 +253,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List users
+         * @description One page of users, newest first (administrators only), with their wallets and groups; `keyword` matches part of
+         *     the username or display name.
+         */
+        get: operations["listUsers"];
         put?: never;
         /**
          * Create a user
@@ -262,6 +267,168 @@ export interface paths {
          *     documents; designed here as the minimum needed to give people their own tokens.
          */
         post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/self/topups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your wallet's top-ups
+         * @description One page of the changes administrators and redeemed codes made to the signed-in user's wallet, newest first.
+         */
+        get: operations["listSelfTopUps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/self/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem a code into your wallet
+         * @description Credits a redemption code's value to the signed-in user's wallet. Each code is redeemed once, whatever the
+         *     number of concurrent requests or instances; a used, disabled, expired or unknown code is refused (400) and
+         *     credits nothing.
+         */
+        post: operations["redeemCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/self/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the groups you may use
+         * @description The groups the signed-in user may put on a token (their default group, the groups every user may pick and those
+         *     an administrator allowed them), with their price ratios, and the order `auto` fails over in. A token's `group`
+         *     must be empty (the default group), `auto` or one of these.
+         */
+        get: operations["listSelfGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id.
+                 * @example 2
+                 */
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update a user
+         * @description Administrators change a user's display name, default group, allowed groups, wallet limit and status. Only root
+         *     changes an administrator or root; nobody changes their own status or wallet limit here. Disabling a user refuses
+         *     their keys at once on this instance (within the key cache's lifetime on others).
+         */
+        put: operations["updateUser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/{id}/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id.
+                 * @example 2
+                 */
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Top a user's wallet up or down
+         * @description Adds `delta` units to the user's wallet (negative takes units away) and records the change with its reason in
+         *     the user's top-up history (administrators only). A withdrawal larger than the wallet holds is refused; the
+         *     wallet never goes below zero. Changes apply to the very next request, on every instance.
+         */
+        post: operations["adjustUserQuota"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create redemption codes
+         * @description Creates `count` one-time codes, each crediting `quota` units to the wallet of the user who redeems it
+         *     (administrators only). The codes are returned only in this answer; the gateway keeps a keyed hash of each.
+         */
+        post: operations["createRedemptionCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List administrative changes
+         * @description One page of the audit log, newest first (administrators only): who created or changed users, wallets, redemption
+         *     codes and channels, when, and the object before and after, without secrets.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -748,6 +915,21 @@ export interface components {
             status: 1 | 2;
             /** @description Creation time, Unix seconds. */
             created_time: number;
+            /**
+             * @description The wallet: units the user may still spend over all their tokens (500,000 units = 1 USD). A request holds its
+             *     worst case from both its token (unless the token is unlimited) and this wallet (unless `quota_unlimited`);
+             *     a token's `remain_quota` is only a cap on it.
+             */
+            quota: number;
+            /** @description Units the user's requests were charged, over all their tokens. */
+            used_quota: number;
+            /**
+             * @description The wallet does not limit spending (root, and accounts that existed before wallets, until an administrator
+             *     changes it). New accounts start limited, at the configured `users.initial_quota`.
+             */
+            quota_unlimited: boolean;
+            /** @description Groups the user may use besides their default `group` and the groups every user may pick. */
+            allowed_groups: string[];
         };
         /** @description The signed-in user plus the access token to send as `Authorization: Bearer <access_token>`. */
         UserLogin: components["schemas"]["User"] & {
@@ -781,6 +963,22 @@ export interface components {
             /** @description The new secret. */
             data: components["schemas"]["WebhookSecret"];
         };
+        /** @description One page of users, newest first. */
+        UserPage: {
+            /** @description The users on this page. */
+            items: components["schemas"]["User"][];
+            /** @description Number of users matching the filter across all pages. */
+            total: number;
+            /** @description This page's number (the `p` query parameter). */
+            page: number;
+            /** @description Page size used (the `size` query parameter). */
+            page_size: number;
+        };
+        /** @description Success envelope whose `data` is one page of users. */
+        UserPageResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The page. */
+            data: components["schemas"]["UserPage"];
+        };
         /** @description A new user account (administrators only). */
         CreateUserRequest: {
             /** @description Sign-in name, 3 to 32 characters, unique. */
@@ -800,6 +998,167 @@ export interface components {
              * @default default
              */
             group?: string;
+        };
+        /**
+         * @description One change an administrator or a redeemed code made to a user's wallet (a "top-up"; a negative `delta` takes
+         *     units away). Spending by requests is not listed here: the usage log shows it.
+         */
+        QuotaChange: {
+            /** @description Ledger row id. */
+            id: number;
+            /** @description Units added (positive) or taken (negative); 500,000 units = 1 USD. */
+            delta: number;
+            /** @description The wallet right after this change. */
+            balance_after: number;
+            /**
+             * @description `admin`: an administrator's `POST /api/user/{id}/quota`; `redemption`: a redeemed code.
+             * @enum {string}
+             */
+            source: "admin" | "redemption";
+            /** @description The administrator's reason, or the redeemed code's name. */
+            reason: string;
+            /** @description Unix seconds. */
+            created_time: number;
+        };
+        /** @description One page of wallet changes, newest first. */
+        QuotaChangePage: {
+            /** @description The changes on this page, newest first. */
+            items: components["schemas"]["QuotaChange"][];
+            /** @description Number of changes across all pages. */
+            total: number;
+            /** @description This page's number (the `p` query parameter). */
+            page: number;
+            /** @description Page size used (the `size` query parameter). */
+            page_size: number;
+        };
+        /** @description Success envelope whose `data` is one page of wallet changes. */
+        QuotaChangePageResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The page. */
+            data: components["schemas"]["QuotaChangePage"];
+        };
+        /** @description A redemption code to credit to the signed-in user's wallet. */
+        RedeemRequest: {
+            /** @description The code as the administrator handed it out. */
+            code: string;
+        };
+        /** @description Success envelope whose `data` is the wallet change the code made. */
+        RedeemResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The credit and the new balance. */
+            data: components["schemas"]["QuotaChange"];
+        };
+        /** @description A group the signed-in user may put on a token, with its price ratio. */
+        UsableGroup: {
+            /** @description Group name (a token's `group`). */
+            name: string;
+            /** @description Prices in this group are multiplied by this ratio. */
+            ratio: number;
+            /** @description What the group is for (from the groups section of the configuration; may be empty). */
+            description: string;
+            /** @description The user's default group, used by tokens whose `group` is empty. */
+            is_default: boolean;
+        };
+        /** @description The groups the user may use, in the configured order; `auto` fails over across them. */
+        UsableGroupList: {
+            /** @description The groups, the user's default first. */
+            items: components["schemas"]["UsableGroup"][];
+            /** @description The order a token whose group is `auto` tries its groups in. */
+            auto_groups: string[];
+        };
+        /** @description Success envelope whose `data` lists the groups the user may use. */
+        UsableGroupListResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The groups. */
+            data: components["schemas"]["UsableGroupList"];
+        };
+        /** @description Fields an administrator changes on a user; absent fields stay as they are. */
+        UpdateUserRequest: {
+            /** @description Name shown in interfaces. */
+            display_name?: string;
+            /** @description The user's default group (tokens with an empty group use it). */
+            group?: string;
+            /** @description Groups the user may use besides the default one and the groups every user may pick (replaces the list). */
+            allowed_groups?: string[];
+            /** @description Whether the wallet limits spending. */
+            quota_unlimited?: boolean;
+            /**
+             * @description 1 enabled, 2 disabled (the user's keys are refused at once).
+             * @enum {integer}
+             */
+            status?: 1 | 2;
+        };
+        /** @description A signed change to a user's wallet, with the reason kept in the user's top-up history. */
+        AdjustQuotaRequest: {
+            /**
+             * @description Units to add (positive) or take away (negative); 500,000 units = 1 USD. A withdrawal larger than the wallet
+             *     holds is refused (400): a wallet never goes below zero.
+             */
+            delta: number;
+            /** @description Why (shown to the user in their top-up history). */
+            reason: string;
+        };
+        /** @description Success envelope whose `data` is the recorded change. */
+        QuotaChangeResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The change, with the new balance. */
+            data: components["schemas"]["QuotaChange"];
+        };
+        /** @description A batch of one-time codes of one value. */
+        CreateRedemptionCodesRequest: {
+            /** @description Name of the batch (shown in the redeeming user's top-up history). */
+            name: string;
+            /** @description Units each code credits; 500,000 units = 1 USD. */
+            quota: number;
+            /**
+             * @description How many codes to create.
+             * @default 1
+             */
+            count?: number;
+            /**
+             * @description Unix seconds after which the codes are refused; -1 never expires.
+             * @default -1
+             */
+            expires_time?: number;
+        };
+        /** @description The new codes. They are shown only here (the gateway keeps a keyed hash); hand them out now. */
+        CreatedRedemptionCodes: {
+            /** @description One code per requested count, each redeemable once. */
+            codes: string[];
+        };
+        /** @description Success envelope whose `data` carries the new codes. */
+        CreatedRedemptionCodesResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The codes. */
+            data: components["schemas"]["CreatedRedemptionCodes"];
+        };
+        /** @description One administrative change (users, wallets, redemption codes, channels), with the object before and after. */
+        AuditEntry: {
+            /** @description Row id. */
+            id: number;
+            /** @description The administrator who made the change; null for the operator's command line. */
+            actor_user_id: number | null;
+            /** @description What was done: `user.create`, `user.update`, `wallet.adjust`, `redemption.create`, `channel.create`, `channel.update`, `channel.delete`. */
+            action: string;
+            /** @description What it was done to: `user:<id>`, `channel:<id>`, `redemption:<batch name>`. */
+            target: string;
+            /** @description The object as the API showed it before the change (keys masked, no passwords or codes); null for a creation. */
+            before: unknown;
+            /** @description The object as the API showed it after the change; null for a deletion. */
+            after: unknown;
+            /** @description Unix seconds. */
+            created_time: number;
+        };
+        /** @description One page of the audit log, newest first. */
+        AuditPage: {
+            /** @description The changes on this page, newest first. */
+            items: components["schemas"]["AuditEntry"][];
+            /** @description Number of changes matching the filters across all pages. */
+            total: number;
+            /** @description This page's number (the `p` query parameter). */
+            page: number;
+            /** @description Page size used (the `size` query parameter). */
+            page_size: number;
+        };
+        /** @description Success envelope whose `data` is one page of the audit log. */
+        AuditPageResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The page. */
+            data: components["schemas"]["AuditPage"];
         };
         /**
          * @description Upstream protocol: `openai` (OpenAI-style `/v1` API), `native` (the native multimodal family's
@@ -1318,6 +1677,11 @@ export interface components {
          * @example 42
          */
         TokenId: number;
+        /**
+         * @description User id.
+         * @example 2
+         */
+        UserId: number;
         /**
          * @description Channel id.
          * @example 3
@@ -1893,6 +2257,10 @@ export interface operations {
                      *         "group": "default",
                      *         "status": 1,
                      *         "created_time": 1767225600,
+                     *         "quota": 500000,
+                     *         "used_quota": 125000,
+                     *         "quota_unlimited": false,
+                     *         "allowed_groups": [],
                      *         "access_token": "8f3c2a9e41d7b6f05e2c9a13d8b47f6e"
                      *       }
                      *     }
@@ -1978,7 +2346,11 @@ export interface operations {
                      *         "role": "user",
                      *         "group": "default",
                      *         "status": 1,
-                     *         "created_time": 1767225600
+                     *         "created_time": 1767225600,
+                     *         "quota": 500000,
+                     *         "used_quota": 125000,
+                     *         "quota_unlimited": false,
+                     *         "allowed_groups": []
                      *       }
                      *     }
                      */
@@ -2021,6 +2393,72 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listUsers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
+                 * @example 1
+                 */
+                p?: components["parameters"]["PageNumber"];
+                /**
+                 * @description Items per page (default 20, at most 100).
+                 * @example 20
+                 */
+                size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Text that must appear in the username or the display name.
+                 * @example ali
+                 */
+                keyword?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": 2,
+                     *             "username": "alice",
+                     *             "display_name": "Alice",
+                     *             "role": "user",
+                     *             "group": "default",
+                     *             "status": 1,
+                     *             "created_time": 1767225600,
+                     *             "quota": 500000,
+                     *             "used_quota": 125000,
+                     *             "quota_unlimited": false,
+                     *             "allowed_groups": []
+                     *           }
+                     *         ],
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "page_size": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserPageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createUser: {
         parameters: {
             query?: never;
@@ -2060,7 +2498,11 @@ export interface operations {
                      *         "role": "user",
                      *         "group": "default",
                      *         "status": 1,
-                     *         "created_time": 1767225600
+                     *         "created_time": 1767225600,
+                     *         "quota": 500000,
+                     *         "used_quota": 125000,
+                     *         "quota_unlimited": false,
+                     *         "allowed_groups": []
                      *       }
                      *     }
                      */
@@ -2089,6 +2531,424 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSelfTopUps: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
+                 * @example 1
+                 */
+                p?: components["parameters"]["PageNumber"];
+                /**
+                 * @description Items per page (default 20, at most 100).
+                 * @example 20
+                 */
+                size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of wallet changes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": 9,
+                     *             "delta": 250000,
+                     *             "balance_after": 750000,
+                     *             "source": "redemption",
+                     *             "reason": "spring promotion",
+                     *             "created_time": 1767312000
+                     *           },
+                     *           {
+                     *             "id": 7,
+                     *             "delta": 500000,
+                     *             "balance_after": 500000,
+                     *             "source": "admin",
+                     *             "reason": "monthly budget",
+                     *             "created_time": 1767225600
+                     *           }
+                     *         ],
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "page_size": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QuotaChangePageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeemCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rc-7Hq2mXv9KpL3sT8wY1zN4bR6cD0fG5jA"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RedeemRequest"];
+            };
+        };
+        responses: {
+            /** @description The credit and the new balance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 9,
+                     *         "delta": 250000,
+                     *         "balance_after": 750000,
+                     *         "source": "redemption",
+                     *         "reason": "spring promotion",
+                     *         "created_time": 1767312000
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RedeemResponse"];
+                };
+            };
+            /** @description The code cannot be redeemed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "This redemption code is not valid, or it was used already."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSelfGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "name": "default",
+                     *             "ratio": 1,
+                     *             "description": "",
+                     *             "is_default": true
+                     *           },
+                     *           {
+                     *             "name": "vip",
+                     *             "ratio": 2,
+                     *             "description": "Faster channels",
+                     *             "is_default": false
+                     *           }
+                     *         ],
+                     *         "auto_groups": [
+                     *           "default",
+                     *           "vip"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UsableGroupListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id.
+                 * @example 2
+                 */
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "allowed_groups": [
+                 *         "vip"
+                 *       ],
+                 *       "quota_unlimited": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The user as updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 2,
+                     *         "username": "alice",
+                     *         "display_name": "Alice",
+                     *         "role": "user",
+                     *         "group": "default",
+                     *         "status": 1,
+                     *         "created_time": 1767225600,
+                     *         "quota": 500000,
+                     *         "used_quota": 0,
+                     *         "quota_unlimited": false,
+                     *         "allowed_groups": [
+                     *           "vip"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adjustUserQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id.
+                 * @example 2
+                 */
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "delta": 500000,
+                 *       "reason": "monthly budget"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdjustQuotaRequest"];
+            };
+        };
+        responses: {
+            /** @description The recorded change and the new balance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 7,
+                     *         "delta": 500000,
+                     *         "balance_after": 500000,
+                     *         "source": "admin",
+                     *         "reason": "monthly budget",
+                     *         "created_time": 1767225600
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QuotaChangeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createRedemptionCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "spring promotion",
+                 *       "quota": 250000,
+                 *       "count": 2,
+                 *       "expires_time": 1780000000
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateRedemptionCodesRequest"];
+            };
+        };
+        responses: {
+            /** @description The new codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "codes": [
+                     *           "rc-7Hq2mXv9KpL3sT8wY1zN4bR6cD0fG5jA",
+                     *           "rc-Qe4Wr5Ty6Ui7Op8As9Df0Gh1Jk2Lz3Xc"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedRedemptionCodesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
+                 * @example 1
+                 */
+                p?: components["parameters"]["PageNumber"];
+                /**
+                 * @description Items per page (default 20, at most 100).
+                 * @example 20
+                 */
+                size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only changes of this kind (e.g. `wallet.adjust`).
+                 * @example redemption.create
+                 */
+                action?: string;
+                /**
+                 * @description Only changes made by this administrator.
+                 * @example 1
+                 */
+                actor_user_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": 12,
+                     *             "actor_user_id": 1,
+                     *             "action": "redemption.create",
+                     *             "target": "redemption:spring promotion",
+                     *             "before": null,
+                     *             "after": {
+                     *               "name": "spring promotion",
+                     *               "quota": 250000,
+                     *               "count": 2,
+                     *               "expires_time": 1780000000
+                     *             },
+                     *             "created_time": 1767225600
+                     *           }
+                     *         ],
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "page_size": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditPageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

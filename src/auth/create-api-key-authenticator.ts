@@ -68,7 +68,12 @@ export function createApiKeyAuthenticator(context: GatewayContext, generation: A
       throw new PermissionError(apiKeyMessages.ipNotAllowed(clientIp), { code: "ip_not_allowed" });
     }
     context.accessTimeRecorder.record(token.id, now);
-    setAuthenticatedToken(response, token, clientIp, found.ownerGroup);
+    setAuthenticatedToken(response, token, clientIp, {
+      group: found.ownerGroup,
+      allowedGroups: found.ownerAllowedGroups,
+      role: found.ownerRole,
+      walletUnlimited: found.ownerWalletUnlimited,
+    });
     next();
   };
 }

@@ -6,8 +6,9 @@ export interface Reservation {
   requestId: string;
   tokenId: number;
   userId: number;
-  /** Units held; 0 for unlimited tokens (nothing reserved, usage still recorded). */
+  /** Units held from the token (unless unlimited) and its owner's wallet (unless unlimited); 0 when neither holds. */
   reserved: number;
+  /** Nothing held and no ledger row: an unlimited token of an unlimited wallet (usage is still recorded). */
   unlimited: boolean;
 }
 
@@ -48,10 +49,17 @@ export interface BillingService {
   /** The output cap used for the worst case when the request gives none (per-model max_output_tokens, else default). */
   defaultMaxOutputTokens(model: string): number;
   /**
-   * Holds `amount` units of the token's quota (skipped for unlimited tokens). Throws InsufficientQuotaError (402)
-   * whose message says what the request could cost and how to lower it, when the balance cannot cover it.
+   * Holds `amount` units of the token's quota (unless the token is unlimited) and of its owner's wallet (unless the
+   * wallet is unlimited), both or neither. Throws InsufficientQuotaError (402) whose message says what the request
+   * could cost, which balance is short and how to lower it, when either cannot cover it. `owner.walletUnlimited` is
+   * what authentication read of the owner: when it and the token are both unlimited the database is not asked.
    */
-  reserve(token: TokenRecord, requestId: string, amount: number): Promise<Reservation>;
+  reserve(
+    token: TokenRecord,
+    requestId: string,
+    amount: number,
+    owner?: { walletUnlimited?: boolean },
+  ): Promise<Reservation>;
   /**
    * Charges `actualCost` and refunds the rest of the reservation. When the actual cost exceeds the reservation
    * (the prompt estimate was low) the difference comes from the remaining balance as far as it goes: the balance

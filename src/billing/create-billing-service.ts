@@ -4,10 +4,13 @@ import type { ModelPrice } from "../config/gateway-config.js";
 import { InsufficientQuotaError } from "../errors/insufficient-quota-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { applyTokenSettlement } from "../store/quota/apply-token-settlement.js";
+import { chargeUnheldUsage } from "../store/quota/charge-unheld-usage.js";
+import { applyWalletSettlement } from "../store/quota/apply-wallet-settlement.js";
+import { findUserWallet } from "../store/users/find-user-wallet.js";
 import { assertQuotaAmount } from "../store/quota/assert-quota-amount.js";
 import { findUnsettledReservationsOlderThan } from "../store/quota/find-unsettled-reservations-older-than.js";
 import type { ReservationRecord } from "../store/quota/reservation-record.js";
-import { reserveQuotaWithLedgerRow } from "../store/quota/reserve-quota-with-ledger-row.js";
+import { type ReserveOutcome, reserveQuotaWithLedgerRow } from "../store/quota/reserve-quota-with-ledger-row.js";
 import { settleReservation } from "../store/quota/settle-reservation.js";
 import { runInTransaction } from "../store/run-in-transaction.js";
 import { findTokenByIdForUser } from "../store/tokens/find-token-by-id-for-user.js";
@@ -37,9 +40,13 @@ const RECOVERY_PAGE_SIZE = 500;
  *   cannot produce more, and holding more only refuses requests that would have been affordable.
  * - reserve takes the balance and writes the ledger row in one statement on PostgreSQL (a writable CTE), so a
  *   crash leaves both or neither and recovery finds every hold; SQLite's ledger writes the row with its window.
- * - settle marks the reservation settled and moves the balance in one transaction, so a crash cannot leave a
- *   reservation settled but unrefunded. Unlimited tokens have no ledger row: the exactly-once guard for them is the
- *   Reservation object itself (settling the same object twice is a no-op).
+ * - A request holds its worst case from two balances at once: the token's (unless the token is unlimited) and its
+ *   owner's wallet (unless the wallet is unlimited); both or neither, in one statement on PostgreSQL and one
+ *   synchronous step on SQLite. The token is a cap, the wallet is the money: an unlimited token spends only what its
+ *   owner's wallet holds.
+ * - settle marks the reservation settled and moves both balances in one transaction, so a crash cannot leave a
+ *   reservation settled but unrefunded. A request holding nothing (an unlimited token of an unlimited wallet) has no
+ *   ledger row: the exactly-once guard for it is the Reservation object itself (settling it twice is a no-op).
  * - recoverAbandonedReservations refunds whole: pick `olderThanSeconds` above the longest request (streams, video
  *   polls), or a live request's later settle becomes a no-op and its usage goes unbilled.
  */
@@ -114,8 +121,12 @@ export function createBillingService(context: BillingContext, options: BillingSe
       if (!settled) return false;
       sqliteLedger?.forget(record.id);
       // A zero hold has nothing to give back; applying it would only flag a token already at zero as exhausted.
-      if (settled.reserved > 0)
-        await applyTokenSettlement(transaction, { tokenId: settled.tokenId, refund: settled.reserved, actual: 0 });
+      if (settled.reserved > 0) {
+        if (settled.tokenHeld)
+          await applyTokenSettlement(transaction, { tokenId: settled.tokenId, refund: settled.reserved, actual: 0 });
+        if (settled.walletHeld)
+          await applyWalletSettlement(transaction, { userId: settled.userId, refund: settled.reserved, actual: 0 });
+      }
       return true;
     });
   }
@@ -133,38 +144,32 @@ export function createBillingService(context: BillingContext, options: BillingSe
 
     defaultMaxOutputTokens,
 
-    async reserve(token, requestId, amount) {
+    async reserve(token, requestId, amount, owner = {}) {
       const base = { requestId, tokenId: token.id, userId: token.userId };
-      if (token.unlimitedQuota) return { ...base, reserved: 0, unlimited: true };
+      const free = { ...base, reserved: 0, unlimited: true };
+      // Nothing to hold: the hot path of a single-user deployment asks nothing of the database here.
+      if (token.unlimitedQuota && owner.walletUnlimited === true) return free;
       assertQuotaAmount("amount", amount);
-      if (sqliteLedger) {
-        if (
-          await sqliteLedger.reserve({
-            requestId,
-            tokenId: token.id,
-            userId: token.userId,
-            amount,
-            createdTime: context.now(),
-          })
-        ) {
-          return { ...base, reserved: amount, unlimited: false };
-        }
-        const current = await findTokenByIdForUser(db, token.id, token.userId);
-        throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
-      }
-      // One statement: the hold and its ledger row commit together, so a crash can never strand a hold unfound.
-      const reserved = await reserveQuotaWithLedgerRow(db, {
-        id: requestId,
+      const input = {
+        requestId,
         tokenId: token.id,
         userId: token.userId,
-        reserved: amount,
+        amount,
+        tokenLimited: !token.unlimitedQuota,
         createdTime: context.now(),
-      });
-      if (!reserved) {
-        const current = await findTokenByIdForUser(db, token.id, token.userId);
-        throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
+      };
+      // PostgreSQL: one call; the hold and its ledger row commit together, so a crash never strands a hold unfound.
+      const outcome: ReserveOutcome = sqliteLedger
+        ? await sqliteLedger.reserve(input)
+        : await reserveQuotaWithLedgerRow(db, { ...input, id: requestId, reserved: amount });
+      if (outcome === "held") return { ...base, reserved: amount, unlimited: false };
+      if (outcome === "free") return free;
+      if (outcome === "wallet") {
+        const wallet = await findUserWallet(db, token.userId);
+        throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, wallet?.quota ?? 0, "wallet"));
       }
-      return { ...base, reserved: amount, unlimited: false };
+      const current = await findTokenByIdForUser(db, token.id, token.userId);
+      throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
     },
 
     async settle(reservation, actualCost, usage) {
@@ -176,15 +181,15 @@ export function createBillingService(context: BillingContext, options: BillingSe
         if (settledUnlimitedReservations.has(reservation)) return false;
         settledUnlimitedReservations.add(reservation);
         if (sqliteLedger) {
-          await sqliteLedger.chargeUnlimited(reservation.tokenId, actualCost);
+          await sqliteLedger.chargeUnlimited(reservation.tokenId, reservation.userId, actualCost);
           return true;
         }
-        // refund 0 leaves the balance alone; used_quota still counts what the token spent.
-        const unlimitedSettlement = { tokenId: reservation.tokenId, refund: 0, actual: actualCost };
-        if (!usageRow) await applyTokenSettlement(db, unlimitedSettlement);
+        // No balance moves; used_quota still counts what the token and its owner spent.
+        const unheldCharge = { tokenId: reservation.tokenId, userId: reservation.userId, actual: actualCost };
+        if (!usageRow) await chargeUnheldUsage(db, context.database.dialect, unheldCharge);
         else
           await runInTransaction(db, async (transaction) => {
-            await applyTokenSettlement(transaction, unlimitedSettlement);
+            await chargeUnheldUsage(transaction, context.database.dialect, unheldCharge);
             await insertUsageLogs(transaction, [usageRow]);
           });
         return true;
@@ -205,9 +210,15 @@ export function createBillingService(context: BillingContext, options: BillingSe
         // The row goes in whatever the guard says, as the relay always logged its request.
         if (usageRow) await insertUsageLogs(transaction, [usageRow]);
         if (!settled) return false;
+        const refund = settled.reserved - actualCost;
         await applyTokenSettlement(transaction, {
           tokenId: settled.tokenId,
-          refund: settled.reserved - actualCost,
+          refund: settled.tokenHeld ? refund : 0,
+          actual: actualCost,
+        });
+        await applyWalletSettlement(transaction, {
+          userId: settled.userId,
+          refund: settled.walletHeld ? refund : 0,
           actual: actualCost,
         });
         return true;

@@ -5,6 +5,8 @@ export interface RoutingToken {
   /** The token's group; `auto` walks the configured auto_groups. Empty means the owner's group. */
   group: string;
   crossGroupRetry: boolean;
+  /** `auto`'s groups for this token's owner (the configured auto_groups they may use); all of them when absent. */
+  autoGroups?: readonly string[];
 }
 
 export interface ChannelAttempt {

@@ -75,7 +75,9 @@ export async function createChannelRouter(
 
   function resolveGroups(token: RoutingToken, userGroup: string): { groups: readonly string[]; auto: boolean } {
     const group = token.group || userGroup;
-    return group === "auto" ? { groups: context.config.autoGroups, auto: true } : { groups: [group], auto: false };
+    return group === "auto"
+      ? { groups: token.autoGroups ?? context.config.autoGroups, auto: true }
+      : { groups: [group], auto: false };
   }
 
   function nextKey(channel: Channel): string {

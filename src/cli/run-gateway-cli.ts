@@ -30,13 +30,19 @@ async function resolvePassword(source: PasswordSource, stdin: Readable): Promise
 async function runUserCommand(command: UserCommand, database: GatewayDatabase, password: string): Promise<unknown> {
   const now = () => Math.floor(Date.now() / 1000);
   if (command.name === "user create") {
-    const user = await createUserAccount({ database, now }, "cli", {
-      username: command.username,
-      password,
-      ...(command.role ? { role: command.role as "user" | "admin" } : {}),
-      ...(command.group ? { group: command.group } : {}),
-      ...(command.displayName ? { display_name: command.displayName } : {}),
-    });
+    const user = await createUserAccount(
+      { database, now },
+      "cli",
+      {
+        username: command.username,
+        password,
+        ...(command.role ? { role: command.role as "user" | "admin" } : {}),
+        ...(command.group ? { group: command.group } : {}),
+        ...(command.displayName ? { display_name: command.displayName } : {}),
+        // The operator's administrators spend without a wallet, as root does; ordinary users start empty.
+      },
+      command.role === "admin" ? "unlimited" : 0,
+    );
     return toUserView(user);
   }
   if (!(await setUserPassword(database.db, command.username, await hashPassword(password)))) {

@@ -64,8 +64,17 @@ export const configFileSchema = {
       additionalProperties: {
         type: "object",
         additionalProperties: false,
-        properties: { ratio: { type: "number", minimum: 0 } },
+        properties: {
+          ratio: { type: "number", minimum: 0 },
+          description: { type: "string" },
+          selectable: { type: "boolean" },
+        },
       },
+    },
+    users: {
+      type: "object",
+      additionalProperties: false,
+      properties: { initial_quota: { type: "integer", minimum: 0 } },
     },
     auto_groups: { type: "array", items: { type: "string" } },
     pricing: {

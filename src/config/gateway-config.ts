@@ -91,6 +91,14 @@ export interface GatewayConfig {
   shutdownGraceMs: number;
   channels: ConfiguredChannel[];
   groupRatios: Record<string, number>;
+  /**
+   * The groups section's other fields: what a group is for, and whether every user may pick it (`selectable`; only
+   * `default` unless the file says so). A user may also use their own default group and the groups an administrator
+   * allowed them.
+   */
+  groupDetails: Record<string, { description: string; selectable: boolean }>;
+  /** The wallet of a new account (`users.initial_quota`, units; 0 by default): new users start limited. */
+  usersInitialQuota: number;
   autoGroups: string[];
   pricing: Record<string, ModelPrice>;
   /**

@@ -38,7 +38,8 @@ interface RawConfigFile {
     timeouts?: RawTimeouts;
     settings?: ChannelSettings;
   }>;
-  groups?: Record<string, { ratio?: number }>;
+  groups?: Record<string, { ratio?: number; description?: string; selectable?: boolean }>;
+  users?: { initial_quota?: number };
   auto_groups?: string[];
   pricing?: Record<string, Record<string, number> | boolean> & { allow_unpriced?: boolean };
   default_max_output_tokens?: number;
@@ -186,7 +187,14 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
   if (duplicate) throw new ConfigurationError(`GATEWAY_CONFIG: channel name "${duplicate.name}" is used twice.`);
 
   const groupRatios: Record<string, number> = { default: 1 };
-  for (const [group, settings] of Object.entries(file.groups ?? {})) groupRatios[group] = settings.ratio ?? 1;
+  const groupDetails: GatewayConfig["groupDetails"] = { default: { description: "", selectable: true } };
+  for (const [group, settings] of Object.entries(file.groups ?? {})) {
+    groupRatios[group] = settings.ratio ?? 1;
+    groupDetails[group] = {
+      description: settings.description ?? "",
+      selectable: settings.selectable ?? group === "default",
+    };
+  }
 
   return {
     port: readInteger(environment, "PORT", 3000),
@@ -223,6 +231,8 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     shutdownGraceMs: readInteger(environment, "SHUTDOWN_GRACE_MS", 10_000),
     channels,
     groupRatios,
+    groupDetails,
+    usersInitialQuota: file.users?.initial_quota ?? 0,
     autoGroups: file.auto_groups ?? Object.keys(groupRatios),
     pricing: readPricing(file.pricing),
     allowUnpriced: file.pricing?.allow_unpriced === true,

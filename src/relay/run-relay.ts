@@ -3,7 +3,7 @@ import { ClientGoneSignal } from "./client-gone-signal.js";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
 import type { Reservation } from "../billing/billing-service.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
-import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { ChannelAttempt, RoutingToken } from "../channels/channel-router.js";
 import type { Channel } from "../channels/channel.js";
 import { ClientGoneError } from "../errors/client-gone-error.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
@@ -12,7 +12,12 @@ import { explainEmptyPlan, unavailableRetryAfterSeconds } from "./explain-empty-
 import type { GatewayContext } from "../gateway-context.js";
 import { exactModelName, type ModelNameResolution } from "../models/resolve-model-name.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
-import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
+import {
+  getAuthenticatedToken,
+  getAuthenticatedTokenOwner,
+  getAuthenticatedUserGroup,
+} from "../users/authenticated-request.js";
+import { resolveRoutingToken } from "./resolve-routing-token.js";
 import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 import { readRequestIds } from "../http/read-request-ids.js";
@@ -97,14 +102,9 @@ function planContinuation<Capability extends RelayCapability>(
   routingModel: string,
   userGroup: string,
   target: ContinuationTarget,
-  token: TokenRecord,
+  routing: RoutingToken,
 ): ChannelAttempt[] {
-  const attempt = context.channelRouter.planAttemptOn(
-    routingModel,
-    { group: token.group, crossGroupRetry: token.crossGroupRetry },
-    userGroup,
-    target,
-  );
+  const attempt = context.channelRouter.planAttemptOn(routingModel, routing, userGroup, target);
   if (attempt === undefined || findProviderAdapter(attempt.channel.type)[call.capability] === undefined)
     throw continuationUnavailable(target, call.model);
   return [attempt];
@@ -127,10 +127,10 @@ export async function runRelay<Capability extends RelayCapability>(
   const resolved = call.resolvedModel ?? exactModelName(call.model, context.config.pricing);
   assertModelAllowed(token, resolved);
   const userGroup = getAuthenticatedUserGroup(response);
-  const routing = { group: token.group, crossGroupRetry: token.crossGroupRetry };
+  const routing = resolveRoutingToken(response, token, context.config);
   let plan: ChannelAttempt[];
   if (call.continuationTarget) {
-    plan = planContinuation(context, call, resolved.routingModel, userGroup, call.continuationTarget, token);
+    plan = planContinuation(context, call, resolved.routingModel, userGroup, call.continuationTarget, routing);
   } else {
     const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
     const capable = context.channelRouter
@@ -175,7 +175,9 @@ export async function runRelay<Capability extends RelayCapability>(
   );
   let reservation: Reservation;
   try {
-    reservation = await context.billing.reserve(token, ledgerRequestId, worstCase);
+    reservation = await context.billing.reserve(token, ledgerRequestId, worstCase, {
+      walletUnlimited: getAuthenticatedTokenOwner(response)?.walletUnlimited,
+    });
   } catch (error) {
     context.rateLimiter.correct(token, countedTokens, 0, requestId);
     throw error;

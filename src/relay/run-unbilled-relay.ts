@@ -7,6 +7,7 @@ import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import type { ProviderAdapter, UnbilledAttemptInput } from "../providers/provider-adapter.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
+import { resolveRoutingToken } from "./resolve-routing-token.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import { ClientGoneSignal } from "./client-gone-signal.js";
 import { ClientGoneError } from "../errors/client-gone-error.js";
@@ -43,7 +44,7 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   // Nothing is priced here, so the pricing table is not consulted.
   const resolved = call.resolvedModel ?? exactModelName(call.model, {});
   assertModelAllowed(token, resolved);
-  const routing = { group: token.group, crossGroupRetry: token.crossGroupRetry };
+  const routing = resolveRoutingToken(response, token, context.config);
   const userGroup = getAuthenticatedUserGroup(response);
   const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
   const planned = context.channelRouter.planAttempts(

@@ -17,6 +17,14 @@ export interface UsersTable {
   access_token_hash: string | null;
   access_token_encrypted: string | null;
   created_time: number;
+  /** the wallet: units the user may still spend (ignored while quota_unlimited is 1) */
+  quota: WithDefault<number>;
+  /** units the user's requests were charged, over all their tokens */
+  used_quota: WithDefault<number>;
+  /** 1: the wallet does not limit spending (the default of accounts older than wallets, and of root) */
+  quota_unlimited: ColumnType<number, number | undefined, number>;
+  /** JSON array of the groups the user may pick besides their default group */
+  allowed_groups: WithDefault<string>;
 }
 
 export interface TokensTable {
@@ -76,6 +84,10 @@ export interface QuotaReservationsTable {
   actual: number | null;
   created_time: number;
   settled_time: number | null;
+  /** 1 when `reserved` was taken from the token's balance (0: an unlimited token) */
+  token_held: WithDefault<number>;
+  /** 1 when `reserved` was taken from the owner's wallet (0: an unlimited wallet) */
+  wallet_held: WithDefault<number>;
 }
 
 export interface UsageLogsTable {
@@ -177,6 +189,50 @@ export interface ResponseRoutesTable {
   created_time: number;
 }
 
+export interface QuotaLedgerTable {
+  id: Generated<number>;
+  user_id: number;
+  /** signed: a top-up is positive */
+  delta: number;
+  /** the wallet right after the change */
+  balance_after: number;
+  source: "admin" | "redemption";
+  reason: string;
+  actor_user_id: number | null;
+  redemption_code_id: number | null;
+  created_time: number;
+}
+
+export interface RedemptionCodesTable {
+  id: Generated<number>;
+  /** keyed hash of the code; the code itself is shown once, when created */
+  code_hash: string;
+  name: string;
+  quota: number;
+  status: WithDefault<"unused" | "redeemed" | "disabled">;
+  /** Unix seconds; -1 never expires */
+  expires_time: WithDefault<number>;
+  created_by: number;
+  created_time: number;
+  redeemed_by: number | null;
+  redeemed_time: number | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** null: the operator's command line */
+  actor_user_id: number | null;
+  /** what was done, e.g. `user.update`, `wallet.adjust`, `channel.delete` */
+  action: string;
+  /** what it was done to, e.g. `user:5`, `channel:3`, `redemption:spring` */
+  target: string;
+  /** JSON of the object before the change (secrets left out); null for a creation */
+  before_json: string | null;
+  /** JSON of the object after the change (secrets left out); null for a deletion */
+  after_json: string | null;
+  created_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -187,4 +243,7 @@ export interface Database {
   user_webhook_secrets: UserWebhookSecretsTable;
   task_callback_deliveries: TaskCallbackDeliveriesTable;
   response_routes: ResponseRoutesTable;
+  quota_ledger: QuotaLedgerTable;
+  redemption_codes: RedemptionCodesTable;
+  audit_log: AuditLogTable;
 }

@@ -51,8 +51,11 @@ describe("openDatabase", () => {
     const tables = await database.db.introspection.getTables();
     expect(tables.map((table) => table.name).sort()).toEqual(
       [
+        "audit_log",
         "channels",
+        "quota_ledger",
         "quota_reservations",
+        "redemption_codes",
         "response_routes",
         "task_callback_deliveries",
         "tasks",

@@ -4,6 +4,7 @@ import { generateApiKey } from "../keys/generate-api-key.js";
 import { stripKeyPrefix } from "../keys/strip-key-prefix.js";
 import { insertTokensWithinLimit } from "../store/tokens/insert-tokens-within-limit.js";
 import type { UserRecord } from "../store/users/user-record.js";
+import { assertTokenGroupAllowed } from "../users/usable-groups.js";
 import type { CreateTokenRequest } from "./management-types.js";
 import { maximumTokenNameLength, tokenMessages } from "./token-messages.js";
 import { toTokenFieldPatch } from "./to-token-field-patch.js";
@@ -26,6 +27,7 @@ export async function createTokens(
     throw new InvalidRequestError(tokenMessages.nameTooLong, { param: "name" });
   }
   const fields = toTokenFieldPatch(request);
+  if (fields.group !== undefined) assertTokenGroupAllowed(user, fields.group, context.config);
   const now = context.now();
   const rows = names.map((name) => {
     const key = stripKeyPrefix(generateApiKey());

@@ -5,6 +5,7 @@ import { findTokenByIdForUser } from "../store/tokens/find-token-by-id-for-user.
 import { updateToken, type TokenPatch } from "../store/tokens/update-token.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
 import type { UserRecord } from "../store/users/user-record.js";
+import { assertTokenGroupAllowed } from "../users/usable-groups.js";
 import type { UpdateTokenRequest } from "./management-types.js";
 import { maximumTokenNameLength, tokenMessages } from "./token-messages.js";
 import { toTokenFieldPatch } from "./to-token-field-patch.js";
@@ -36,6 +37,9 @@ export async function updateUserToken(
       patch.name = request.name;
     }
     patch = { ...patch, ...toTokenFieldPatch(request) };
+    // A form sent back whole keeps its group even if the owner may no longer pick it (routing refuses it then).
+    if (patch.group !== undefined && patch.group !== current.group)
+      assertTokenGroupAllowed(user, patch.group, context.config);
   }
   if (request.status !== undefined) patch.status = request.status;
 

@@ -10,5 +10,9 @@ export function toUserView(user: UserRecord): User {
     group: user.group,
     status: user.status as User["status"],
     created_time: user.createdTime,
+    quota: user.quota,
+    used_quota: user.usedQuota,
+    quota_unlimited: user.quotaUnlimited,
+    allowed_groups: user.allowedGroups,
   };
 }

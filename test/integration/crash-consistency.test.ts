@@ -13,7 +13,8 @@ import { startGatewayProcess, type GatewayProcess } from "../support/start-gatew
 // Issue 17, defect 9: a gateway process killed with SIGKILL at random points under 100-way load, restarted on the
 // same database (recovery runs at start), must have billed every 200 its clients saw: remain + used = initial,
 // used = the cost of the 200s seen (plus, at most, requests cut by the kill whose settlement had just committed
-// when the socket died: their answer was on its way), and no hold left.
+// when the socket died: their answer was on its way), and no hold left. The key belongs to a user with a wallet
+// of the same size, which every request holds from too: wallet + used = initial after recovery, equal to the key's.
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-crash-"));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
@@ -124,17 +125,39 @@ describe.each(databases)("crash consistency on $name", ({ name, url }) => {
     };
     const admin = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" };
     let gateway = await startGatewayProcess(environment);
-    await fetch(`${gateway.url}/api/token/`, {
+    const password = `pw-${crypto.randomBytes(8).toString("hex")}`;
+    const created = (await (
+      await fetch(`${gateway.url}/api/user/`, {
+        method: "POST",
+        headers: admin,
+        body: JSON.stringify({ username: `crash-${name}`, password }),
+      })
+    ).json()) as { data: { id: number } };
+    const userId = created.data.id;
+    await fetch(`${gateway.url}/api/user/${userId}/quota`, {
       method: "POST",
       headers: admin,
+      body: JSON.stringify({ delta: initialQuota, reason: "crash test" }),
+    });
+    const login = (await (
+      await fetch(`${gateway.url}/api/user/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: `crash-${name}`, password }),
+      })
+    ).json()) as { data: { access_token: string } };
+    const owner = { authorization: `Bearer ${login.data.access_token}`, "content-type": "application/json" };
+    await fetch(`${gateway.url}/api/token/`, {
+      method: "POST",
+      headers: owner,
       body: JSON.stringify({ name: `crash-${name}`, remain_quota: initialQuota }),
     });
-    const listed = (await (await fetch(`${gateway.url}/api/token/?p=1`, { headers: admin })).json()) as {
+    const listed = (await (await fetch(`${gateway.url}/api/token/?p=1`, { headers: owner })).json()) as {
       data: { items: Array<{ id: number; name: string }> };
     };
     const tokenId = listed.data.items.find((item) => item.name === `crash-${name}`)!.id;
     const revealed = (await (
-      await fetch(`${gateway.url}/api/token/${tokenId}/key`, { method: "POST", headers: admin })
+      await fetch(`${gateway.url}/api/token/${tokenId}/key`, { method: "POST", headers: owner })
     ).json()) as { data: { key: string } };
     const key = `sk-${revealed.data.key}`;
 
@@ -155,7 +178,7 @@ describe.each(databases)("crash consistency on $name", ({ name, url }) => {
     // The last start ran recovery; wait for it, then stop cleanly and read the database itself.
     const readToken = async () =>
       (
-        (await (await fetch(`${gateway.url}/api/token/${tokenId}`, { headers: admin })).json()) as {
+        (await (await fetch(`${gateway.url}/api/token/${tokenId}`, { headers: owner })).json()) as {
           data: { remain_quota: number; used_quota: number };
         }
       ).data;
@@ -181,6 +204,11 @@ describe.each(databases)("crash consistency on $name", ({ name, url }) => {
         .select(["remain_quota", "used_quota"])
         .where("id", "=", tokenId)
         .executeTakeFirstOrThrow();
+      const wallet = await database.db
+        .selectFrom("users")
+        .select(["quota", "used_quota"])
+        .where("id", "=", userId)
+        .executeTakeFirstOrThrow();
       const holds = await database.db
         .selectFrom("quota_reservations")
         .select((expression) => expression.fn.countAll<number>().as("count"))
@@ -194,6 +222,9 @@ describe.each(databases)("crash consistency on $name", ({ name, url }) => {
       );
       expect(seen).toBeGreaterThan(0);
       expect(Number(token.remain_quota) + Number(token.used_quota)).toBe(initialQuota);
+      // The wallet moved exactly as the key did: held, settled and recovered together.
+      expect(Number(wallet.quota) + Number(wallet.used_quota)).toBe(initialQuota);
+      expect(wallet).toEqual({ quota: token.remain_quota, used_quota: token.used_quota });
       // Every 200 seen is billed: nothing lost in the clients' favour.
       expect(token.used_quota).toBeGreaterThanOrEqual(seenCost);
       // Beyond that only requests cut by a kill, each at most once (identical requests cost the same).

@@ -73,6 +73,11 @@ describe("gateway CLI (user create, user set-password) on a temporary SQLite fil
       group: "vip",
       status: 1,
       created_time: expect.any(Number),
+      // The operator's administrators spend without a wallet limit, as root does.
+      quota: 0,
+      used_quota: 0,
+      quota_unlimited: true,
+      allowed_groups: [],
     });
     expect(result.stdout).not.toContain("s3cret-pass");
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { components } from "../../generated/types/management.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { updateTokenStatus } from "../../src/store/tokens/update-token-status.js";
 import { tokenMessages } from "../../src/tokens/token-messages.js";
@@ -17,13 +18,17 @@ describe.each(testDatabases)("token update and status on $name", ({ database }) 
     gateway = await startTestGateway({
       database,
       now: () => clock,
-      configFile: { key_reveal_rate_limit: { points: 1000, duration_seconds: 60 } },
+      // vip is a group every user may pick, so alice may put it on her tokens.
+      configFile: {
+        key_reveal_rate_limit: { points: 1000, duration_seconds: 60 },
+        groups: { vip: { ratio: 2, selectable: true } },
+      },
     });
     alice = await createSignedInUser(gateway);
   });
   afterAll(async () => gateway.close());
 
-  const update = (body: Parameters<SignedInUser["client"]["management"]["PUT"]>[1]["body"], statusOnly?: boolean) =>
+  const update = (body: components["schemas"]["UpdateTokenRequest"], statusOnly?: boolean) =>
     alice.client.management.PUT("/api/token/", {
       body,
       params: { query: statusOnly === undefined ? {} : { status_only: statusOnly } },

@@ -29,6 +29,11 @@ describe.each(testDatabases)("users and sign-in on $name", ({ database }) => {
       group: "vip",
       status: 1,
       created_time: startTime,
+      // A new account's wallet starts limited, at users.initial_quota (0 unless configured).
+      quota: 0,
+      used_quota: 0,
+      quota_unlimited: false,
+      allowed_groups: [],
     };
     expect(created.data).toEqual({ success: true, message: "", data: alice });
     expect(JSON.stringify(created.data)).not.toContain("correct-horse-battery");

@@ -12,6 +12,9 @@ import { openDatabase } from "../../src/store/open-database.js";
 import { DEFAULT_TEST_DATABASE_URL, openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { updateTask } from "../../src/store/tasks/update-task.js";
 import { createApiKey } from "../support/create-api-key.js";
+import { createSignedInUser } from "./helpers/create-signed-in-user.js";
+import { createTokenForTest } from "./helpers/create-token-for-test.js";
+import { revealApiKey } from "./helpers/reveal-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 import { videoGatewayConfig, videoUnitsPerSecond } from "./helpers/video-gateway-config.js";
@@ -116,6 +119,42 @@ describe.each(testDatabases)("video task lifecycle on $name", ({ database }) => 
       remain: 1_000_000 - fourSeconds,
       used: fourSeconds,
     });
+    await stop(after);
+  });
+
+  it("settles once after a restart a task that holds both its key's balance and its owner's wallet", async () => {
+    upstream.reset();
+    upstream.videos.setTimeline({ queuedPolls: 2, runningPolls: 1 });
+    const before = await start();
+    const owner = await createSignedInUser(before, { wallet: 1_000_000 });
+    const token = await createTokenForTest(owner.client, { remain_quota: 1_000_000 });
+    const key = await revealApiKey(owner.client, token.id);
+    const taskId = await submit(before, key, "both balances");
+    const held = (await owner.client.management.GET("/api/user/self")).data!.data;
+    expect([held.quota, held.used_quota]).toEqual([1_000_000 - fourSeconds, 0]);
+    await stop(before);
+
+    const after = await start();
+    const ownerAfter = after.clientFor({ accessToken: owner.accessToken });
+    const walletOf = async () => {
+      const self = (await ownerAfter.management.GET("/api/user/self")).data!.data;
+      return { quota: self.quota, used: self.used_quota };
+    };
+    await expect
+      .poll(walletOf, { timeout: 10_000, interval: 25 })
+      .toEqual({ quota: 1_000_000 - fourSeconds, used: fourSeconds });
+    const settled = (await ownerAfter.management.GET("/api/token/{id}", { params: { path: { id: token.id } } })).data!
+      .data;
+    expect([settled.remain_quota, settled.used_quota]).toEqual([1_000_000 - fourSeconds, fourSeconds]);
+    const task = await database.db
+      .selectFrom("tasks")
+      .select(["status", "quota"])
+      .where("id", "=", taskId)
+      .executeTakeFirstOrThrow();
+    expect([task.status, Number(task.quota)]).toEqual(["completed", fourSeconds]);
+    // Once: later polls and a second settlement attempt change nothing.
+    await after.gateway.context.billing.flush();
+    expect(await walletOf()).toEqual({ quota: 1_000_000 - fourSeconds, used: fourSeconds });
     await stop(after);
   });
 

@@ -1,4 +1,5 @@
 import type { operations } from "../../../generated/types/management.js";
+import { recordAudit } from "../../audit/record-audit.js";
 import { assertAdministrator } from "../../channels/assert-administrator.js";
 import { channelMessages } from "../../channels/channel-messages.js";
 import { createApiChannel } from "../../channels/create-api-channel.js";
@@ -50,21 +51,44 @@ export function createChannelHandlers(context: GatewayContext): Record<ChannelOp
       sendSuccess(response, view(channel));
     },
     async createChannel(request, response) {
-      assertAdministrator(getAuthenticatedUser(response));
+      const actor = getAuthenticatedUser(response);
+      assertAdministrator(actor);
       const channel = await createApiChannel(context, request.body as JsonRequestBody<operations["createChannel"]>);
       await applyChannelChange();
+      await recordAudit(context, actor, {
+        action: "channel.create",
+        target: `channel:${channel.id}`,
+        after: view(channel),
+      });
       sendSuccess(response, view(channel));
     },
     async updateChannel(request, response) {
-      assertAdministrator(getAuthenticatedUser(response));
-      const channel = await updateApiChannel(context, request.body as JsonRequestBody<operations["updateChannel"]>);
+      const actor = getAuthenticatedUser(response);
+      assertAdministrator(actor);
+      const body = request.body as JsonRequestBody<operations["updateChannel"]>;
+      const before = await findChannelById(db, body.id);
+      const channel = await updateApiChannel(context, body);
       await applyChannelChange();
+      await recordAudit(context, actor, {
+        action: "channel.update",
+        target: `channel:${channel.id}`,
+        ...(before ? { before: view(before) } : {}),
+        after: view(channel),
+      });
       sendSuccess(response, view(channel));
     },
     async deleteChannel(request, response) {
-      assertAdministrator(getAuthenticatedUser(response));
-      await deleteApiChannel(context, Number(readPathParameter(request, "id")));
+      const actor = getAuthenticatedUser(response);
+      assertAdministrator(actor);
+      const channelId = Number(readPathParameter(request, "id"));
+      const before = await findChannelById(db, channelId);
+      await deleteApiChannel(context, channelId);
       await applyChannelChange();
+      await recordAudit(context, actor, {
+        action: "channel.delete",
+        target: `channel:${channelId}`,
+        ...(before ? { before: view(before) } : {}),
+      });
       sendSuccess(response);
     },
     async testChannel(request, response) {

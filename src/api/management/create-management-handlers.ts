@@ -4,11 +4,13 @@ import { completeHandlerMap } from "../../http/complete-handler-map.js";
 import type { OperationHandlerMap } from "../../http/operation-handler.js";
 import { pendingOperations } from "../../http/pending-operations.js";
 import type { VideoTaskService } from "../../tasks/video-task-service.js";
+import { createAuditHandlers } from "./audit-handlers.js";
 import { createChannelHandlers } from "./channel-handlers.js";
 import { createLogHandlers } from "./log-handlers.js";
 import { createTaskHandlers } from "./task-handlers.js";
 import { createTokenHandlers } from "./token-handlers.js";
 import { createUserHandlers } from "./user-handlers.js";
+import { createWalletHandlers } from "./wallet-handlers.js";
 import { createWebhookSecretHandlers } from "./webhook-secret-handlers.js";
 
 export function createManagementHandlers(
@@ -22,6 +24,8 @@ export function createManagementHandlers(
       ...createLogHandlers(context),
       ...createChannelHandlers(context),
       ...createWebhookSecretHandlers(context),
+      ...createWalletHandlers(context),
+      ...createAuditHandlers(context),
       ...createTaskHandlers(context, videoTasks),
     },
     pendingOperations.management,

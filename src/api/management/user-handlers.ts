@@ -8,11 +8,17 @@ import { getAuthenticatedUser } from "../../users/authenticated-request.js";
 import { createUserAccount } from "../../users/create-user-account.js";
 import { loginUser } from "../../users/login-user.js";
 import { toUserView } from "../../users/to-user-view.js";
+import { updateUserAccount } from "../../users/update-user-account.js";
+import { readPathParameter } from "../../http/read-path-parameter.js";
 import { sendSuccess } from "./send-success.js";
+import { readPageQuery } from "./read-page-query.js";
+import { assertAdministrator } from "../../channels/assert-administrator.js";
+import { listUsers } from "../../store/users/list-users.js";
+import { toPageWindow } from "../../tokens/to-page-window.js";
 
 export function createUserHandlers(
   context: GatewayContext,
-): Record<"loginUser" | "getSelf" | "createUser", OperationHandler> {
+): Record<"loginUser" | "getSelf" | "createUser" | "updateUser" | "listUsers", OperationHandler> {
   return {
     async loginUser(request, response) {
       const body = request.body as JsonRequestBody<operations["loginUser"]>;
@@ -31,9 +37,26 @@ export function createUserHandlers(
     getSelf(_request, response) {
       sendSuccess(response, toUserView(getAuthenticatedUser(response)));
     },
+    async listUsers(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const { page, size } = readPageQuery(request);
+      const keyword = typeof request.query.keyword === "string" ? request.query.keyword : undefined;
+      const { users, total } = await listUsers(context.database.db, keyword, toPageWindow(page, size));
+      sendSuccess(response, { items: users.map(toUserView), total, page, page_size: size });
+    },
+    async updateUser(request, response) {
+      const body = request.body as JsonRequestBody<operations["updateUser"]>;
+      const userId = Number(readPathParameter(request, "id"));
+      sendSuccess(response, toUserView(await updateUserAccount(context, getAuthenticatedUser(response), userId, body)));
+    },
     async createUser(request, response) {
       const body = request.body as JsonRequestBody<operations["createUser"]>;
-      sendSuccess(response, toUserView(await createUserAccount(context, getAuthenticatedUser(response), body)));
+      sendSuccess(
+        response,
+        toUserView(
+          await createUserAccount(context, getAuthenticatedUser(response), body, context.config.usersInitialQuota),
+        ),
+      );
     },
   };
 }

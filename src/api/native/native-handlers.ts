@@ -19,6 +19,7 @@ import { runRelay } from "../../relay/run-relay.js";
 import { runUnbilledRelay } from "../../relay/run-unbilled-relay.js";
 import type { TokenRecord } from "../../store/tokens/token-record.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../../users/authenticated-request.js";
+import { resolveRoutingToken } from "../../relay/resolve-routing-token.js";
 
 type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
 type EmbedContentRequest = components["schemas"]["EmbedContentRequest"];
@@ -35,7 +36,7 @@ export function createNativeOperationHandlers(context: GatewayContext): Record<k
     const token = getAuthenticatedToken(response);
     return {
       token,
-      routing: { group: token.group, crossGroupRetry: token.crossGroupRetry },
+      routing: resolveRoutingToken(response, token, context.config),
       userGroup: getAuthenticatedUserGroup(response),
     };
   };

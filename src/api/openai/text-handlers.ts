@@ -9,6 +9,7 @@ import { findContinuationTarget } from "../../relay/response-routes.js";
 import { runRelay } from "../../relay/run-relay.js";
 import { readResponseContinuations } from "./read-response-continuations.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../../users/authenticated-request.js";
+import { resolveRoutingToken } from "../../relay/resolve-routing-token.js";
 
 type TextOperationId = "listModels" | "createChatCompletion" | "createResponse" | "createEmbedding";
 
@@ -18,7 +19,7 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
     listModels(_request, response) {
       const token = getAuthenticatedToken(response);
       const models = context.channelRouter
-        .listModels({ group: token.group, crossGroupRetry: token.crossGroupRetry }, getAuthenticatedUserGroup(response))
+        .listModels(resolveRoutingToken(response, token, context.config), getAuthenticatedUserGroup(response))
         .filter((model) => isModelAllowed(token, model));
       const created = context.now();
       response.json({

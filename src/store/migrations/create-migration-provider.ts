@@ -4,6 +4,7 @@ import { createInitialMigration } from "./create-initial-migration.js";
 import { createResponseRoutesMigration } from "./create-response-routes-migration.js";
 import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
 import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
+import { createUserWalletsMigration } from "./create-user-wallets-migration.js";
 import { createUnsettledReservationsIndexMigration } from "./create-unsettled-reservations-index-migration.js";
 import { createVideoTasksMigration } from "./create-video-tasks-migration.js";
 import { createWebhookSecretsMigration } from "./create-webhook-secrets-migration.js";
@@ -19,6 +20,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0005_webhook_secrets_and_callback_deliveries": createWebhookSecretsMigration(dialect),
     "0006_task_callback_state": createTaskCallbackStateMigration(),
     "0007_response_routes": createResponseRoutesMigration(),
+    "0008_user_wallets": createUserWalletsMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

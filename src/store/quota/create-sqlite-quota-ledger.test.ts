@@ -51,7 +51,7 @@ async function openLedger() {
 describe("createSqliteQuotaLedger", () => {
   it("settles a hold within its window with one settled ledger row: balance, used quota and row commit together", async () => {
     const ledger = await openLedger();
-    expect(await ledger.hold("r1", 300)).toBe(true);
+    expect(await ledger.hold("r1", 300)).toBe("held");
     expect(ledger.committed()).toEqual({ token: { remain_quota: 1000, used_quota: 0 }, rows: [] });
     // A settlement resolves once committed (issue 17, defect 9): the relay answers only after that.
     expect(await ledger.settle("r1", 120)).toBe(true);
@@ -88,7 +88,7 @@ describe("createSqliteQuotaLedger", () => {
 
   it("refuses a hold the balance cannot cover and a request id already held, taking nothing", async () => {
     const ledger = await openLedger();
-    expect(await ledger.hold("big", 1001)).toBe(false);
+    expect(await ledger.hold("big", 1001)).toBe("token");
     await ledger.hold("dup", 100);
     await expect(ledger.hold("dup", 200)).rejects.toThrow("exists already");
     ledger.commit();
@@ -141,11 +141,11 @@ describe("createSqliteQuotaLedger", () => {
 
   it("applies deferred settlements before refusing a hold, so a refund owed to the token still counts", async () => {
     const ledger = await openLedger();
-    expect(await ledger.hold("all", 1000)).toBe(true);
+    expect(await ledger.hold("all", 1000)).toBe("held");
     expect(await ledger.settle("all", 100)).toBe(true);
     // The refund of 900 is deferred, not yet written; the next hold needs it.
-    expect(await ledger.hold("next", 600)).toBe(true);
-    expect(await ledger.hold("too-much", 301)).toBe(false);
+    expect(await ledger.hold("next", 600)).toBe("held");
+    expect(await ledger.hold("too-much", 301)).toBe("token");
     ledger.commit();
     expect(ledger.committed().token).toEqual({ remain_quota: 300, used_quota: 100 });
     ledger.close();

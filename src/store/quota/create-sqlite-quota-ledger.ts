@@ -1,10 +1,14 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
 import type { CommitWindow } from "./create-commit-window.js";
+import type { ReserveOutcome } from "./reserve-quota-with-ledger-row.js";
 
 export interface SqliteQuotaLedger {
-  /** Takes `amount` (its ledger row is written with the window's commit); false when the balance cannot cover it. */
-  reserve(input: ReserveInput): Promise<boolean>;
+  /**
+   * Takes `amount` from the token (unless `tokenLimited` is false) and from the owner's wallet (unless it is
+   * unlimited), or neither; the ledger row is written with the window's commit. Says which balance was short.
+   */
+  reserve(input: ReserveRequest): Promise<ReserveOutcome>;
   /**
    * Marks the reservation settled (only if it is not yet) and applies charge and refund, atomically. True when
    * this call settles it. For a hold of this process the writes are deferred (applied before any other statement
@@ -14,13 +18,26 @@ export interface SqliteQuotaLedger {
    * settlement of that turn), so an answer sent after it is billed even if the process is killed right after.
    */
   settle(input: SettleInput): Promise<boolean>;
-  /** used_quota += actual for an unlimited token (no reservation, no balance change); resolves once committed. */
-  chargeUnlimited(tokenId: number, actual: number): Promise<void>;
+  /**
+   * used_quota += actual on the token and its owner for a request that held nothing (an unlimited token of an
+   * unlimited wallet: no reservation, no balance change); resolves once committed.
+   */
+  chargeUnlimited(tokenId: number, userId: number, actual: number): Promise<void>;
   /** Reservation recovery refunded this request's row: a later settlement must find it settled, not held. */
   forget(requestId: string): void;
 }
 
-type ReserveInput = { requestId: string; tokenId: number; userId: number; amount: number; createdTime: number };
+type ReserveRequest = {
+  requestId: string;
+  tokenId: number;
+  userId: number;
+  amount: number;
+  /** false for an unlimited token: only the wallet is taken (default true) */
+  tokenLimited?: boolean;
+  createdTime: number;
+};
+/** A hold of this process: what was taken, and from which balances. */
+type ReserveInput = ReserveRequest & { tokenLimited: boolean; walletHeld: boolean };
 type SettleInput = { requestId: string; actual: number; settledTime: number };
 
 /**
@@ -48,14 +65,19 @@ export function createSqliteQuotaLedger(
   const takeQuota = connection.prepare(
     "update tokens set remain_quota = remain_quota - ? where id = ? and remain_quota >= ?",
   );
+  const giveQuotaBack = connection.prepare("update tokens set remain_quota = remain_quota + ? where id = ?");
+  const takeWallet = connection.prepare(
+    "update users set quota = quota - ? where id = ? and quota_unlimited = 0 and quota >= ?",
+  );
+  const walletIsUnlimited = connection.prepare("select quota_unlimited from users where id = ?").pluck();
   const insertReservation = connection.prepare(
-    "insert into quota_reservations (id, token_id, user_id, reserved, settled, actual, created_time, settled_time) values (?, ?, ?, ?, 0, null, ?, null)",
+    "insert into quota_reservations (id, token_id, user_id, reserved, settled, actual, created_time, settled_time, token_held, wallet_held) values (?, ?, ?, ?, 0, null, ?, null, ?, ?)",
   );
   const insertSettledReservation = connection.prepare(
-    "insert into quota_reservations (id, token_id, user_id, reserved, settled, actual, created_time, settled_time) values (?, ?, ?, ?, 1, ?, ?, ?)",
+    "insert into quota_reservations (id, token_id, user_id, reserved, settled, actual, created_time, settled_time, token_held, wallet_held) values (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
   );
   const markSettled = connection.prepare(
-    "update quota_reservations set settled = 1, actual = ?, settled_time = ? where id = ? and settled = 0 returning token_id, reserved",
+    "update quota_reservations set settled = 1, actual = ?, settled_time = ? where id = ? and settled = 0 returning token_id, user_id, reserved, token_held, wallet_held",
   );
   // A hold of this process knows its token and amount: no RETURNING (which doubles a small statement's cost).
   const markHeldSettled = connection.prepare(
@@ -71,6 +93,22 @@ export function createSqliteQuotaLedger(
      where id = @tokenId`,
   );
   const addUsedQuota = connection.prepare("update tokens set used_quota = used_quota + ? where id = ?");
+  // The wallet never goes below zero either; its used_quota counts every charge, limited or not.
+  const applyWalletSettlement = connection.prepare(
+    `update users set
+       quota = case when quota + @refund < 0 then 0 else quota + @refund end,
+       used_quota = used_quota + @actual
+     where id = @userId`,
+  );
+  // Both balances of one settled hold, token first (the order every statement takes the two rows in).
+  const applyBoth = (held: SettledHold, actual: number) => {
+    const refund = held.reserved - actual;
+    if (held.tokenHeld) applySettlement.run({ tokenId: held.tokenId, refund, actual });
+    else addUsedQuota.run(actual, held.tokenId);
+    applyWalletSettlement.run({ userId: held.userId, refund: held.walletHeld ? refund : 0, actual });
+  };
+  const giveBack = (held: ReserveInput) =>
+    applyBoth({ ...held, reserved: held.amount, tokenHeld: held.tokenLimited }, 0);
 
   // Holds in flight, by request id: taken in the open window with no ledger row yet (`unwritten`), or with their
   // open row written by an earlier commit (`written`). A settlement takes its hold out of these maps at once, which
@@ -80,41 +118,75 @@ export function createSqliteQuotaLedger(
   commitWindow.beforeCommit(() => {
     for (const held of unwritten.values()) {
       try {
-        insertReservation.run(held.requestId, held.tokenId, held.userId, held.amount, held.createdTime);
+        insertReservation.run(
+          held.requestId,
+          held.tokenId,
+          held.userId,
+          held.amount,
+          held.createdTime,
+          held.tokenLimited ? 1 : 0,
+          held.walletHeld ? 1 : 0,
+        );
         written.set(held.requestId, held);
       } catch {
         // A row that cannot be written (a request id used before) must not fail the whole window: that one hold
         // is given back, and its settlement will find no reservation and charge nothing.
-        applySettlement.run({ tokenId: held.tokenId, refund: held.amount, actual: 0 });
+        giveBack(held);
       }
     }
     unwritten.clear();
   });
 
-  const take = (input: ReserveInput) => takeQuota.run(input.amount, input.tokenId, input.amount).changes === 1;
-  const reserve = (input: ReserveInput) => {
+  const take = (input: ReserveRequest) => takeQuota.run(input.amount, input.tokenId, input.amount).changes === 1;
+  // True when the wallet was taken, false when it is unlimited, undefined when it cannot cover the amount.
+  const takeFromWallet = (input: ReserveRequest): boolean | undefined => {
+    if (takeWallet.run(input.amount, input.userId, input.amount).changes === 1) return true;
+    if (walletIsUnlimited.get(input.userId) === 1) return false;
+    return undefined;
+  };
+  const reserve = (input: ReserveRequest): ReserveOutcome => {
     if (unwritten.has(input.requestId) || written.has(input.requestId))
       throw new Error(`reservation ${input.requestId} exists already`);
-    if (!take(input)) {
+    const tokenLimited = input.tokenLimited ?? true;
+    if (tokenLimited && !take(input)) {
       // Deferred settlements may still owe this token refunds: apply them before refusing.
       commitWindow.applyDeferred();
-      if (!take(input)) return false;
+      if (!take(input)) return "token";
     }
-    unwritten.set(input.requestId, input);
-    return true;
+    let walletHeld = takeFromWallet(input);
+    if (walletHeld === undefined) {
+      commitWindow.applyDeferred();
+      walletHeld = takeFromWallet(input);
+      if (walletHeld === undefined) {
+        if (tokenLimited) giveQuotaBack.run(input.amount, input.tokenId);
+        return "wallet";
+      }
+    }
+    if (!tokenLimited && !walletHeld) return "free";
+    unwritten.set(input.requestId, { ...input, tokenLimited, walletHeld });
+    return "held";
   };
   const settleStored = connection.transaction((input: SettleInput) => {
     const settled = markSettled.get(input.actual, input.settledTime, input.requestId) as
-      | { token_id: number; reserved: number }
+      | { token_id: number; user_id: number; reserved: number; token_held: number; wallet_held: number }
       | undefined;
     if (settled === undefined) return false;
-    applySettlement.run({ tokenId: settled.token_id, refund: settled.reserved - input.actual, actual: input.actual });
+    applyBoth(
+      {
+        tokenId: settled.token_id,
+        userId: settled.user_id,
+        reserved: settled.reserved,
+        tokenHeld: settled.token_held === 1,
+        walletHeld: settled.wallet_held === 1,
+      },
+      input.actual,
+    );
     return true;
   });
   const settleWritten = connection.transaction((held: ReserveInput, input: SettleInput) => {
     // No row changed: the window that wrote it did not commit, or recovery refunded it; either way nothing is owed.
     if (markHeldSettled.run(input.actual, input.settledTime, input.requestId).changes !== 1) return;
-    applySettlement.run({ tokenId: held.tokenId, refund: held.amount - input.actual, actual: input.actual });
+    applyBoth(asSettledHold(held), input.actual);
   });
   const settleUnwritten = (held: ReserveInput, input: SettleInput) => {
     try {
@@ -126,13 +198,15 @@ export function createSqliteQuotaLedger(
         input.actual,
         held.createdTime,
         input.settledTime,
+        held.tokenLimited ? 1 : 0,
+        held.walletHeld ? 1 : 0,
       );
     } catch {
       // As at commit: a row that cannot be written (a request id used before) gives its hold back, charging nothing.
-      applySettlement.run({ tokenId: held.tokenId, refund: held.amount, actual: 0 });
+      giveBack(held);
       return;
     }
-    applySettlement.run({ tokenId: held.tokenId, refund: held.amount - input.actual, actual: input.actual });
+    applyBoth(asSettledHold(held), input.actual);
   };
   const settle = (input: SettleInput): Promise<boolean> => {
     const unwrittenHold = unwritten.get(input.requestId);
@@ -174,9 +248,23 @@ export function createSqliteQuotaLedger(
       unwritten.delete(requestId);
       written.delete(requestId);
     },
-    chargeUnlimited(tokenId, actual) {
+    chargeUnlimited(tokenId, userId, actual) {
       assertQuotaAmount("actual", actual);
-      return commitWindow.deferDurably(() => void addUsedQuota.run(actual, tokenId));
+      return commitWindow.deferDurably(() =>
+        applyBoth({ tokenId, userId, reserved: 0, tokenHeld: false, walletHeld: false }, actual),
+      );
     },
+  };
+}
+
+type SettledHold = { tokenId: number; userId: number; reserved: number; tokenHeld: boolean; walletHeld: boolean };
+
+function asSettledHold(held: ReserveInput): SettledHold {
+  return {
+    tokenId: held.tokenId,
+    userId: held.userId,
+    reserved: held.amount,
+    tokenHeld: held.tokenLimited,
+    walletHeld: held.walletHeld,
   };
 }

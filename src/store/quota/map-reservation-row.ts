@@ -12,5 +12,7 @@ export function mapReservationRow(row: Selectable<QuotaReservationsTable>): Rese
     actual: row.actual,
     createdTime: row.created_time,
     settledTime: row.settled_time,
+    tokenHeld: row.token_held === 1,
+    walletHeld: row.wallet_held === 1,
   };
 }

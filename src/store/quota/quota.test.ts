@@ -57,6 +57,9 @@ describe.each(testDatabases)("quota on $name", ({ database }) => {
       actual: null,
       createdTime: 1000,
       settledTime: null,
+      // A row written without them (as before wallets) held the token only.
+      tokenHeld: true,
+      walletHeld: false,
     });
     await expect(
       insertReservation(db, { id: reservation.id, tokenId: token.id, userId: user.id, reserved: 1, createdTime: 1 }),
@@ -158,7 +161,8 @@ describe("reserveQuotaWithLedgerRow on postgres", () => {
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, index) => reserveQuotaWithLedgerRow(db, input(`cte-${token.id}-${index}`))),
     );
-    expect(results.filter(Boolean)).toHaveLength(50);
+    expect(results.filter((outcome) => outcome === "held")).toHaveLength(50);
+    expect(results.filter((outcome) => outcome === "token")).toHaveLength(150);
     expect((await findTokenByIdForUser(db, token.id, user.id))?.remainQuota).toBe(0);
     const rows = await findUnsettledReservationsOlderThan(db, 2, 1000);
     expect(rows.filter((row) => row.tokenId === token.id)).toHaveLength(50);

@@ -8,4 +8,8 @@ export interface ReservationRecord {
   actual: number | null;
   createdTime: number;
   settledTime: number | null;
+  /** `reserved` was taken from the token (false: an unlimited token) */
+  tokenHeld: boolean;
+  /** `reserved` was taken from the owner's wallet (false: an unlimited wallet) */
+  walletHeld: boolean;
 }

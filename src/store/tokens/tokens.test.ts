@@ -133,6 +133,9 @@ describe.each(testDatabases)("tokens on $name", ({ database }) => {
       token,
       ownerGroup: user.group,
       ownerStatus: user.status,
+      ownerWalletUnlimited: true,
+      ownerRole: "user",
+      ownerAllowedGroups: [],
     });
     expect(await findTokenAndOwnerByKeyHash(db, "missing-hash")).toBeNull();
   });

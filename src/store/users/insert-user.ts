@@ -13,6 +13,9 @@ export interface InsertUserInput {
   accessTokenHash?: string | null;
   accessTokenEncrypted?: string | null;
   createdTime: number;
+  /** The wallet's first balance; with none given the wallet is unlimited (root, and accounts from before wallets). */
+  quota?: number;
+  allowedGroups?: string[];
 }
 
 export async function insertUser(db: Kysely<Database>, input: InsertUserInput): Promise<UserRecord> {
@@ -28,6 +31,9 @@ export async function insertUser(db: Kysely<Database>, input: InsertUserInput): 
       access_token_hash: input.accessTokenHash ?? null,
       access_token_encrypted: input.accessTokenEncrypted ?? null,
       created_time: input.createdTime,
+      quota: input.quota ?? 0,
+      quota_unlimited: input.quota === undefined ? 1 : 0,
+      allowed_groups: JSON.stringify(input.allowedGroups ?? []),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -13,4 +13,11 @@ export interface UserRecord {
   accessTokenEncrypted: string | null;
   /** Unix seconds */
   createdTime: number;
+  /** The wallet: units left to spend (ignored while `quotaUnlimited`). */
+  quota: number;
+  /** Units charged to the user's requests, over all their tokens. */
+  usedQuota: number;
+  quotaUnlimited: boolean;
+  /** Groups the user may pick besides their default group (`group`). */
+  allowedGroups: string[];
 }

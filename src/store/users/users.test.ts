@@ -24,6 +24,11 @@ describe.each(testDatabases)("users on $name", ({ database }) => {
       accessTokenHash: null,
       accessTokenEncrypted: null,
       createdTime: 1_700_000_001,
+      // Without a first balance the wallet is unlimited (root, and accounts from before wallets).
+      quota: 0,
+      usedQuota: 0,
+      quotaUnlimited: true,
+      allowedGroups: [],
     });
     expect(await findUserByUsername(db, "alice")).toEqual(user);
     expect(await findUserByUsername(db, "nobody")).toBeNull();
