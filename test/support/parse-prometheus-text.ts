@@ -61,7 +61,8 @@ function parseLabels(text: string, lineNumber: number): Record<string, string> {
 function parseValue(text: string, lineNumber: number): number {
   if (text === "+Inf") return Number.POSITIVE_INFINITY;
   if (text === "-Inf") return Number.NEGATIVE_INFINITY;
-  if (text === "NaN") return Number.NaN;
+  // prom-client writes NaN as "Nan" (an event-loop lag mean with no samples yet, between two close scrapes).
+  if (text === "NaN" || text === "Nan") return Number.NaN;
   const value = Number(text);
   if (Number.isNaN(value)) throw new Error(`line ${lineNumber}: bad value "${text}"`);
   return value;
