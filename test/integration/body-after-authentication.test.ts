@@ -119,6 +119,12 @@ describe("bodies after authentication, and bounded", () => {
         envelope: "native",
       },
       { path: "/api/token/", headers: { "content-type": "application/json" }, envelope: "management" },
+      // Anthropic's Messages door, with the header Claude Code sends.
+      {
+        path: "/v1/messages",
+        headers: { "content-type": "application/json", "x-api-key": "sk-not-a-real-key" },
+        envelope: "anthropic",
+      },
       // A wrong key is refused the same way.
       {
         path: "/v1/embeddings",
