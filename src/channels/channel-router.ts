@@ -64,4 +64,9 @@ export interface ChannelRouter {
   findChannel(channelId: number): Channel | undefined;
   /** Channels cooling down now (for /metrics). */
   countChannelsInCooldown(): number;
+  /**
+   * Seconds until the first of these attempts' channels may be tried again, when every one of them is cooling down;
+   * 0 when any may be tried now.
+   */
+  secondsUntilAnyReady(attempts: readonly ChannelAttempt[]): number;
 }

@@ -1,5 +1,7 @@
 export interface ChannelCooldowns {
   isCoolingDown(channelId: number): boolean;
+  /** Milliseconds until the channel may be tried again; 0 when it may be now. */
+  remainingMs(channelId: number): number;
   /** Returns true when this failure started a cooldown. */
   recordFailure(channelId: number): boolean;
   recordSuccess(channelId: number): void;
@@ -26,6 +28,10 @@ export function createChannelCooldowns(options: ChannelCooldownOptions): Channel
     isCoolingDown(channelId) {
       const state = states.get(channelId);
       return state !== undefined && state.coolingUntil > options.now();
+    },
+    remainingMs(channelId) {
+      const state = states.get(channelId);
+      return state === undefined ? 0 : Math.max(0, state.coolingUntil - options.now());
     },
     recordFailure(channelId) {
       const state = states.get(channelId) ?? { consecutiveFailures: 0, coolingUntil: 0 };

@@ -169,6 +169,11 @@ export async function createChannelRouter(
     findChannel(channelId) {
       return index.byId.get(channelId);
     },
+    secondsUntilAnyReady(attempts) {
+      let soonestMs = Number.POSITIVE_INFINITY;
+      for (const { channel } of attempts) soonestMs = Math.min(soonestMs, cooldowns.remainingMs(channel.id));
+      return attempts.length === 0 || soonestMs === 0 ? 0 : Math.ceil(soonestMs / 1000);
+    },
     countChannelsInCooldown() {
       let count = 0;
       for (const channelId of index.byId.keys()) if (cooldowns.isCoolingDown(channelId)) count += 1;

@@ -141,6 +141,10 @@ export async function runRelay<Capability extends RelayCapability>(
     plan = call.acceptsAttempt ? capable.filter(call.acceptsAttempt) : capable;
     if (plan.length === 0)
       throw new NoAvailableChannelError(call.model, { retryAfterSeconds: unavailableRetryAfterSeconds(context) });
+    // Every channel that could serve it failed repeatedly and is cooling down: a served model that is unavailable
+    // for now, answered at once (503, Retry-After: when the first comes back) instead of hammering a failing upstream.
+    const secondsUntilReady = context.channelRouter.secondsUntilAnyReady(plan);
+    if (secondsUntilReady > 0) throw new NoAvailableChannelError(call.model, { retryAfterSeconds: secondsUntilReady });
   }
   // Refused before anything is held or sent: without a price every key's usage of the model would be free.
   if (resolved.price === undefined && !context.config.allowUnpriced) throw new UnpricedModelError(call.model);

@@ -195,6 +195,24 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
     expect(primary.requests).toHaveLength(0);
   });
 
+  it("answers 503 with Retry-After, without calling upstream, while every channel of a served model cools down", async () => {
+    const { key } = await createApiKey(gateway, { remainQuota: 10_000 });
+    primary.setFaults({ status: 500 });
+    // model-x is served by the primary alone: two failures cool it down for 600 s.
+    await post(key, chatBody("model-x"));
+    await post(key, chatBody("model-x"));
+    const callsWhileFailing = primary.requests.length;
+    const refused = await post(key, chatBody("model-x"));
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(590);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(600);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("model-x");
+    expect(primary.requests).toHaveLength(callsWhileFailing);
+    // A served model whose other channel is ready is still served.
+    primary.reset();
+    expect((await post(key, chatBody("model-a"))).status).toBe(200);
+  });
+
   it("fails over a stream that breaks before its first event, and answers in JSON when no channel is left", async () => {
     const { id, key } = await createApiKey(gateway, { remainQuota: 1000 });
     primary.setFaults({ resetMidStreamAfterChunks: 0, times: 1 });
