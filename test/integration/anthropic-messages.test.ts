@@ -8,6 +8,7 @@ import { openTestDatabases } from "../../src/store/testing/open-test-databases.j
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
+import { closeChannelBreakers } from "../support/close-channel-breakers.js";
 
 const testDatabases = await openTestDatabases();
 
@@ -58,7 +59,10 @@ describe.each(testDatabases)(
       await gateway.close();
       await upstream.close();
     });
-    beforeEach(() => upstream.reset());
+    beforeEach(() => {
+      upstream.reset();
+      closeChannelBreakers(gateway);
+    });
 
     const spent = async (action: () => Promise<unknown>) => {
       const before = await readToken(gateway, tokenId);

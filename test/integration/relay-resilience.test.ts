@@ -7,6 +7,7 @@ import { createTokenForTest } from "./helpers/create-token-for-test.js";
 import { revealApiKey } from "./helpers/reveal-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
+import { closeChannelBreakers } from "../support/close-channel-breakers.js";
 
 const testDatabases = await openTestDatabases({ postgresPoolSize: 20 });
 
@@ -105,9 +106,8 @@ describe.each(testDatabases)("relay retries, failover, cooldown, disconnects and
   beforeEach(() => {
     primary.reset();
     backup.reset();
-    // Each test starts with closed breakers: a success clears a channel's failure count.
-    for (let channelId = 1; channelId <= 20; channelId += 1)
-      gateway.gateway.context.channelRouter.reportSuccess(channelId);
+    // Each test starts with closed breakers.
+    closeChannelBreakers(gateway);
   });
 
   it("fails over to the next channel on a 500 before any byte was sent, and bills once", async () => {
