@@ -136,6 +136,13 @@ describe("an upstream that quotes its key back, on every surface", async () => {
       { path: "/v1/chat/completions", headers: json, body: JSON.stringify({ ...chat, stream }) },
       { path: "/v1/responses", headers: json, body: JSON.stringify({ model, input: "hi", stream }) },
     ];
+    if (shape !== "google")
+      // Anthropic's Messages door, translated to chat completions on these OpenAI-style channels.
+      requests.push({
+        path: "/v1/messages",
+        headers: { "content-type": "application/json", "x-api-key": apiKey, "anthropic-version": "2023-06-01" },
+        body: JSON.stringify({ model, max_tokens: 16, messages: [{ role: "user", content: "hi" }], stream }),
+      });
     if (shape === "google") {
       const contents = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] });
       const native = { "content-type": "application/json", "x-goog-api-key": apiKey };
