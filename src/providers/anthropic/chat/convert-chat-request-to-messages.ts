@@ -125,7 +125,14 @@ export function convertChatRequestToMessages(request: ChatRequest, upstreamModel
       claudeChoice.disable_parallel_tool_use = true;
     if (claudeChoice) body.tool_choice = claudeChoice;
   }
-  const budget = effortToThinkingBudget(request.reasoning_effort as string | undefined);
+  const effort = request.reasoning_effort as string | null | undefined;
+  const budget = effortToThinkingBudget(effort);
+  // The value belongs to the provider: a translated channel takes the levels it can budget and refuses the rest.
+  if (budget === undefined && effort !== undefined && effort !== null && effort !== "none")
+    throw new InvalidRequestError(
+      `reasoning_effort "${effort}" is not supported on a Claude channel (minimal, low, medium, high, none).`,
+      { param: "reasoning_effort" },
+    );
   const continuesToolCall = turns.at(-1)?.content.some((block) => block.type === "tool_result") === true;
   if (budget !== undefined && !continuesToolCall) {
     body.thinking = { type: "enabled", budget_tokens: budget };
