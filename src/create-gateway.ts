@@ -70,6 +70,7 @@ export async function createGateway(
     (await openDatabase(config.databaseUrl, {
       sqliteCommitIntervalMs: config.sqliteCommitIntervalMs,
       postgresTimeouts: config.databaseTimeouts,
+      postgresPoolSize: config.databasePoolSize,
       onSqliteCommitError: (error) =>
         logger.error({ err: error }, "quota ledger commit failed; the writes of its window are lost"),
       onSqliteDeferredError: (error) =>
