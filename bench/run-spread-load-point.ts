@@ -20,6 +20,8 @@ export interface SpreadLoadPointOptions {
 }
 
 export interface SpreadLoadPointResult extends LoadPointResult {
+  /** Answers other than 2xx by status, and transport errors and timeouts, so a failing point says why. */
+  failuresByKind: Record<string, number>;
   /** CPU of PostgreSQL's backends per answered request (µs); the gateways' is serverCpuMicrosecondsPerRequest. */
   databaseCpuMicrosecondsPerRequest: number;
 }
@@ -33,6 +35,7 @@ const sumCpu = (pids: number[]) => pids.reduce((sum, pid) => sum + readProcessCp
 export async function runSpreadLoadPoint(options: SpreadLoadPointOptions): Promise<SpreadLoadPointResult> {
   const latencies: number[] = [];
   let failures = 0;
+  const failuresByKind: Record<string, number> = {};
   const gatewayCpuAtStart = sumCpu(options.gatewayPids);
   const databaseCpuAtStart = sumCpu(options.databasePids);
   const machineAtStart = readMachineCpuTicks();
@@ -58,7 +61,10 @@ export async function runSpreadLoadPoint(options: SpreadLoadPointOptions): Promi
     });
     instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
-      else failures += 1;
+      else {
+        failures += 1;
+        failuresByKind[statusCode] = (failuresByKind[statusCode] ?? 0) + 1;
+      }
     });
     return instance;
   });
@@ -66,7 +72,11 @@ export async function runSpreadLoadPoint(options: SpreadLoadPointOptions): Promi
   const elapsedSeconds = (performance.now() - startedAt) / 1000;
   const gatewayCpu = sumCpu(options.gatewayPids) - gatewayCpuAtStart;
   const databaseCpu = sumCpu(options.databasePids) - databaseCpuAtStart;
-  for (const result of results) failures += result.errors + result.timeouts;
+  for (const result of results) {
+    failures += result.errors + result.timeouts;
+    if (result.errors > 0) failuresByKind.errors = (failuresByKind.errors ?? 0) + result.errors;
+    if (result.timeouts > 0) failuresByKind.timeouts = (failuresByKind.timeouts ?? 0) + result.timeouts;
+  }
   const answered = latencies.length;
   return {
     target: options.name,
@@ -74,6 +84,7 @@ export async function runSpreadLoadPoint(options: SpreadLoadPointOptions): Promi
     requestsPerSecond: answered / elapsedSeconds,
     latency: summariseLatencies(latencies),
     failures,
+    failuresByKind,
     serverCpuMicrosecondsPerRequest: answered > 0 ? gatewayCpu / answered : Number.NaN,
     databaseCpuMicrosecondsPerRequest: answered > 0 ? databaseCpu / answered : Number.NaN,
     stealShare: stealShare(machineAtStart, readMachineCpuTicks()),

@@ -110,3 +110,21 @@ export async function listDatabaseBackends(databaseUrl: string): Promise<number[
     await client.end();
   }
 }
+
+/**
+ * Transactions committed in `databaseUrl`'s database so far (pg_stat_database; backends report at most once a
+ * second, so read it a second after the load stops). The gateways are the database's only clients.
+ */
+export async function readDatabaseCommits(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("select pg_stat_clear_snapshot()");
+    const result = await client.query<{ commits: string }>(
+      "select xact_commit as commits from pg_stat_database where datname = current_database()",
+    );
+    return Number(result.rows[0]!.commits);
+  } finally {
+    await client.end();
+  }
+}
