@@ -109,6 +109,7 @@ export async function createGateway(
     }),
     accessTimeRecorder: createAccessTimeRecorder(database.db, {
       intervalMs: 1000,
+      dialect: database.dialect,
       onError: (error) => logger.error({ err: error }, "failed to record token access times"),
     }),
     tokenCache: createTokenCache({ ttlMs: config.tokenCacheTtlMs, maximumEntries: 100_000 }),
