@@ -26,7 +26,10 @@ export interface SpreadLoadPointResult extends LoadPointResult {
   databaseCpuMicrosecondsPerRequest: number;
 }
 
-const sumCpu = (pids: number[]) => pids.reduce((sum, pid) => sum + readProcessCpuMicroseconds(pid), 0);
+const readCpu = (pids: number[]) => pids.map((pid) => readProcessCpuMicroseconds(pid));
+// A process gone by the end (a pooled connection closed while idle) counts nothing rather than making the sum NaN.
+const cpuSince = (pids: number[], atStart: number[]) =>
+  readCpu(pids).reduce((sum, atEnd, index) => (Number.isFinite(atEnd) ? sum + atEnd - atStart[index]! : sum), 0);
 
 /**
  * One load point spread over several gateway instances and keys: one autocannon per instance, started together, with
@@ -36,8 +39,8 @@ export async function runSpreadLoadPoint(options: SpreadLoadPointOptions): Promi
   const latencies: number[] = [];
   let failures = 0;
   const failuresByKind: Record<string, number> = {};
-  const gatewayCpuAtStart = sumCpu(options.gatewayPids);
-  const databaseCpuAtStart = sumCpu(options.databasePids);
+  const gatewayCpuAtStart = readCpu(options.gatewayPids);
+  const databaseCpuAtStart = readCpu(options.databasePids);
   const machineAtStart = readMachineCpuTicks();
   const startedAt = performance.now();
   const perInstance = Math.max(1, Math.round(options.connections / options.urls.length));
@@ -70,8 +73,8 @@ export async function runSpreadLoadPoint(options: SpreadLoadPointOptions): Promi
   });
   const results = await Promise.all(runs);
   const elapsedSeconds = (performance.now() - startedAt) / 1000;
-  const gatewayCpu = sumCpu(options.gatewayPids) - gatewayCpuAtStart;
-  const databaseCpu = sumCpu(options.databasePids) - databaseCpuAtStart;
+  const gatewayCpu = cpuSince(options.gatewayPids, gatewayCpuAtStart);
+  const databaseCpu = cpuSince(options.databasePids, databaseCpuAtStart);
   for (const result of results) {
     failures += result.errors + result.timeouts;
     if (result.errors > 0) failuresByKind.errors = (failuresByKind.errors ?? 0) + result.errors;
