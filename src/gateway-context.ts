@@ -6,7 +6,7 @@ import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import type { ChannelRouter } from "./channels/channel-router.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
-import type { ProviderServices } from "./providers/provider-services.js";
+import type { ProviderServices } from "./providers/contract/provider-services.js";
 import type { Logger } from "./logging/logger.js";
 import type { OpenRelayRegistry } from "./relay/create-open-relay-registry.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";

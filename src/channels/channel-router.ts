@@ -1,4 +1,4 @@
-import type { Channel } from "./channel.js";
+import type { Channel } from "../providers/contract/channel.js";
 
 /** What the router needs to know about the caller's token. */
 export interface RoutingToken {

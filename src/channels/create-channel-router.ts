@@ -1,5 +1,5 @@
 import { listAllChannels } from "../store/channels/list-all-channels.js";
-import type { Channel } from "./channel.js";
+import type { Channel } from "../providers/contract/channel.js";
 import type { ChannelAttempt, ChannelRouter, RoutingToken } from "./channel-router.js";
 import type { ChannelServicesContext } from "./channel-services-context.js";
 import { createChannelCooldowns } from "./create-channel-cooldowns.js";

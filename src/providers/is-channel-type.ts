@@ -1,4 +1,4 @@
-import type { ChannelType } from "./channel-type.js";
+import type { ChannelType } from "./contract/channel-type.js";
 import { providerRegistry } from "./registry.js";
 
 /** Whether a stored or configured type names a registered adapter. */

@@ -7,7 +7,7 @@ import { dashscopeAdapter } from "./dashscope/adapter.js";
 import { nativeAdapter } from "./native/adapter.js";
 import { openaiAdapter } from "./openai/adapter.js";
 import { vertexAdapter } from "./vertex/adapter.js";
-import type { ProviderAdapter } from "./provider-adapter.js";
+import type { ProviderAdapter } from "./contract/provider-adapter.js";
 
 /**
  * Every upstream protocol the gateway speaks, by channel `type`. Adding a provider: its folder with an adapter,

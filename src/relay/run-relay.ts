@@ -1,10 +1,10 @@
 import type { Request, Response } from "express";
-import { ClientGoneSignal } from "./client-gone-signal.js";
+import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
 import type { Reservation } from "../billing/billing-service.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
 import type { ChannelAttempt, RoutingToken } from "../channels/channel-router.js";
-import type { Channel } from "../channels/channel.js";
+import type { Channel } from "../providers/contract/channel.js";
 import { ClientGoneError } from "../errors/client-gone-error.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
 import { UnpricedModelError } from "../errors/unpriced-model-error.js";
@@ -18,7 +18,7 @@ import {
   getAuthenticatedUserGroup,
 } from "../users/authenticated-request.js";
 import { resolveRoutingToken } from "./resolve-routing-token.js";
-import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
+import { createObservedUsage, type ObservedUsage } from "../providers/contract/observed-usage.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import type { RequestIds } from "../http/request-ids.js";
@@ -27,7 +27,11 @@ import { holdFinalFrames, releaseFinalFrames } from "../http/sse-writer.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
 import { continuationUnavailable, recordCreatedIds, type ContinuationTarget } from "./response-routes.js";
-import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
+import type {
+  RelayCapability,
+  RelayCapabilityCalls,
+  RelayCapabilityMethod,
+} from "../providers/contract/provider-adapter.js";
 
 export interface RelayAttemptInput {
   attempt: ChannelAttempt;

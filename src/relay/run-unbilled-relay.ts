@@ -1,15 +1,15 @@
 import type { Response } from "express";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
-import type { Channel } from "../channels/channel.js";
+import type { Channel } from "../providers/contract/channel.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { exactModelName, type ModelNameResolution } from "../models/resolve-model-name.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
-import type { ProviderAdapter, UnbilledAttemptInput } from "../providers/provider-adapter.js";
+import type { ProviderAdapter, UnbilledAttemptInput } from "../providers/contract/provider-adapter.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { resolveRoutingToken } from "./resolve-routing-token.js";
 import { buildUpstreamHeaders } from "./build-upstream-headers.js";
-import { ClientGoneSignal } from "./client-gone-signal.js";
+import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { ClientGoneError } from "../errors/client-gone-error.js";
 import { explainEmptyPlan } from "./explain-empty-plan.js";
 import { UpstreamFailure } from "./upstream-failure.js";

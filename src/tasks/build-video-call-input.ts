@@ -1,8 +1,8 @@
 import type { ChannelAttempt } from "../channels/channel-router.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import { buildUpstreamHeaders } from "../relay/build-upstream-headers.js";
-import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
-import type { VideoCallInput } from "./video-task-capability.js";
+import type { ClientGoneSignal } from "../http/client-gone-signal.js";
+import type { VideoCallInput } from "../providers/contract/video-task-capability.js";
 
 /** The input of a poll or content call outside the relay: the channel key carried as its adapter does. */
 export function buildVideoCallInput(attempt: ChannelAttempt, signal: ClientGoneSignal): VideoCallInput {

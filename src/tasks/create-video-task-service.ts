@@ -6,7 +6,7 @@ import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import { ModelNotFoundError } from "../errors/no-available-channel-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { ClientGoneSignal } from "../relay/client-gone-signal.js";
+import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { runRelay } from "../relay/run-relay.js";
 import { UpstreamFailure } from "../relay/upstream-failure.js";
 import { listCallbackDeliveries } from "../store/callback-deliveries/list-callback-deliveries.js";
@@ -27,7 +27,7 @@ import { createTaskId } from "./create-task-id.js";
 import { findVideoModelFamily } from "./find-video-model-family.js";
 import { findVideoTaskCapability } from "./find-video-task-capability.js";
 import { hashVideoRequest } from "./hash-video-request.js";
-import type { VideoTaskSnapshot } from "./video-task-capability.js";
+import type { VideoTaskSnapshot } from "../providers/contract/video-task-capability.js";
 import type { VideoTaskService } from "./video-task-service.js";
 
 const unfinished = ["queued", "in_progress"] as const;

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { Channel } from "../../channels/channel.js";
+import type { Channel } from "../contract/channel.js";
 import type { ChannelAttempt } from "../../channels/channel-router.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";

@@ -1,7 +1,7 @@
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import type { components } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
-import { recordStreamedText } from "../../relay/observed-usage.js";
+import { recordStreamedText } from "../contract/observed-usage.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ChannelAttempt } from "../../channels/channel-router.js";
 import { createCheckedDownloadOpener } from "../../net/create-checked-download-opener.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
-import { ClientGoneSignal } from "../../relay/client-gone-signal.js";
+import { ClientGoneSignal } from "../../http/client-gone-signal.js";
 import { closeUpstreamDispatchers } from "../../relay/get-upstream-dispatcher.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import { downloadNativeVideoFile } from "./download-native-video-file.js";

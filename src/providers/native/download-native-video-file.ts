@@ -4,7 +4,7 @@ import { sendUpstreamRequest, type UpstreamResponse } from "../../relay/send-ups
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import { upstreamStatusFailure } from "../../relay/upstream-status-failure.js";
 import { upstreamTransportFailure } from "../../relay/upstream-transport-failure.js";
-import type { VideoCallInput } from "../../tasks/video-task-capability.js";
+import type { VideoCallInput } from "../contract/video-task-capability.js";
 
 /** Redirects followed from the channel's file URL to the bytes (the real API answers one 302, to its storage). */
 export const maximumDownloadRedirects = 3;

@@ -1,6 +1,6 @@
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
-import type { VideoReferenceImage, VideoTaskCapability } from "../../tasks/video-task-capability.js";
+import type { VideoReferenceImage, VideoTaskCapability } from "../contract/video-task-capability.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
 import { readUpstreamVideoContent } from "../../tasks/read-upstream-video-content.js";
 import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../tasks/upstream-task-gone.js";

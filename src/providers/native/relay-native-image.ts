@@ -2,9 +2,9 @@ import type { components as NativeComponents } from "../../../generated/types/na
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import type { ImageCall } from "../image-call.js";
+import type { ImageCall } from "../contract/image-call.js";
 import { assertFamilyServed } from "../image-families/assert-family-served.js";
-import type { ProviderServices } from "../provider-services.js";
+import type { ProviderServices } from "../contract/provider-services.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { readOpenaiImageError } from "../openai/read-openai-image-error.js";
 import { convertImageRequestToNative } from "./convert-image-request-to-native.js";

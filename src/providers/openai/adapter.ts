@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from "../provider-adapter.js";
+import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { relayVideoSubmission } from "../../tasks/relay-video-submission.js";
 import { openaiVideoTasks } from "./openai-video-tasks.js";
 import { relayOpenaiChat } from "./relay-openai-chat.js";

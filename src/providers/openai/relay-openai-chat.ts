@@ -12,7 +12,7 @@ import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-tra
 import { inlineReasoningIntoContent } from "./inline-reasoning-into-content.js";
 import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { prepareOpenaiChatBody } from "./prepare-openai-chat-body.js";
-import { recordStreamedText } from "../../relay/observed-usage.js";
+import { recordStreamedText } from "../contract/observed-usage.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
 type ChatCompletion = components["schemas"]["ChatCompletion"];

@@ -4,10 +4,10 @@ import type { MeteredUsage } from "../../billing/metered-usage.js";
 import type { RelayAttemptInput } from "../../relay/run-relay.js";
 import { sendUpstreamJsonRequestKeepingBytes } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
-import type { ImageCall, UploadedImageFile } from "../image-call.js";
+import type { ImageCall, UploadedImageFile } from "../contract/image-call.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { readOpenaiImageError } from "./read-openai-image-error.js";
-import type { ProviderServices } from "../provider-services.js";
+import type { ProviderServices } from "../contract/provider-services.js";
 import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { relayOpenaiImgC } from "./relay-openai-img-c.js";
 

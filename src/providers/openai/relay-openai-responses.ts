@@ -9,7 +9,7 @@ import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.
 import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";
 import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
-import { recordStreamedText } from "../../relay/observed-usage.js";
+import { recordStreamedText } from "../contract/observed-usage.js";
 
 type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
 type ResponseObject = components["schemas"]["ResponseObject"];

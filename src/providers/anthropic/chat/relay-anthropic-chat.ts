@@ -1,7 +1,7 @@
 import type { components } from "../../../../generated/types/openai.js";
 import { withoutInjectedDefaults } from "../../../http/client-body-fields.js";
 import { createSseWriter } from "../../../http/sse-writer.js";
-import { recordStreamedText } from "../../../relay/observed-usage.js";
+import { recordStreamedText } from "../../contract/observed-usage.js";
 import { pipeUpstreamEvents } from "../../../relay/pipe-upstream-events.js";
 import type { RelayAttemptInput } from "../../../relay/run-relay.js";
 import { sendUpstreamJsonRequest } from "../../../relay/send-upstream-json-request.js";

@@ -1,9 +1,9 @@
-import type { OpenCheckedDownload } from "../net/create-checked-download-opener.js";
+import type { OpenCheckedDownload } from "../../net/create-checked-download-opener.js";
 import type { Readable } from "node:stream";
-import type { ChannelAttempt } from "../channels/channel-router.js";
-import type { buildUpstreamHeaders } from "../relay/build-upstream-headers.js";
-import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
-import type { TaskStatus } from "../store/tasks/task-record.js";
+import type { ChannelAttempt } from "../../channels/channel-router.js";
+import type { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
+import type { ClientGoneSignal } from "../../http/client-gone-signal.js";
+import type { TaskStatus } from "../../store/tasks/task-record.js";
 
 /**
  * The seed's upstream vocabulary for `metadata.output.task_status` (troubleshooting only). Each protocol maps its
