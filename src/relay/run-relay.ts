@@ -3,7 +3,8 @@ import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
 import type { Reservation } from "../billing/billing-service.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
-import type { ChannelAttempt, RoutingToken } from "../channels/channel-router.js";
+import type { RoutingToken } from "../channels/channel-router.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import type { Channel } from "../providers/contract/channel.js";
 import { ClientGoneError } from "../errors/client-gone-error.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
@@ -32,36 +33,6 @@ import type {
   RelayCapabilityCalls,
   RelayCapabilityMethod,
 } from "../providers/contract/provider-adapter.js";
-
-export interface RelayAttemptInput {
-  attempt: ChannelAttempt;
-  /** The headers of an upstream call on this attempt: its channel key as the adapter carries it, body and accept. */
-  upstreamHeaders(options?: Parameters<typeof buildUpstreamHeaders>[1]): Record<string, string>;
-  /** The client's response: streams are written to it as they go (JSON and binary answers go through deliver). */
-  response: Response;
-  /**
-   * A value made once per request and shared by its attempts (a translation that downloaded media: a failover
-   * reuses it instead of downloading again). `key` names the value within the request.
-   */
-  remember<Value>(key: string, create: () => Value): Value;
-  signal: ClientGoneSignal;
-  observed: ObservedUsage;
-  requestId: string;
-  /** The quota held for this request; a call with `handsOverReservation` stores it where it will be settled. */
-  reservation: Reservation;
-  /**
-   * Hands over the JSON answer. A client that reads its balance right after the answer must see the request
-   * billed: it is sent after settlement. Streams write as they go; the relay ends them after settlement.
-   */
-  deliver(body: unknown): void;
-  /** Hands over a binary answer (audio), sent like `deliver`. */
-  deliverBytes(contentType: string, bytes: Buffer): void;
-  /**
-   * Notes upstream ids this attempt made (a Responses answer's id and its output items' ids) as soon as they are
-   * known, so continuations of them reach this channel and key; recorded before the answer ends.
-   */
-  noteCreatedIds(ids: readonly string[]): void;
-}
 
 export interface RelayCall<Capability extends RelayCapability> {
   /** What the client asked for: only channels whose adapter serves this capability are planned. */

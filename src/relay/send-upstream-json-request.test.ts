@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { closeUpstreamDispatchers } from "./get-upstream-dispatcher.js";
 import { maximumUpstreamAnswerSize } from "./send-upstream-buffered-request.js";

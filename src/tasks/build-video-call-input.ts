@@ -1,4 +1,4 @@
-import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import { buildUpstreamHeaders } from "../relay/build-upstream-headers.js";
 import type { ClientGoneSignal } from "../http/client-gone-signal.js";

@@ -1,7 +1,7 @@
 import { createSseWriter } from "../../http/sse-writer.js";
 import { recordStreamedText } from "../contract/observed-usage.js";
 import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { type AnthropicUsage, convertAnthropicUsage } from "../anthropic-wire/anthropic-usage.js";

@@ -2,7 +2,7 @@ import { EventStreamCodec } from "@smithy/eventstream-codec";
 import type { components } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
 import { recordStreamedText } from "../contract/observed-usage.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { createChatCompletionId } from "../native/create-chat-completion-id.js";

@@ -1,4 +1,4 @@
-import type { providerRegistry } from "../registry.js";
+import type { components } from "../../../generated/types/management.js";
 
-/** A channel `type`: one of the registered adapters (and, checked in registry.ts, of the spec's enum). */
-export type ChannelType = keyof typeof providerRegistry;
+/** A channel `type`: one of the spec's ChannelType enum (the registry files one adapter under each). */
+export type ChannelType = components["schemas"]["ChannelType"];

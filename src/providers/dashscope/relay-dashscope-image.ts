@@ -1,4 +1,4 @@
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { downloadResultImages } from "../image-families/download-result-images.js";
 import type { ImageCall } from "../contract/image-call.js";

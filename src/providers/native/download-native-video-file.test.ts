@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ChannelAttempt } from "../../channels/channel-router.js";
+import type { ChannelAttempt } from "../contract/channel-attempt.js";
 import { createCheckedDownloadOpener } from "../../net/create-checked-download-opener.js";
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
 import { ClientGoneSignal } from "../../http/client-gone-signal.js";

@@ -6,7 +6,7 @@ import { createSseWriter } from "../../http/sse-writer.js";
 import type { Logger } from "../../logging/logger.js";
 import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { convertChatRequestToNative, type ChatToNativeResult } from "./convert-chat-request-to-native.js";

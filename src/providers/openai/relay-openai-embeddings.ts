@@ -1,7 +1,7 @@
 import type { Response } from "express";
 import type { components } from "../../../generated/types/openai.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 

@@ -1,7 +1,7 @@
 import { FormData } from "undici";
 import type { components } from "../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequestKeepingBytes } from "../../relay/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import type { ImageCall, UploadedImageFile } from "../contract/image-call.js";

@@ -1,4 +1,4 @@
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { readImagePrompt } from "../image-families/read-image-prompt.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";

@@ -3,7 +3,7 @@ import type { components } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
 import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
 import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
 import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";

@@ -1,4 +1,4 @@
-import type { ChannelAttempt } from "../../channels/channel-router.js";
+import type { ChannelAttempt } from "../contract/channel-attempt.js";
 import type { ChannelSettingsShape } from "../contract/channel-settings-shape.js";
 import { readServiceAccount } from "./read-service-account.js";
 

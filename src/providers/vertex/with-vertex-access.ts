@@ -1,5 +1,5 @@
 import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { UpstreamFailure } from "../../relay/upstream-failure.js";
 import { vertexTokens } from "./create-vertex-token-cache.js";
 

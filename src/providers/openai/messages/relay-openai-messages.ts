@@ -2,7 +2,7 @@ import type { components } from "../../../../generated/types/openai.js";
 import { createSseWriter } from "../../../http/sse-writer.js";
 import { recordStreamedText } from "../../contract/observed-usage.js";
 import { pipeUpstreamEvents } from "../../../relay/pipe-upstream-events.js";
-import type { RelayAttemptInput } from "../../../relay/run-relay.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../../relay/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../../relay/send-upstream-request.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
