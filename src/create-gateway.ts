@@ -27,7 +27,7 @@ import { createKeyCipher } from "./keys/create-key-cipher.js";
 import type { Logger } from "./logging/logger.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
 import { createOpenRelayRegistry } from "./relay/create-open-relay-registry.js";
-import { closeUpstreamDispatchers } from "./relay/get-upstream-dispatcher.js";
+import { closeUpstreamDispatchers } from "./upstream/get-upstream-dispatcher.js";
 import { openDatabase } from "./store/open-database.js";
 import { createAccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
 import { createKeyRevealLimiter } from "./tokens/create-key-reveal-limiter.js";

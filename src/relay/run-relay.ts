@@ -20,13 +20,13 @@ import {
 } from "../users/authenticated-request.js";
 import { resolveRoutingToken } from "./resolve-routing-token.js";
 import { createObservedUsage, type ObservedUsage } from "../providers/contract/observed-usage.js";
-import { UpstreamFailure } from "./upstream-failure.js";
+import { UpstreamFailure } from "../upstream/upstream-failure.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import type { RequestIds } from "../http/request-ids.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
 import { holdFinalFrames, releaseFinalFrames } from "../http/sse-writer.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
-import { buildUpstreamHeaders } from "./build-upstream-headers.js";
+import { buildUpstreamHeaders } from "../upstream/build-upstream-headers.js";
 import { continuationUnavailable, recordCreatedIds, type ContinuationTarget } from "./response-routes.js";
 import type {
   RelayCapability,

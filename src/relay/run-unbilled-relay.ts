@@ -8,11 +8,11 @@ import type { ProviderAdapter, UnbilledAttemptInput } from "../providers/contrac
 import { readRequestIds } from "../http/read-request-ids.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { resolveRoutingToken } from "./resolve-routing-token.js";
-import { buildUpstreamHeaders } from "./build-upstream-headers.js";
+import { buildUpstreamHeaders } from "../upstream/build-upstream-headers.js";
 import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { ClientGoneError } from "../errors/client-gone-error.js";
 import { explainEmptyPlan } from "./explain-empty-plan.js";
-import { UpstreamFailure } from "./upstream-failure.js";
+import { UpstreamFailure } from "../upstream/upstream-failure.js";
 
 /** Reads that are routed like generations but never billed (GET /v1beta/voices, :countTokens, Messages token counts). */
 type UnbilledCapability = "nativeVoices" | "nativeCountTokens" | "messageTokenCount";

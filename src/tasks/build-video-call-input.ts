@@ -1,6 +1,6 @@
 import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import { findProviderAdapter } from "../providers/find-provider-adapter.js";
-import { buildUpstreamHeaders } from "../relay/build-upstream-headers.js";
+import { buildUpstreamHeaders } from "../upstream/build-upstream-headers.js";
 import type { ClientGoneSignal } from "../http/client-gone-signal.js";
 import type { VideoCallInput } from "../providers/contract/video-task-capability.js";
 

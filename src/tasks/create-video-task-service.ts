@@ -8,7 +8,7 @@ import { NotFoundError } from "../errors/not-found-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { runRelay } from "../relay/run-relay.js";
-import { UpstreamFailure } from "../relay/upstream-failure.js";
+import { UpstreamFailure } from "../upstream/upstream-failure.js";
 import { listCallbackDeliveries } from "../store/callback-deliveries/list-callback-deliveries.js";
 import { claimTaskForRefresh } from "../store/tasks/claim-task-for-refresh.js";
 import { findFinishedTasksWithOpenReservations } from "../store/tasks/find-finished-tasks-with-open-reservations.js";

@@ -1,5 +1,5 @@
 import type { UnbilledAttemptInput } from "../contract/provider-adapter.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import type { MessageTokenCountCall } from "../contract/messages-call.js";
 import { withClientAnthropicHeaders } from "./anthropic-headers.js";
 

@@ -1,5 +1,5 @@
 import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import { downloadResultImages } from "../image-families/download-result-images.js";
 import type { ImageCall } from "../contract/image-call.js";
 import { assertFamilyServed } from "../image-families/assert-family-served.js";

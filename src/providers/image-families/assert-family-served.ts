@@ -1,4 +1,4 @@
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import type { ImageFamilyName } from "../contract/image-family-rules.js";
 
 /**

@@ -1,4 +1,4 @@
-import { relayVideoSubmission } from "../../tasks/relay-video-submission.js";
+import { relayVideoSubmission } from "../../upstream/relay-video-submission.js";
 import { nativeVideoTasks } from "./native-video-tasks.js";
 import type { ChatToNativeResult } from "./convert-chat-request-to-native.js";
 import type { ProviderAdapter } from "../contract/provider-adapter.js";

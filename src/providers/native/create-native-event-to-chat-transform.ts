@@ -10,7 +10,7 @@ import { createThoughtSignatureExtraContent } from "./create-thought-signature-e
 import { createToolCallId } from "./create-tool-call-id.js";
 import { describeBlockedPrompt } from "./describe-blocked-prompt.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
-import type { StreamEventTransformer } from "../../relay/stream-event-transformer.js";
+import type { StreamEventTransformer } from "../../upstream/stream-event-transformer.js";
 
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
 type UsageMetadata = NativeComponents["schemas"]["UsageMetadata"];

@@ -5,10 +5,10 @@ import type { components as OpenaiComponents } from "../../../generated/types/op
 import { createSseWriter } from "../../http/sse-writer.js";
 import type { Logger } from "../../logging/logger.js";
 import type { FetchMedia } from "../../net/create-safe-fetcher.js";
-import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
+import { pipeUpstreamEvents } from "../../upstream/pipe-upstream-events.js";
 import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import { convertChatRequestToNative, type ChatToNativeResult } from "./convert-chat-request-to-native.js";
 import { observeNativeStream, prepareNativeGenerateCall } from "./prepare-native-generate-call.js";
 import { convertNativeResponseToChat } from "./convert-native-response-to-chat.js";

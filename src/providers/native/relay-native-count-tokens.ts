@@ -1,5 +1,5 @@
 import type { components } from "../../../generated/types/native.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import type { UnbilledAttemptInput } from "../contract/provider-adapter.js";
 
 type CountTokensRequest = components["schemas"]["CountTokensRequest"];

@@ -2,7 +2,7 @@ import type { Response } from "express";
 import type { NativeEmbedCall } from "../contract/native-embed-call.js";
 import type { components } from "../../../generated/types/native.js";
 import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 
 type EmbedContentRequest = components["schemas"]["EmbedContentRequest"];
 type BatchEmbedContentsRequest = components["schemas"]["BatchEmbedContentsRequest"];

@@ -3,7 +3,7 @@ import type { components } from "../../../generated/types/openai.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 
 type EmbeddingRequest = components["schemas"]["CreateEmbeddingRequest"];
 type EmbeddingResponse = components["schemas"]["CreateEmbeddingResponse"];

@@ -1,5 +1,5 @@
 import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import { readImagePrompt } from "../image-families/read-image-prompt.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { buildImgCUpstreamRequest } from "./build-img-c-upstream-request.js";

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
 import type { SseWriter } from "../../../http/sse-writer.js";
-import { pipeUpstreamEvents } from "../../../relay/pipe-upstream-events.js";
+import { pipeUpstreamEvents } from "../../../upstream/pipe-upstream-events.js";
 import { formatChatStreamErrorFrame } from "../../openai/format-chat-stream-error-frame.js";
 import { createNativeEventToChatTransform } from "../create-native-event-to-chat-transform.js";
 
