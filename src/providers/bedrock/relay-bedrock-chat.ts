@@ -6,7 +6,7 @@ import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
 import { createChatCompletionId } from "../native/create-chat-completion-id.js";
-import { formatChatStreamErrorFrame } from "../openai/format-chat-stream-error-frame.js";
+import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import { ConverseStreamToChat } from "./converse-stream-to-chat.js";
 import type { ConverseResponse } from "./converse-types.js";
 import { convertChatRequestToConverse } from "./convert-chat-request-to-converse.js";

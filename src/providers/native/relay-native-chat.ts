@@ -13,7 +13,7 @@ import { convertChatRequestToNative, type ChatToNativeResult } from "./convert-c
 import { observeNativeStream, prepareNativeGenerateCall } from "./prepare-native-generate-call.js";
 import { convertNativeResponseToChat } from "./convert-native-response-to-chat.js";
 import { createNativeEventToChatTransform } from "./create-native-event-to-chat-transform.js";
-import { formatChatStreamErrorFrame } from "../openai/format-chat-stream-error-frame.js";
+import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];

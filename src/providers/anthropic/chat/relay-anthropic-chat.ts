@@ -7,7 +7,7 @@ import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js";
 import { type AnthropicUsage, convertAnthropicUsage } from "../../anthropic-wire/anthropic-usage.js";
-import { formatChatStreamErrorFrame } from "../../openai/format-chat-stream-error-frame.js";
+import { formatChatStreamErrorFrame } from "../../../http/format-chat-stream-error-frame.js";
 import { ClaudeToChatStreamTransform } from "./claude-to-chat-stream-transform.js";
 import { convertChatRequestToMessages } from "./convert-chat-request-to-messages.js";
 import { convertMessageToChatCompletion } from "./convert-message-to-chat-completion.js";
