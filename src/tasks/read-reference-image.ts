@@ -1,6 +1,6 @@
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import type { FetchMedia } from "../net/create-safe-fetcher.js";
-import { parseDataUri } from "../providers/native/parse-data-uri.js";
+import { parseDataUri } from "../net/parse-data-uri.js";
 import type { VideoReferenceImage } from "../providers/contract/video-task-capability.js";
 
 const imageMagic: ReadonlyArray<[string, (bytes: Buffer) => boolean]> = [

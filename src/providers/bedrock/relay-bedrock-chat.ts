@@ -5,7 +5,7 @@ import { recordStreamedText } from "../contract/observed-usage.js";
 import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
-import { createChatCompletionId } from "../native/create-chat-completion-id.js";
+import { createChatCompletionId } from "../../http/create-chat-completion-id.js";
 import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import { ConverseStreamToChat } from "./converse-stream-to-chat.js";
 import type { ConverseResponse } from "./converse-types.js";

@@ -4,7 +4,7 @@ import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import type { UpstreamRequest } from "../../upstream/send-upstream-request.js";
 import type { ChatToNativeResult } from "./convert-chat-request-to-native.js";
 import { nativeEndpoints } from "./native-endpoints.js";
-import type { NativeChatDependencies } from "./relay-native-chat.js";
+import type { NativeChatDependencies } from "./native-chat-dependencies.js";
 
 /**
  * What a chat and a Responses attempt on a native channel share before the call: the translation, remembered per

@@ -6,7 +6,7 @@ import type { ImageCall } from "../contract/image-call.js";
 import { assertFamilyServed } from "../image-families/assert-family-served.js";
 import type { ProviderServices } from "../contract/provider-services.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
-import { readOpenaiImageError } from "../openai/read-openai-image-error.js";
+import { readOpenaiImageError } from "../image-families/read-openai-image-error.js";
 import { convertImageRequestToNative } from "./convert-image-request-to-native.js";
 import { convertNativeToImageResult } from "./convert-native-to-image-result.js";
 import { nativeEndpoints, type NativeEndpoints } from "./native-endpoints.js";

@@ -10,7 +10,7 @@ import { convertResponsesRequestToNative } from "./convert-responses-request-to-
 import { createNativeEventToResponsesTransform } from "./create-native-event-to-responses-transform.js";
 import { echoResponseSettings } from "./echo-response-settings.js";
 import { observeNativeStream, prepareNativeGenerateCall } from "./prepare-native-generate-call.js";
-import type { NativeChatDependencies } from "./relay-native-chat.js";
+import type { NativeChatDependencies } from "./native-chat-dependencies.js";
 
 type ResponsesRequest = OpenaiComponents["schemas"]["CreateResponseRequest"];
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];

@@ -5,7 +5,7 @@ import { upstreamStatusFailure } from "../../upstream/upstream-status-failure.js
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { buildImgCUpstreamRequest } from "./build-img-c-upstream-request.js";
 import { convertOpenaiImageResponse, type OpenaiImageAnswer } from "./convert-openai-image-response.js";
-import { readOpenaiImageError } from "./read-openai-image-error.js";
+import { readOpenaiImageError } from "../image-families/read-openai-image-error.js";
 
 const answer = JSON.parse(
   readFileSync(new URL("./__fixtures__/img-c-generation.answer.json", import.meta.url), "utf8"),

@@ -6,7 +6,7 @@ import { sendUpstreamJsonRequestKeepingBytes } from "../../upstream/send-upstrea
 import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import type { ImageCall, UploadedImageFile } from "../contract/image-call.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
-import { readOpenaiImageError } from "./read-openai-image-error.js";
+import { readOpenaiImageError } from "../image-families/read-openai-image-error.js";
 import type { ProviderServices } from "../contract/provider-services.js";
 import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { relayOpenaiImgC } from "./relay-openai-img-c.js";

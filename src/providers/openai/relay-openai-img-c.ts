@@ -7,7 +7,7 @@ import { convertOpenaiImageResponse, type OpenaiImageAnswer } from "./convert-op
 import type { ImgCInputImage } from "./img-c-input-image.js";
 import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { readImgCInputImages } from "./read-img-c-input-images.js";
-import { readOpenaiImageError } from "./read-openai-image-error.js";
+import { readOpenaiImageError } from "../image-families/read-openai-image-error.js";
 import type { ImageCall, UploadedImageFile } from "../contract/image-call.js";
 import type { ProviderServices } from "../contract/provider-services.js";
 
