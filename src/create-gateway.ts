@@ -1,5 +1,6 @@
 import { createAnthropicHandlers } from "./api/anthropic/create-anthropic-handlers.js";
 import type { Express } from "express";
+import { providerRegistry } from "./providers/registry.js";
 import { createManagementHandlers } from "./api/management/create-management-handlers.js";
 import { createNativeHandlers } from "./api/native/create-native-handlers.js";
 import { createOpenaiHandlers } from "./api/openai/create-openai-handlers.js";
@@ -121,6 +122,7 @@ export async function createGateway(
     }),
     metrics,
     providers: createProviderServices(config, logger, now),
+    findAdapter: (type) => providerRegistry[type],
     now,
   };
   await syncConfigChannels(baseContext);

@@ -25,7 +25,6 @@ import { readRequestIds } from "../http/read-request-ids.js";
 import type { RequestIds } from "../http/request-ids.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
 import { holdFinalFrames, releaseFinalFrames } from "../http/sse-writer.js";
-import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import { buildUpstreamHeaders } from "../upstream/build-upstream-headers.js";
 import { continuationUnavailable, recordCreatedIds, type ContinuationTarget } from "./response-routes.js";
 import type {
@@ -80,7 +79,7 @@ function planContinuation<Capability extends RelayCapability>(
   routing: RoutingToken,
 ): ChannelAttempt[] {
   const attempt = context.channelRouter.planAttemptOn(routingModel, routing, userGroup, target);
-  if (attempt === undefined || findProviderAdapter(attempt.channel.type)[call.capability] === undefined)
+  if (attempt === undefined || context.findAdapter(attempt.channel.type)[call.capability] === undefined)
     throw continuationUnavailable(target, call.model);
   return [attempt];
 }
@@ -107,7 +106,7 @@ export async function runRelay<Capability extends RelayCapability>(
   if (call.continuationTarget) {
     plan = planContinuation(context, call, resolved.routingModel, userGroup, call.continuationTarget, routing);
   } else {
-    const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
+    const servesCapability = (channel: Channel) => context.findAdapter(channel.type)[call.capability] !== undefined;
     const capable = context.channelRouter
       .planAttempts(resolved.routingModel, routing, userGroup, context.config.relay.maxAttempts)
       .filter((attempt) => servesCapability(attempt.channel));
@@ -231,7 +230,7 @@ export async function runRelay<Capability extends RelayCapability>(
       usedAttempt = attempt;
       const attemptStartedAt = performance.now();
       try {
-        const adapter = findProviderAdapter(attempt.channel.type);
+        const adapter = context.findAdapter(attempt.channel.type);
         const method = adapter[call.capability] as RelayCapabilityMethod<RelayCapabilityCalls[Capability]>;
         const credentials = adapter.credentialHeaders(attempt.upstreamKey);
         const routedAttempt = call.upstreamModelSuffix

@@ -3,7 +3,6 @@ import { assertModelAllowed } from "../auth/assert-model-allowed.js";
 import type { Channel } from "../providers/contract/channel.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { exactModelName, type ModelNameResolution } from "../models/resolve-model-name.js";
-import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import type { ProviderAdapter, UnbilledAttemptInput } from "../providers/contract/provider-adapter.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
@@ -46,7 +45,7 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   assertModelAllowed(token, resolved);
   const routing = resolveRoutingToken(response, token, context.config);
   const userGroup = getAuthenticatedUserGroup(response);
-  const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
+  const servesCapability = (channel: Channel) => context.findAdapter(channel.type)[call.capability] !== undefined;
   const planned = context.channelRouter.planAttempts(
     resolved.routingModel,
     routing,
@@ -69,7 +68,7 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   try {
     let lastFailure: unknown;
     for (const attempt of attempts) {
-      const adapter = findProviderAdapter(attempt.channel.type);
+      const adapter = context.findAdapter(attempt.channel.type);
       // One capability's method, called with that capability's input (the union of methods takes no single input).
       const method = adapter[call.capability] as unknown as (
         input: Parameters<UnbilledMethod<Capability>>[0],

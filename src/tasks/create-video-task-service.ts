@@ -165,7 +165,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
         },
       });
     const attempt = buildChannelAttemptForTask(context.channelRouter, task);
-    const capability = attempt && findVideoTaskCapability(attempt.channel);
+    const capability = attempt && findVideoTaskCapability(context.findAdapter, attempt.channel);
     if (!attempt || !capability || task.upstreamTaskId === null) {
       context.logger.warn({ taskId: task.id, channelId: task.channelId }, "video task's channel is unavailable");
       return backOff(task, undefined);
@@ -175,7 +175,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     let snapshot: VideoTaskSnapshot;
     try {
       snapshot = await capability.poll(task.upstreamTaskId, {
-        ...buildVideoCallInput(attempt, signal),
+        ...buildVideoCallInput(context.findAdapter, attempt, signal),
         stored: storedRequest(task),
       });
     } catch (error) {
@@ -330,11 +330,11 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
           code: "task_not_completed",
         });
       const attempt = buildChannelAttemptForTask(context.channelRouter, task);
-      const capability = attempt && findVideoTaskCapability(attempt.channel);
+      const capability = attempt && findVideoTaskCapability(context.findAdapter, attempt.channel);
       if (!attempt || !capability?.fetchContent || task.upstreamTaskId === null)
         throw new NotFoundError(`The video of task ${task.id} is no longer available.`, { code: "video_unavailable" });
       return capability.fetchContent(task.upstreamTaskId, {
-        ...buildVideoCallInput(attempt, new ClientGoneSignal()),
+        ...buildVideoCallInput(context.findAdapter, attempt, new ClientGoneSignal()),
         stored: storedRequest(task),
         openDownload: context.providers.openDownload,
       });
