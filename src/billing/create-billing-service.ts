@@ -61,7 +61,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
   const sqliteLedger =
     sqliteConnection && sqliteCommitWindow ? createSqliteQuotaLedger(sqliteConnection, sqliteCommitWindow) : undefined;
   const usageLogWriter = createUsageLogWriter(
-    db,
+    context.database,
     logger,
     options.flushIntervalMs ?? 500,
     sqliteConnection && sqliteCommitWindow
@@ -94,12 +94,14 @@ export function createBillingService(context: BillingContext, options: BillingSe
       promptTokens: entry.usage.promptTokens,
       completionTokens: entry.usage.completionTokens,
       cachedTokens: entry.usage.cachedTokens,
+      cacheWriteTokens: entry.usage.cacheWriteTokens ?? 0,
       reasoningTokens: entry.usage.reasoningTokens,
       quota: entry.quota,
       latencyMs: entry.latencyMs,
       status: entry.status,
       errorMessage: entry.status === "error" ? (entry.errorMessage ?? "request failed") : null,
       createdTime: context.now(),
+      group: entry.group,
     };
   }
 
@@ -190,7 +192,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
         else
           await runInTransaction(db, async (transaction) => {
             await chargeUnheldUsage(transaction, context.database.dialect, unheldCharge);
-            await insertUsageLogs(transaction, [usageRow]);
+            await insertUsageLogs(transaction, context.database.dialect, [usageRow]);
           });
         return true;
       }
@@ -208,7 +210,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
           settledTime: context.now(),
         });
         // The row goes in whatever the guard says, as the relay always logged its request.
-        if (usageRow) await insertUsageLogs(transaction, [usageRow]);
+        if (usageRow) await insertUsageLogs(transaction, context.database.dialect, [usageRow]);
         if (!settled) return false;
         const refund = settled.reserved - actualCost;
         await applyTokenSettlement(transaction, {
