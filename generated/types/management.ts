@@ -3851,10 +3851,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example id,created_time,user_id,username,token_id,token_name,model,channel_id,group,request_id,is_stream,prompt_tokens,completion_tokens,cached_tokens,cache_write_tokens,reasoning_tokens,quota,latency_ms,status,error_message
-                     *     1001,1767300000,2,alice,42,ci-bot,gmx-2.5-flash,3,default,req_01JH3Z8Q4M7V2X9K5T6N0P1R2S,true,1200,350,1024,0,120,262,2310,success,
-                     */
                     "text/csv": string;
                 };
             };
