@@ -4230,7 +4230,6 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsApiLogGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/log/"]["get"]["parameters"]["query"]["status"]> = ["success", "error"];
 export const pathsApiLogStatGetParametersQueryScopeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/log/stat"]["get"]["parameters"]["query"]["scope"]> = ["self", "all"];
 export const tokenStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenStatus"]> = [1, 2, 3, 4];
 export const userRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserRole"]> = ["user", "admin", "root"];
@@ -4243,3 +4242,4 @@ export const channelSourceValues: ReadonlyArray<FlattenedDeepRequired<components
 export const usageLogStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageLog"]["status"]> = ["success", "error"];
 export const taskStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatus"]> = ["queued", "in_progress", "completed", "failed"];
 export const statGranularityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StatGranularity"]> = ["day", "hour"];
+export const componentsParametersLogStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["LogStatus"]> = ["success", "error"];

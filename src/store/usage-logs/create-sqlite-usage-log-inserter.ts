@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import type { NewUsageLog } from "./insert-usage-logs.js";
+import type { NewUsageLog } from "./usage-log-record.js";
 import { toRollupIncrement } from "./sum-usage-into-rollups.js";
 
 /**

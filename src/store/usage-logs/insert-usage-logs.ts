@@ -2,9 +2,9 @@ import type { Kysely, OnConflictBuilder } from "kysely";
 import type { DatabaseDialect } from "../database-dialect.js";
 import type { Database } from "../database-schema.js";
 import { sumUsageIntoRollups } from "./sum-usage-into-rollups.js";
-import type { UsageLogRecord } from "./usage-log-record.js";
+import type { NewUsageLog } from "./usage-log-record.js";
 
-export type NewUsageLog = Omit<UsageLogRecord, "id">;
+export type { NewUsageLog } from "./usage-log-record.js";
 
 /**
  * Writes a batch of usage rows and adds them to their hourly rollups, both or neither, so the rollups are always

@@ -1,6 +1,6 @@
 import type { Insertable } from "kysely";
 import type { UsageRollupsTable } from "../database-schema.js";
-import type { NewUsageLog } from "./insert-usage-logs.js";
+import type { NewUsageLog } from "./usage-log-record.js";
 
 export type UsageRollupIncrement = Insertable<UsageRollupsTable>;
 

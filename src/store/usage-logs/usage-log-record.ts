@@ -23,3 +23,6 @@ export interface UsageLogRecord {
   /** The group the request was billed under ('' for rows logged before groups were recorded). */
   group: string;
 }
+
+/** A row to write: everything but the id the database gives it. */
+export type NewUsageLog = Omit<UsageLogRecord, "id">;
