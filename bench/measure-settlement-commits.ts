@@ -65,11 +65,13 @@ export async function measureSettlementCommits(options: {
                 promptTokens: 10,
                 completionTokens: 12,
                 cachedTokens: 0,
+                cacheWriteTokens: 0,
                 reasoningTokens: 0,
                 quota: 34,
                 latencyMs: 1,
                 status: "success",
                 errorMessage: null,
+                group: "default",
                 createdTime: 1_700_000_000,
               }),
             );

@@ -227,6 +227,15 @@ async function pathParameterValue(
       return (await createDisposableChannel(context, allOperations)) ?? example;
     return seeded.channel?.id ?? example;
   }
+  if (operation.operationId === "getLog" && name === "id") {
+    // The newest usage row of the seeded traffic.
+    const answer = await callGateway(context.gatewayUrl, {
+      method: "GET",
+      path: "/api/log/?size=1",
+      bearer: seeded.adminToken,
+    });
+    return (answer.json as { data?: { items?: Array<{ id: number }> } } | undefined)?.data?.items?.[0]?.id ?? example;
+  }
   if (isVideoTaskOperation(operation) && (name === "task_id" || name === "id"))
     return (await submitVideoTask(operation, context, allOperations)) ?? example;
   return example;

@@ -8,6 +8,7 @@ import { createApp } from "./app.js";
 import { createBillingService } from "./billing/create-billing-service.js";
 import { startReservationRecovery } from "./billing/start-reservation-recovery.js";
 import { startResponseRouteSweep } from "./relay/start-response-route-sweep.js";
+import { startUsageRetention } from "./usage-logs/start-usage-retention.js";
 import { openRedis } from "./cache/open-redis.js";
 import { createSignInThrottle } from "./users/create-sign-in-throttle.js";
 import { createGatewayMetrics } from "./metrics/create-gateway-metrics.js";
@@ -158,6 +159,7 @@ export async function createGateway(
     intervalMs: 10 * 60 * 1000,
   });
   const responseRouteSweep = startResponseRouteSweep(context, { intervalMs: 60 * 60 * 1000 });
+  const usageRetention = startUsageRetention(context, { intervalMs: 60 * 60 * 1000, firstPassAfterMs: 60 * 1000 });
   if (config.adminToken) await bootstrapRootUser(context, config.adminToken);
   // A claim keeps other pollers off a task while its poll runs; a poller that died frees its tasks after this.
   const taskLeaseMs = Math.max(4 * config.tasks.pollIntervalMs, 30_000);
@@ -237,6 +239,7 @@ export async function createGateway(
       await callbacksStopped;
       reservationRecovery.stop();
       await responseRouteSweep.stop();
+      await usageRetention.stop();
       await context.accessTimeRecorder.stop();
       await billing.flush();
       await closeUpstreamDispatchers();

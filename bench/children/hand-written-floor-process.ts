@@ -143,11 +143,13 @@ async function serve(request: http.IncomingMessage, response: http.ServerRespons
       promptTokens: answer.usage.prompt_tokens,
       completionTokens: answer.usage.completion_tokens,
       cachedTokens: 0,
+      cacheWriteTokens: 0,
       reasoningTokens: 0,
       quota: actual,
       latencyMs: Date.now() - startedAt,
       status: "success",
       errorMessage: null,
+      group: "default",
       createdTime,
     }),
   );

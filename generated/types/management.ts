@@ -558,11 +558,65 @@ export interface paths {
         /**
          * List every user's usage log (administrators)
          * @description One page of the usage log of all users, newest first, for administrators (others get 403), optionally
-         *     filtered by user, token, model, channel, status, request id and time range (`start_time` inclusive,
-         *     `end_time` exclusive, Unix seconds). Not specified by the product documents; designed here after new-api's
+         *     filtered by user, token, model, channel, group, status, request id and time range (`start_time` inclusive,
+         *     `end_time` exclusive, Unix seconds). Paged by cursor: pass the answer's `next_cursor` as `cursor` for the next
+         *     page; `next_cursor` is null on the last page. Raw rows are kept `logs.retention_days` (default 90); statistics
+         *     (`/api/log/stat`) reach further back. Not specified by the product documents; designed here after new-api's
          *     `/api/log/`.
          */
         get: operations["listAllLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export every user's usage log as CSV (administrators)
+         * @description The usage log rows matching the filters (the same as `GET /api/log/`), newest first, as CSV with a header
+         *     line, for administrators (others get 403). The answer is streamed as it is read, in batches, so an export of
+         *     millions of rows holds only one batch in memory. Columns: `id`, `created_time` (Unix seconds), `user_id`,
+         *     `username`, `token_id`, `token_name`, `model`, `channel_id`, `group`, `request_id`, `is_stream`,
+         *     `prompt_tokens`, `completion_tokens`, `cached_tokens`, `cache_write_tokens`, `reasoning_tokens`, `quota`,
+         *     `latency_ms`, `status`, `error_message`. Not specified by the product documents; designed here.
+         */
+        get: operations["exportLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/log/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Usage log row id, as the administrators' log lists it.
+                 * @example 1001
+                 */
+                id: components["parameters"]["LogId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One request's usage log row (administrators)
+         * @description One usage log row with its user and the name of the channel that served it, for administrators (others get
+         *     403). Not specified by the product documents; designed here.
+         */
+        get: operations["getLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -632,7 +686,10 @@ export interface paths {
         /**
          * Usage statistics by time bucket and model
          * @description Usage aggregated by time bucket (UTC day or hour) and model over a time range: requests, prompt and
-         *     completion tokens, and quota. With `scope=self` (default) only the signed-in user's rows count; with
+         *     completion tokens (with the prompt tokens read from and written to the upstream's prompt cache), and quota.
+         *     Read from hourly rollups written with every usage row, so the answer costs the same for a thousand requests
+         *     as for a billion, and covers hours whose raw rows are past their retention; the range is therefore widened to
+         *     whole UTC hours (the answer says the range used). With `scope=self` (default) only the signed-in user's rows count; with
          *     `scope=all` (administrators only, others get 403) every user's rows count, optionally narrowed to one user
          *     with `user_id`. The range is `start_time` inclusive to `end_time` exclusive, Unix seconds; it defaults to
          *     the last 7 days (`granularity=day`) or the last 24 hours (`granularity=hour`) and may span at most 400 days
@@ -1378,6 +1435,8 @@ export interface components {
             model: string;
             /** @description Channel that served the request; null when it failed before a channel was chosen. */
             channel_id: number | null;
+            /** @description Group the request was billed under (empty for rows logged before groups were recorded). */
+            group: string;
             /** @description The gateway's id of the request, for matching against server logs. */
             request_id: string;
             /** @description Whether the response was streamed. */
@@ -1386,8 +1445,13 @@ export interface components {
             prompt_tokens: number;
             /** @description Output tokens, reasoning tokens included. */
             completion_tokens: number;
-            /** @description Input tokens served from the upstream's cache (part of `prompt_tokens`). */
+            /** @description Input tokens read from the upstream's prompt cache (part of `prompt_tokens`). */
             cached_tokens: number;
+            /**
+             * @description Input tokens written to the upstream's prompt cache (part of `prompt_tokens`, apart from `cached_tokens`),
+             *     billed at the model's cache-write price.
+             */
+            cache_write_tokens: number;
             /** @description Reasoning (thinking) tokens (part of `completion_tokens`). */
             reasoning_tokens: number;
             /** @description Quota charged, internal units (500,000 = 1 USD). */
@@ -1425,14 +1489,12 @@ export interface components {
             /** @description That user's username. */
             username: string;
         };
-        /** @description One page of usage log rows of all users. */
+        /** @description One page of usage log rows of all users, and where the next page starts. */
         AdminLogPage: {
             /** @description The rows on this page, newest first. */
             items: components["schemas"]["AdminUsageLog"][];
-            /** @description Number of rows matching the filters across all pages. */
-            total: number;
-            /** @description This page's number (the `p` query parameter). */
-            page: number;
+            /** @description The `cursor` of the next page; null when this page is the last. */
+            next_cursor: string | null;
             /** @description Page size used (the `size` query parameter). */
             page_size: number;
         };
@@ -1440,6 +1502,16 @@ export interface components {
         AdminLogPageResponse: components["schemas"]["SuccessResponse"] & {
             /** @description The page. */
             data: components["schemas"]["AdminLogPage"];
+        };
+        /** @description One metered request with its user and the channel that served it (administrators' view). */
+        AdminUsageLogDetail: components["schemas"]["AdminUsageLog"] & {
+            /** @description That channel's current name; null when no channel served it or the channel was deleted. */
+            channel_name: string | null;
+        };
+        /** @description Success envelope whose `data` is one usage log row. */
+        AdminUsageLogDetailResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The row. */
+            data: components["schemas"]["AdminUsageLogDetail"];
         };
         /**
          * @description Task status, as `/v1/videos` reports it: `queued`, `in_progress`, `completed` or `failed`.
@@ -1510,6 +1582,10 @@ export interface components {
             prompt_tokens: number;
             /** @description Output tokens, reasoning tokens included. */
             completion_tokens: number;
+            /** @description Input tokens read from the upstream's prompt cache (part of `prompt_tokens`). */
+            cached_tokens: number;
+            /** @description Input tokens written to the upstream's prompt cache (part of `prompt_tokens`). */
+            cache_write_tokens: number;
             /** @description Quota charged, internal units (500,000 = 1 USD). */
             quota: number;
         };
@@ -1687,6 +1763,67 @@ export interface components {
          * @example 3
          */
         ChannelId: number;
+        /**
+         * @description Where the page starts: the `next_cursor` of the previous page (opaque). Without it, the newest rows. Paging by
+         *     cursor costs the same on page 10,000 as on page 1.
+         * @example 1767300000.1001
+         */
+        LogCursor: string;
+        /**
+         * @description Only rows of this user.
+         * @example 2
+         */
+        LogUserId: number;
+        /**
+         * @description Only rows of the user with this username (exact match).
+         * @example alice
+         */
+        LogUsername: string;
+        /**
+         * @description Only rows of this token.
+         * @example 42
+         */
+        LogTokenId: number;
+        /**
+         * @description Only rows for this model name (exact match, as the client sent it).
+         * @example gmx-2.5-flash
+         */
+        LogModel: string;
+        /**
+         * @description Only rows served by this channel.
+         * @example 3
+         */
+        LogChannelId: number;
+        /**
+         * @description Only rows billed under this group.
+         * @example default
+         */
+        LogGroup: string;
+        /**
+         * @description Only successful or only failed requests.
+         * @example error
+         */
+        LogStatus: "success" | "error";
+        /**
+         * @description Only the row of this request id (as sent in the `X-Request-Id` answer header).
+         * @example req_01JH3Z8Q4M7V2X9K5T6N0P1R2S
+         */
+        LogRequestId: string;
+        /**
+         * @description Only rows created at or after this time, Unix seconds.
+         * @example 1767225600
+         */
+        LogStartTime: number;
+        /**
+         * @description Only rows created before this time, Unix seconds.
+         * @example 1767312000
+         */
+        LogEndTime: number;
+        /**
+         * @description Usage log row id, as the administrators' log lists it.
+         * @example 1001
+         */
+        LogId: number;
         /**
          * @description The gateway's task id (`video_…`), as `GET /api/task/self` lists it.
          * @example video_01JH3Z8Q4M7V2X9K5T6N0P1R2S
@@ -3480,11 +3617,13 @@ export interface operations {
                      *             "token_name": "ci-bot",
                      *             "model": "gmx-2.5-flash",
                      *             "channel_id": 3,
+                     *             "group": "default",
                      *             "request_id": "req_01JH3Z8Q4M7V2X9K5T6N0P1R2S",
                      *             "is_stream": true,
                      *             "prompt_tokens": 1200,
                      *             "completion_tokens": 350,
                      *             "cached_tokens": 1024,
+                     *             "cache_write_tokens": 0,
                      *             "reasoning_tokens": 120,
                      *             "quota": 262,
                      *             "latency_ms": 2310,
@@ -3497,11 +3636,13 @@ export interface operations {
                      *             "token_name": "ci-bot",
                      *             "model": "gmx-9-ultra",
                      *             "channel_id": null,
+                     *             "group": "default",
                      *             "request_id": "req_01JH3Z7A0B1C2D3E4F5G6H7J8K",
                      *             "is_stream": false,
                      *             "prompt_tokens": 0,
                      *             "completion_tokens": 0,
                      *             "cached_tokens": 0,
+                     *             "cache_write_tokens": 0,
                      *             "reasoning_tokens": 0,
                      *             "quota": 0,
                      *             "latency_ms": 3,
@@ -3527,10 +3668,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
-                 * @example 1
+                 * @description Where the page starts: the `next_cursor` of the previous page (opaque). Without it, the newest rows. Paging by
+                 *     cursor costs the same on page 10,000 as on page 1.
+                 * @example 1767300000.1001
                  */
-                p?: components["parameters"]["PageNumber"];
+                cursor?: components["parameters"]["LogCursor"];
                 /**
                  * @description Items per page (default 20, at most 100).
                  * @example 20
@@ -3540,47 +3682,52 @@ export interface operations {
                  * @description Only rows of this user.
                  * @example 2
                  */
-                user_id?: number;
+                user_id?: components["parameters"]["LogUserId"];
                 /**
                  * @description Only rows of the user with this username (exact match).
                  * @example alice
                  */
-                username?: string;
+                username?: components["parameters"]["LogUsername"];
                 /**
                  * @description Only rows of this token.
                  * @example 42
                  */
-                token_id?: number;
+                token_id?: components["parameters"]["LogTokenId"];
                 /**
                  * @description Only rows for this model name (exact match, as the client sent it).
                  * @example gmx-2.5-flash
                  */
-                model?: string;
+                model?: components["parameters"]["LogModel"];
                 /**
                  * @description Only rows served by this channel.
                  * @example 3
                  */
-                channel_id?: number;
+                channel_id?: components["parameters"]["LogChannelId"];
+                /**
+                 * @description Only rows billed under this group.
+                 * @example default
+                 */
+                group?: components["parameters"]["LogGroup"];
                 /**
                  * @description Only successful or only failed requests.
                  * @example error
                  */
-                status?: "success" | "error";
+                status?: components["parameters"]["LogStatus"];
                 /**
                  * @description Only the row of this request id (as sent in the `X-Request-Id` answer header).
                  * @example req_01JH3Z8Q4M7V2X9K5T6N0P1R2S
                  */
-                request_id?: string;
+                request_id?: components["parameters"]["LogRequestId"];
                 /**
                  * @description Only rows created at or after this time, Unix seconds.
                  * @example 1767225600
                  */
-                start_time?: number;
+                start_time?: components["parameters"]["LogStartTime"];
                 /**
                  * @description Only rows created before this time, Unix seconds.
                  * @example 1767312000
                  */
-                end_time?: number;
+                end_time?: components["parameters"]["LogEndTime"];
             };
             header?: never;
             path?: never;
@@ -3609,19 +3756,20 @@ export interface operations {
                      *             "token_name": "ci-bot",
                      *             "model": "gmx-2.5-flash",
                      *             "channel_id": 3,
+                     *             "group": "default",
                      *             "request_id": "req_01JH3Z8Q4M7V2X9K5T6N0P1R2S",
                      *             "is_stream": true,
                      *             "prompt_tokens": 1200,
                      *             "completion_tokens": 350,
                      *             "cached_tokens": 1024,
+                     *             "cache_write_tokens": 0,
                      *             "reasoning_tokens": 120,
                      *             "quota": 262,
                      *             "latency_ms": 2310,
                      *             "status": "success"
                      *           }
                      *         ],
-                     *         "total": 1,
-                     *         "page": 1,
+                     *         "next_cursor": "1767300000.1001",
                      *         "page_size": 20
                      *       }
                      *     }
@@ -3632,6 +3780,156 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportLogs: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only rows of this user.
+                 * @example 2
+                 */
+                user_id?: components["parameters"]["LogUserId"];
+                /**
+                 * @description Only rows of the user with this username (exact match).
+                 * @example alice
+                 */
+                username?: components["parameters"]["LogUsername"];
+                /**
+                 * @description Only rows of this token.
+                 * @example 42
+                 */
+                token_id?: components["parameters"]["LogTokenId"];
+                /**
+                 * @description Only rows for this model name (exact match, as the client sent it).
+                 * @example gmx-2.5-flash
+                 */
+                model?: components["parameters"]["LogModel"];
+                /**
+                 * @description Only rows served by this channel.
+                 * @example 3
+                 */
+                channel_id?: components["parameters"]["LogChannelId"];
+                /**
+                 * @description Only rows billed under this group.
+                 * @example default
+                 */
+                group?: components["parameters"]["LogGroup"];
+                /**
+                 * @description Only successful or only failed requests.
+                 * @example error
+                 */
+                status?: components["parameters"]["LogStatus"];
+                /**
+                 * @description Only the row of this request id (as sent in the `X-Request-Id` answer header).
+                 * @example req_01JH3Z8Q4M7V2X9K5T6N0P1R2S
+                 */
+                request_id?: components["parameters"]["LogRequestId"];
+                /**
+                 * @description Only rows created at or after this time, Unix seconds.
+                 * @example 1767225600
+                 */
+                start_time?: components["parameters"]["LogStartTime"];
+                /**
+                 * @description Only rows created before this time, Unix seconds.
+                 * @example 1767312000
+                 */
+                end_time?: components["parameters"]["LogEndTime"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows as CSV (RFC 4180, UTF-8), one per line after the header. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="usage-log.csv"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Usage log row id, as the administrators' log lists it.
+                 * @example 1001
+                 */
+                id: components["parameters"]["LogId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1001,
+                     *         "created_time": 1767300000,
+                     *         "user_id": 2,
+                     *         "username": "alice",
+                     *         "token_id": 42,
+                     *         "token_name": "ci-bot",
+                     *         "model": "claude-sonnet-4-5",
+                     *         "channel_id": 3,
+                     *         "channel_name": "claude-main",
+                     *         "group": "default",
+                     *         "request_id": "req_01JH3Z8Q4M7V2X9K5T6N0P1R2S",
+                     *         "is_stream": true,
+                     *         "prompt_tokens": 12000,
+                     *         "completion_tokens": 350,
+                     *         "cached_tokens": 8000,
+                     *         "cache_write_tokens": 2000,
+                     *         "reasoning_tokens": 0,
+                     *         "quota": 2620,
+                     *         "latency_ms": 2310,
+                     *         "status": "success"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminUsageLogDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No usage log row has this id (or it is past its retention). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Usage log row does not exist."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -3872,6 +4170,8 @@ export interface operations {
                      *             "errors": 1,
                      *             "prompt_tokens": 14000,
                      *             "completion_tokens": 4200,
+                     *             "cached_tokens": 0,
+                     *             "cache_write_tokens": 0,
                      *             "quota": 3100
                      *           },
                      *           {
@@ -3881,6 +4181,8 @@ export interface operations {
                      *             "errors": 0,
                      *             "prompt_tokens": 900,
                      *             "completion_tokens": 300,
+                     *             "cached_tokens": 0,
+                     *             "cache_write_tokens": 0,
                      *             "quota": 120
                      *           }
                      *         ],
@@ -3889,6 +4191,8 @@ export interface operations {
                      *           "errors": 1,
                      *           "prompt_tokens": 14900,
                      *           "completion_tokens": 4500,
+                     *           "cached_tokens": 0,
+                     *           "cache_write_tokens": 0,
                      *           "quota": 3220
                      *         }
                      *       }
@@ -3926,7 +4230,6 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsApiLogGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/log/"]["get"]["parameters"]["query"]["status"]> = ["success", "error"];
 export const pathsApiLogStatGetParametersQueryScopeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/log/stat"]["get"]["parameters"]["query"]["scope"]> = ["self", "all"];
 export const tokenStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenStatus"]> = [1, 2, 3, 4];
 export const userRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserRole"]> = ["user", "admin", "root"];
@@ -3939,3 +4242,4 @@ export const channelSourceValues: ReadonlyArray<FlattenedDeepRequired<components
 export const usageLogStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageLog"]["status"]> = ["success", "error"];
 export const taskStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatus"]> = ["queued", "in_progress", "completed", "failed"];
 export const statGranularityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StatGranularity"]> = ["day", "hour"];
+export const componentsParametersLogStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["LogStatus"]> = ["success", "error"];

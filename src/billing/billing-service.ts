@@ -25,6 +25,7 @@ export type UsageLogEntry = Pick<
   | "quota"
   | "latencyMs"
   | "status"
+  | "group"
 > & {
   usage: MeteredUsage;
   errorMessage?: string;

@@ -245,6 +245,7 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
       quota: 20,
       latencyMs: 123,
       status: "success",
+      group: "default",
       ...overrides,
     });
     billing.recordUsage(entry("r1"));
@@ -297,6 +298,7 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
       channelId: null,
       requestId: "bad",
       isStream: false,
+      group: "default",
       usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 },
       quota: 0,
       latencyMs: 0,

@@ -68,7 +68,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
     ? undefined
     : createPostgresQuotaLedger(db, { now: context.now, batchesInFlight: options.ledgerBatchesInFlight });
   const usageLogWriter = createUsageLogWriter(
-    db,
+    context.database,
     logger,
     options.flushIntervalMs ?? 500,
     sqliteConnection && sqliteCommitWindow
@@ -101,12 +101,14 @@ export function createBillingService(context: BillingContext, options: BillingSe
       promptTokens: entry.usage.promptTokens,
       completionTokens: entry.usage.completionTokens,
       cachedTokens: entry.usage.cachedTokens,
+      cacheWriteTokens: entry.usage.cacheWriteTokens ?? 0,
       reasoningTokens: entry.usage.reasoningTokens,
       quota: entry.quota,
       latencyMs: entry.latencyMs,
       status: entry.status,
       errorMessage: entry.status === "error" ? (entry.errorMessage ?? "request failed") : null,
       createdTime: context.now(),
+      group: entry.group,
     };
   }
 

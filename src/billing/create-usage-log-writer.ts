@@ -1,6 +1,5 @@
-import type { Kysely } from "kysely";
 import type { Logger } from "../logging/logger.js";
-import type { Database } from "../store/database-schema.js";
+import type { GatewayDatabase } from "../store/gateway-database.js";
 import type { CommitWindow } from "../store/quota/create-commit-window.js";
 import { insertUsageLogs } from "../store/usage-logs/insert-usage-logs.js";
 import type { NewUsageLog } from "../store/usage-logs/insert-usage-logs.js";
@@ -11,7 +10,7 @@ export interface UsageLogWriter {
   flush(): Promise<void>;
 }
 
-// 17 columns × 500 rows stays far below SQLite's and PostgreSQL's bound-parameter limits.
+// 19 columns × 500 rows stays far below SQLite's and PostgreSQL's bound-parameter limits.
 const MAX_ROWS_PER_STATEMENT = 500;
 
 /**
@@ -21,7 +20,7 @@ const MAX_ROWS_PER_STATEMENT = 500;
  * ids and dropped: the balance was already settled, and retrying forever could grow the queue without bound.
  */
 export function createUsageLogWriter(
-  db: Kysely<Database>,
+  database: Pick<GatewayDatabase, "db" | "dialect">,
   logger: Logger,
   flushIntervalMs: number,
   sqlite?: { insertOne(log: NewUsageLog): void; commitWindow: CommitWindow },
@@ -35,7 +34,7 @@ export function createUsageLogWriter(
     for (let start = 0; start < batch.length; start += MAX_ROWS_PER_STATEMENT) {
       const rows = batch.slice(start, start + MAX_ROWS_PER_STATEMENT);
       try {
-        await insertUsageLogs(db, rows);
+        await insertUsageLogs(database.db, database.dialect, rows);
       } catch (error) {
         logger.error(
           { err: error, requestIds: rows.map((row) => row.requestId) },

@@ -146,6 +146,7 @@ describe("billing on two instances of one PostgreSQL", () => {
       quota: 40,
       latencyMs: 5,
       status: status as "success",
+      group: "default",
       usage: { promptTokens: 10, completionTokens: 5, cachedTokens: 0, reasoningTokens: 0 },
     });
     // The first goes alone; the other nine queue behind it as one batch, one of whose rows the table refuses.

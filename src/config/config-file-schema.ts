@@ -113,6 +113,16 @@ export const configFileSchema = {
         route_retention_days: { type: "number", exclusiveMinimum: 0 },
       },
     },
+    logs: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        retention_days: { type: "number", minimum: 0 },
+        rollup_retention_days: { type: "number", minimum: 0 },
+        retention_batch_size: { type: "integer", minimum: 1, maximum: 10000 },
+        retention_pause_ms: { type: "integer", minimum: 0 },
+      },
+    },
     native: {
       type: "object",
       additionalProperties: false,

@@ -130,6 +130,12 @@ export interface GatewayConfig {
    * default 30, as long as OpenAI keeps a stored response).
    */
   responses: { routeRetentionDays: number };
+  /**
+   * Usage log retention: raw rows older than `logs.retention_days` (default 90; 0 keeps them forever) are deleted in
+   * batches of `logs.retention_batch_size` (default 500) with `logs.retention_pause_ms` (default 100) between
+   * batches; hourly rollups are kept for `logs.rollup_retention_days` (default 0: forever).
+   */
+  logs: { retentionDays: number; rollupRetentionDays: number; retentionBatchSize: number; retentionPauseMs: number };
   nativeSafetySettings: Array<{ category: string; threshold: string }> | undefined;
   /**
    * Private ranges the SSRF-safe fetcher may reach (GATEWAY_CONFIG `fetch.allow_private`; empty by default):

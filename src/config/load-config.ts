@@ -53,6 +53,12 @@ interface RawConfigFile {
     callback_tries?: number;
   };
   responses?: { route_retention_days?: number };
+  logs?: {
+    retention_days?: number;
+    rollup_retention_days?: number;
+    retention_batch_size?: number;
+    retention_pause_ms?: number;
+  };
   native?: { safety_settings?: Array<{ category: string; threshold: string }> };
   key_reveal_rate_limit?: { points?: number; duration_seconds?: number };
   token_limit_per_user?: number;
@@ -258,6 +264,12 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
       callbackTries: file.tasks?.callback_tries ?? 6,
     },
     responses: { routeRetentionDays: file.responses?.route_retention_days ?? 30 },
+    logs: {
+      retentionDays: file.logs?.retention_days ?? 90,
+      rollupRetentionDays: file.logs?.rollup_retention_days ?? 0,
+      retentionBatchSize: file.logs?.retention_batch_size ?? 500,
+      retentionPauseMs: file.logs?.retention_pause_ms ?? 100,
+    },
     nativeSafetySettings: file.native?.safety_settings,
     fetchAllowPrivate: readFetchAllowPrivate(file.fetch?.allow_private),
     reservationRecoveryAfterSeconds: readInteger(environment, "RESERVATION_RECOVERY_AFTER_SECONDS", 3600),

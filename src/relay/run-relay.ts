@@ -208,6 +208,7 @@ export async function runRelay<Capability extends RelayCapability>(
       quota: cost,
       latencyMs: Math.round(performance.now() - startedAt),
       status: failure ? "error" : "success",
+      group: billedGroup,
       ...(failure ? { errorMessage: (failure as Error).message?.slice(0, 500) } : {}),
     });
     if (countedTokens > 0) {

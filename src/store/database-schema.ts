@@ -102,12 +102,35 @@ export interface UsageLogsTable {
   prompt_tokens: number;
   completion_tokens: number;
   cached_tokens: number;
+  cache_write_tokens: Generated<number>;
   reasoning_tokens: number;
   quota: number;
   latency_ms: number;
   status: "success" | "error";
   error_message: string | null;
   created_time: number;
+  /** The group the request was billed under ('' for rows logged before it was recorded). */
+  group_name: Generated<string>;
+}
+
+/** Usage summed per UTC hour, user, token, model, channel (0: none chosen) and group, committed with each row. */
+export interface UsageRollupsTable {
+  /** Start of the UTC hour, Unix seconds. */
+  hour: number;
+  user_id: number;
+  token_id: number;
+  model: string;
+  channel_id: number;
+  group_name: string;
+  requests: number;
+  errors: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  cache_write_tokens: number;
+  quota: number;
+  /** Summed latency of the hour's requests, milliseconds. */
+  latency_ms: number;
 }
 
 export interface TasksTable {
@@ -239,6 +262,7 @@ export interface Database {
   channels: ChannelsTable;
   quota_reservations: QuotaReservationsTable;
   usage_logs: UsageLogsTable;
+  usage_rollups: UsageRollupsTable;
   tasks: TasksTable;
   user_webhook_secrets: UserWebhookSecretsTable;
   task_callback_deliveries: TaskCallbackDeliveriesTable;

@@ -87,6 +87,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
       quota: cost,
       latencyMs: Math.max(0, ((task.completedTime ?? task.createdTime) - task.createdTime) * 1000),
       status: task.status === "completed" ? "success" : "error",
+      group: task.billingGroup,
       ...(task.status === "failed" ? { errorMessage: task.errorMessage ?? "video task failed" } : {}),
     };
     // With a reservation the row commits with the settlement; a task without one only logs.

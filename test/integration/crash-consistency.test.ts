@@ -8,6 +8,7 @@ import YAML from "yaml";
 import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
 import { DEFAULT_TEST_DATABASE_URL } from "../../src/store/testing/open-test-databases.js";
 import { openDatabase } from "../../src/store/open-database.js";
+import { readRollupsAndRowSums } from "../support/compare-rollups-with-rows.js";
 import { startGatewayProcess, type GatewayProcess } from "../support/start-gateway-process.js";
 
 // Issue 17, defect 9: a gateway process killed with SIGKILL at random points under 100-way load, restarted on the
@@ -15,6 +16,7 @@ import { startGatewayProcess, type GatewayProcess } from "../support/start-gatew
 // used = the cost of the 200s seen (plus, at most, requests cut by the kill whose settlement had just committed
 // when the socket died: their answer was on its way), and no hold left. The key belongs to a user with a wallet
 // of the same size, which every request holds from too: wallet + used = initial after recovery, equal to the key's.
+// The hourly usage rollups equal the sums of the usage rows that survived: a row and its rollup commit together.
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-crash-"));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
@@ -124,7 +126,7 @@ describe.each(databases)("crash consistency on $name", ({ name, url }) => {
       LOG_LEVEL: "warn",
     };
     const admin = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" };
-    let gateway = await startGatewayProcess(environment);
+    let gateway = await startGatewayProcess(environment, { listenWithinMs: 120_000 });
     const password = `pw-${crypto.randomBytes(8).toString("hex")}`;
     const created = (await (
       await fetch(`${gateway.url}/api/user/`, {
@@ -173,7 +175,7 @@ describe.each(databases)("crash consistency on $name", ({ name, url }) => {
       cut += result.cut;
       // Holds of the requests in flight are older than RESERVATION_RECOVERY_AFTER_SECONDS=0 once a second passed.
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      gateway = await startGatewayProcess(environment);
+      gateway = await startGatewayProcess(environment, { listenWithinMs: 120_000 });
     }
     // The last start ran recovery; wait for it, then stop cleanly and read the database itself.
     const readToken = async () =>
@@ -230,6 +232,10 @@ describe.each(databases)("crash consistency on $name", ({ name, url }) => {
       // Beyond that only requests cut by a kill, each at most once (identical requests cost the same).
       expect(billedBeyondSeen).toBeLessThanOrEqual(cut * costPerRequest);
       expect(Number(holds.count)).toBe(0);
+      // Every usage row that survived the kills is in the hourly rollups, and nothing else is: they commit together.
+      const { rollups, fromRows } = await readRollupsAndRowSums(database.db);
+      expect(rollups).toEqual(fromRows);
+      expect(rollups.reduce((sum, row) => sum + row.requests, 0)).toBeGreaterThanOrEqual(seen);
     } finally {
       await database.close();
     }

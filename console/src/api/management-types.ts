@@ -1,4 +1,4 @@
-import type { components } from "../../../generated/types/management";
+import type { components, operations } from "../../../generated/types/management";
 
 // Short names for the generated management types the console uses; nothing here is written by hand.
 export type Token = components["schemas"]["Token"];
@@ -9,6 +9,9 @@ export type Channel = components["schemas"]["Channel"];
 export type CreateChannelRequest = components["schemas"]["CreateChannelRequest"];
 export type ChannelTestResult = components["schemas"]["ChannelTestResult"];
 export type UsageLog = components["schemas"]["UsageLog"];
+export type AdminUsageLog = components["schemas"]["AdminUsageLog"];
+export type AdminUsageLogDetail = components["schemas"]["AdminUsageLogDetail"];
+export type AdminLogExportQuery = NonNullable<operations["exportLogs"]["parameters"]["query"]>;
 export type LogStatistics = components["schemas"]["LogStatistics"];
 export type UsageBucket = components["schemas"]["UsageBucket"];
 export type UserTask = components["schemas"]["UserTask"];

@@ -1,11 +1,19 @@
 import type { components, operations } from "../../../generated/types/management.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import { assertAdministrator } from "../../channels/assert-administrator.js";
+import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { NotFoundError } from "../../errors/not-found-error.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";
-import { aggregateUsageLogs } from "../../store/usage-logs/aggregate-usage-logs.js";
+import { readPathParameter } from "../../http/read-path-parameter.js";
+import { findChannelById } from "../../store/channels/find-channel-by-id.js";
+import { aggregateUsageRollups } from "../../store/usage-logs/aggregate-usage-rollups.js";
 import { countUsageLogsForUser } from "../../store/usage-logs/count-usage-logs-for-user.js";
+import {
+  findUsageLogById,
+  listUsageLogsByCursor,
+  type UsageLogPosition,
+} from "../../store/usage-logs/list-usage-logs-by-cursor.js";
 import { listUsageLogsForUser } from "../../store/usage-logs/list-usage-logs-for-user.js";
 import type { UsageLogFilter } from "../../store/usage-logs/usage-log-filter.js";
 import type { UsageLogRecord } from "../../store/usage-logs/usage-log-record.js";
@@ -16,19 +24,52 @@ import { getAuthenticatedUser } from "../../users/authenticated-request.js";
 import { readPageQuery } from "./read-page-query.js";
 import { sendSuccess } from "./send-success.js";
 import { summarizeUsage } from "./summarize-usage.js";
+import { writeUsageLogCsv } from "./write-usage-log-csv.js";
 
 type SelfLogQuery = QueryParameters<operations["listSelfLogs"]>;
 type AllLogQuery = QueryParameters<operations["listAllLogs"]>;
+type ExportLogQuery = QueryParameters<operations["exportLogs"]>;
 type StatQuery = QueryParameters<operations["getLogStatistics"]>;
+type AdminUsageLog = components["schemas"]["AdminUsageLog"];
+
+const HOUR_SECONDS = 3_600;
 
 /**
  * Usage logs and statistics. `/api/log/self` is always scoped to the signed-in user, so another user's token id
- * simply matches nothing; `/api/log/` and `scope=all` statistics are for administrators.
+ * simply matches nothing; `/api/log/`, its export, one row's detail and `scope=all` statistics are for
+ * administrators. Statistics read the hourly rollups only, never the raw log.
  */
 export function createLogHandlers(
   context: GatewayContext,
-): Record<"listSelfLogs" | "listAllLogs" | "getLogStatistics", OperationHandler> {
+): Record<"listSelfLogs" | "listAllLogs" | "exportLogs" | "getLog" | "getLogStatistics", OperationHandler> {
   const { db } = context.database;
+
+  /** The administrators' filters; undefined when a username names nobody (nothing matches then). */
+  async function readAdministratorFilter(query: ExportLogQuery): Promise<UsageLogFilter | undefined> {
+    let userId = readInteger(query.user_id);
+    if (typeof query.username === "string") {
+      const named = await findUserByUsername(db, query.username);
+      // No such user, or a user_id that names someone else: nothing matches.
+      if (!named || (userId !== undefined && userId !== named.id)) return undefined;
+      userId = named.id;
+    }
+    const filter = toUsageLogFilter(userId, query);
+    const channelId = readInteger(query.channel_id);
+    if (channelId !== undefined) filter.channelId = channelId;
+    if (typeof query.group === "string") filter.group = query.group;
+    if (query.status === "success" || query.status === "error") filter.status = query.status;
+    return filter;
+  }
+
+  async function withUsernames(rows: UsageLogRecord[]): Promise<AdminUsageLog[]> {
+    const usernames = await listUsernamesByIds(db, [...new Set(rows.map((row) => row.userId))]);
+    return rows.map((row) => ({
+      ...toUsageLogView(row),
+      user_id: row.userId,
+      username: usernames.get(row.userId) ?? "",
+    }));
+  }
+
   return {
     async listSelfLogs(request, response) {
       const user = getAuthenticatedUser(response);
@@ -43,37 +84,42 @@ export function createLogHandlers(
 
     async listAllLogs(request, response) {
       assertAdministrator(getAuthenticatedUser(response));
-      const { page, size } = readPageQuery(request);
+      const { size } = readPageQuery(request);
       const query = request.query as AllLogQuery;
-      let userId = readInteger(query.user_id);
-      if (typeof query.username === "string") {
-        const named = await findUserByUsername(db, query.username);
-        // No such user, or a user_id that names someone else: nothing matches.
-        if (!named || (userId !== undefined && userId !== named.id)) {
-          sendSuccess(response, { items: [], total: 0, page, page_size: size });
-          return;
-        }
-        userId = named.id;
+      const filter = await readAdministratorFilter(query);
+      if (filter === undefined) {
+        sendSuccess(response, { items: [], next_cursor: null, page_size: size });
+        return;
       }
-      const filter = toUsageLogFilter(userId, query);
-      const channelId = readInteger(query.channel_id);
-      if (channelId !== undefined) filter.channelId = channelId;
-      if (query.status === "success" || query.status === "error") filter.status = query.status;
-      const [rows, total] = await Promise.all([
-        listUsageLogsForUser(db, filter, toPageWindow(page, size)),
-        countUsageLogsForUser(db, filter),
-      ]);
-      const usernames = await listUsernamesByIds(db, [...new Set(rows.map((row) => row.userId))]);
+      const after = readCursor(query.cursor);
+      // One row more than the page tells whether another page follows, without counting the whole log.
+      const rows = await listUsageLogsByCursor(db, filter, { limit: size + 1, ...(after ? { after } : {}) });
+      const pageRows = rows.slice(0, size);
+      const last = pageRows[pageRows.length - 1];
       sendSuccess(response, {
-        items: rows.map((row) => ({
-          ...toUsageLogView(row),
-          user_id: row.userId,
-          username: usernames.get(row.userId) ?? "",
-        })),
-        total,
-        page,
+        items: await withUsernames(pageRows),
+        next_cursor: rows.length > size && last ? `${last.createdTime}.${last.id}` : null,
         page_size: size,
       });
+    },
+
+    async exportLogs(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const filter = await readAdministratorFilter(request.query as ExportLogQuery);
+      await writeUsageLogCsv(response, async (after, limit) =>
+        filter === undefined
+          ? []
+          : withUsernames(await listUsageLogsByCursor(db, filter, { limit, ...(after ? { after } : {}) })),
+      );
+    },
+
+    async getLog(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const row = await findUsageLogById(db, Number(readPathParameter(request, "id")));
+      if (row === undefined) throw new NotFoundError("Usage log row does not exist.");
+      const [view] = await withUsernames([row]);
+      const channel = row.channelId === null ? null : await findChannelById(db, row.channelId);
+      sendSuccess(response, { ...view!, channel_name: channel?.name ?? null });
     },
 
     async getLogStatistics(request, response) {
@@ -89,13 +135,18 @@ export function createLogHandlers(
         readInteger(query.end_time),
         context.now(),
       );
-      const filter = toUsageLogFilter(everyone ? userIdFilter : user.id, {
-        token_id: query.token_id,
-        model: query.model,
-        start_time: range.start,
-        end_time: range.end,
-      });
-      const buckets = await aggregateUsageLogs(db, filter, granularity === "hour" ? 3_600 : 86_400);
+      const tokenId = readInteger(query.token_id);
+      const buckets = await aggregateUsageRollups(
+        db,
+        {
+          userId: everyone ? userIdFilter : user.id,
+          ...(tokenId === undefined ? {} : { tokenId }),
+          ...(typeof query.model === "string" ? { model: query.model } : {}),
+          startHour: range.start,
+          endHour: range.end,
+        },
+        granularity === "hour" ? HOUR_SECONDS : 86_400,
+      );
       sendSuccess(response, summarizeUsage(granularity, range, buckets));
     },
   };
@@ -103,6 +154,7 @@ export function createLogHandlers(
 
 const maximumRangeSeconds = { day: 400 * 86_400, hour: 31 * 86_400 } as const;
 
+/** The asked range, widened to whole UTC hours: the rollups hold hours, not seconds. */
 function resolveStatisticsRange(
   granularity: "day" | "hour",
   startTime: number | undefined,
@@ -117,7 +169,10 @@ function resolveStatisticsRange(
       `time range too long: at most ${granularity === "hour" ? "31 days by hour" : "400 days by day"}`,
     );
   }
-  return { start, end };
+  return {
+    start: start - (start % HOUR_SECONDS),
+    end: Math.ceil(end / HOUR_SECONDS) * HOUR_SECONDS,
+  };
 }
 
 function toUsageLogFilter(
@@ -137,6 +192,13 @@ function toUsageLogFilter(
   return filter;
 }
 
+/** `<created_time>.<id>` of the last row of the page before; the validator has checked the pattern. */
+function readCursor(value: unknown): UsageLogPosition | undefined {
+  if (typeof value !== "string") return undefined;
+  const [createdTime, id] = value.split(".").map(Number);
+  return createdTime === undefined || id === undefined ? undefined : { createdTime, id };
+}
+
 /** The validator has range-checked these; query values may still arrive as strings. */
 function readInteger(value: unknown): number | undefined {
   if (value === undefined || value === "") return undefined;
@@ -152,11 +214,13 @@ function toUsageLogView(row: UsageLogRecord): components["schemas"]["UsageLog"] 
     token_name: row.tokenName,
     model: row.model,
     channel_id: row.channelId,
+    group: row.group,
     request_id: row.requestId,
     is_stream: row.isStream,
     prompt_tokens: row.promptTokens,
     completion_tokens: row.completionTokens,
     cached_tokens: row.cachedTokens,
+    cache_write_tokens: row.cacheWriteTokens,
     reasoning_tokens: row.reasoningTokens,
     quota: row.quota,
     latency_ms: row.latencyMs,

@@ -1,5 +1,5 @@
 import type { components } from "../../../generated/types/management.js";
-import type { UsageAggregate } from "../../store/usage-logs/aggregate-usage-logs.js";
+import type { UsageAggregate } from "../../store/usage-logs/aggregate-usage-rollups.js";
 
 type LogStatistics = components["schemas"]["LogStatistics"];
 
@@ -9,12 +9,22 @@ export function summarizeUsage(
   range: { start: number; end: number },
   buckets: UsageAggregate[],
 ): LogStatistics {
-  const totals = { requests: 0, errors: 0, prompt_tokens: 0, completion_tokens: 0, quota: 0 };
+  const totals = {
+    requests: 0,
+    errors: 0,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    cached_tokens: 0,
+    cache_write_tokens: 0,
+    quota: 0,
+  };
   const items = buckets.map((bucket) => {
     totals.requests += bucket.requests;
     totals.errors += bucket.errors;
     totals.prompt_tokens += bucket.promptTokens;
     totals.completion_tokens += bucket.completionTokens;
+    totals.cached_tokens += bucket.cachedTokens;
+    totals.cache_write_tokens += bucket.cacheWriteTokens;
     totals.quota += bucket.quota;
     return {
       time: bucket.time,
@@ -23,6 +33,8 @@ export function summarizeUsage(
       errors: bucket.errors,
       prompt_tokens: bucket.promptTokens,
       completion_tokens: bucket.completionTokens,
+      cached_tokens: bucket.cachedTokens,
+      cache_write_tokens: bucket.cacheWriteTokens,
       quota: bucket.quota,
     };
   });

@@ -5,6 +5,7 @@ import { createInitialMigration } from "./create-initial-migration.js";
 import { createResponseRoutesMigration } from "./create-response-routes-migration.js";
 import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
 import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
+import { createUsageRollupsMigration } from "./create-usage-rollups-migration.js";
 import { createUserWalletsMigration } from "./create-user-wallets-migration.js";
 import { createUnsettledReservationsIndexMigration } from "./create-unsettled-reservations-index-migration.js";
 import { createVideoTasksMigration } from "./create-video-tasks-migration.js";
@@ -22,6 +23,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0006_task_callback_state": createTaskCallbackStateMigration(),
     "0007_response_routes": createResponseRoutesMigration(),
     "0008_user_wallets": createUserWalletsMigration(dialect),
+    "0010_usage_rollups": createUsageRollupsMigration(),
     "0013_batched_ledger_functions": createBatchedLedgerFunctionsMigration(dialect),
   };
   return { getMigrations: async () => migrations };

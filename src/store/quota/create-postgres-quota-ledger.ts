@@ -2,6 +2,7 @@ import { type Kysely, sql } from "kysely";
 import { createGroupCommitQueue } from "../postgres/create-group-commit-queue.js";
 import type { Database } from "../database-schema.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
+import { sumUsageIntoRollups, type UsageRollupIncrement } from "../usage-logs/sum-usage-into-rollups.js";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
 import type { ReserveOutcome } from "./reserve-quota-with-ledger-row.js";
 
@@ -52,8 +53,9 @@ export interface PostgresQuotaLedgerOptions {
  * takes each row's lock once and applies the items in order with the same conditional updates a single request made.
  * No lock is held across a round trip to the gateway: each batch is a single autocommitted statement.
  *
- * The usage rows of a settlement batch are inserted by the same statement (a writable CTE over column arrays: the
- * SQL text and its parameter count stay the same whatever the batch size), so a settled request always has its row.
+ * The usage rows of a settlement batch and their hourly rollups are written by the same statement (writable CTEs
+ * over column arrays: the SQL text and its parameter count stay the same whatever the batch size), so a settled
+ * request always has its row and the rollups stay the sum of the rows.
  */
 export function createPostgresQuotaLedger(
   db: Kysely<Database>,
@@ -93,7 +95,7 @@ export function createPostgresQuotaLedger(
         rows.length === 0
           ? await sql<{ outcomes: boolean[] }>`select ${settle} as outcomes`.execute(db)
           : await sql<{ outcomes: boolean[] }>`
-              with logged as (${insertUsageRowsFromArrays(rows)})
+              with ${insertUsageRowsFromArrays(rows)}
               select ${settle} as outcomes`.execute(db);
       return result.rows[0]!.outcomes;
     },
@@ -114,19 +116,44 @@ export function createPostgresQuotaLedger(
   };
 }
 
-/** The same columns and values as insert-usage-logs.ts, one array per column. */
+/**
+ * The same columns and values as insert-usage-logs.ts, one array per column, and the rows' hourly rollups upserted
+ * by the same statement (a second writable CTE), so the rollups stay exactly the sum of the rows on every instance.
+ */
 function insertUsageRowsFromArrays(rows: readonly NewUsageLog[]) {
   const column = <Value>(read: (row: NewUsageLog) => Value) => rows.map(read);
-  return sql`insert into usage_logs (user_id, token_id, token_name, model, channel_id, request_id, is_stream,
-      prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, quota, latency_ms, status, error_message,
-      created_time)
+  const rollups = sumUsageIntoRollups(rows);
+  const rollupColumn = <Value>(read: (rollup: UsageRollupIncrement) => Value) => rollups.map(read);
+  return sql`logged as (insert into usage_logs (user_id, token_id, token_name, model, channel_id, request_id,
+      is_stream, prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, quota,
+      latency_ms, status, error_message, created_time, group_name)
     select * from unnest(
       ${column((row) => row.userId)}::bigint[], ${column((row) => row.tokenId)}::bigint[],
       ${column((row) => row.tokenName)}::text[], ${column((row) => row.model)}::text[],
       ${column((row) => row.channelId)}::bigint[], ${column((row) => row.requestId)}::text[],
       ${column((row) => (row.isStream ? 1 : 0))}::integer[], ${column((row) => row.promptTokens)}::bigint[],
       ${column((row) => row.completionTokens)}::bigint[], ${column((row) => row.cachedTokens)}::bigint[],
-      ${column((row) => row.reasoningTokens)}::bigint[], ${column((row) => row.quota)}::bigint[],
-      ${column((row) => row.latencyMs)}::bigint[], ${column((row) => row.status)}::text[],
-      ${column((row) => row.errorMessage)}::text[], ${column((row) => row.createdTime)}::bigint[])`;
+      ${column((row) => row.cacheWriteTokens)}::bigint[], ${column((row) => row.reasoningTokens)}::bigint[],
+      ${column((row) => row.quota)}::bigint[], ${column((row) => row.latencyMs)}::bigint[],
+      ${column((row) => row.status)}::text[], ${column((row) => row.errorMessage)}::text[],
+      ${column((row) => row.createdTime)}::bigint[], ${column((row) => row.group)}::text[])),
+    rolled_up as (insert into usage_rollups (hour, user_id, token_id, model, channel_id, group_name, requests, errors,
+      prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, quota, latency_ms)
+    select * from unnest(
+      ${rollupColumn((rollup) => rollup.hour)}::bigint[], ${rollupColumn((rollup) => rollup.user_id)}::bigint[],
+      ${rollupColumn((rollup) => rollup.token_id)}::bigint[], ${rollupColumn((rollup) => rollup.model)}::text[],
+      ${rollupColumn((rollup) => rollup.channel_id)}::bigint[], ${rollupColumn((rollup) => rollup.group_name)}::text[],
+      ${rollupColumn((rollup) => rollup.requests)}::bigint[], ${rollupColumn((rollup) => rollup.errors)}::bigint[],
+      ${rollupColumn((rollup) => rollup.prompt_tokens)}::bigint[],
+      ${rollupColumn((rollup) => rollup.completion_tokens)}::bigint[],
+      ${rollupColumn((rollup) => rollup.cached_tokens)}::bigint[],
+      ${rollupColumn((rollup) => rollup.cache_write_tokens)}::bigint[],
+      ${rollupColumn((rollup) => rollup.quota)}::bigint[], ${rollupColumn((rollup) => rollup.latency_ms)}::bigint[])
+    on conflict (hour, user_id, token_id, model, channel_id, group_name) do update set
+      requests = usage_rollups.requests + excluded.requests, errors = usage_rollups.errors + excluded.errors,
+      prompt_tokens = usage_rollups.prompt_tokens + excluded.prompt_tokens,
+      completion_tokens = usage_rollups.completion_tokens + excluded.completion_tokens,
+      cached_tokens = usage_rollups.cached_tokens + excluded.cached_tokens,
+      cache_write_tokens = usage_rollups.cache_write_tokens + excluded.cache_write_tokens,
+      quota = usage_rollups.quota + excluded.quota, latency_ms = usage_rollups.latency_ms + excluded.latency_ms)`;
 }

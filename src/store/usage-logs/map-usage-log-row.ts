@@ -15,11 +15,13 @@ export function mapUsageLogRow(row: Selectable<UsageLogsTable>): UsageLogRecord 
     promptTokens: row.prompt_tokens,
     completionTokens: row.completion_tokens,
     cachedTokens: row.cached_tokens,
+    cacheWriteTokens: row.cache_write_tokens,
     reasoningTokens: row.reasoning_tokens,
     quota: row.quota,
     latencyMs: row.latency_ms,
     status: row.status,
     errorMessage: row.error_message,
     createdTime: row.created_time,
+    group: row.group_name,
   };
 }

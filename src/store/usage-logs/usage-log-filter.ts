@@ -7,6 +7,7 @@ export interface UsageLogFilter {
   tokenId?: number;
   model?: string;
   channelId?: number;
+  group?: string;
   status?: "success" | "error";
   requestId?: string;
   /** Unix seconds, inclusive */
@@ -25,6 +26,7 @@ export function applyUsageLogFilter<Output>(
   if (filter.tokenId !== undefined) filtered = filtered.where("token_id", "=", filter.tokenId);
   if (filter.model !== undefined) filtered = filtered.where("model", "=", filter.model);
   if (filter.channelId !== undefined) filtered = filtered.where("channel_id", "=", filter.channelId);
+  if (filter.group !== undefined) filtered = filtered.where("group_name", "=", filter.group);
   if (filter.status !== undefined) filtered = filtered.where("status", "=", filter.status);
   if (filter.requestId !== undefined) filtered = filtered.where("request_id", "=", filter.requestId);
   if (filter.startTime !== undefined) filtered = filtered.where("created_time", ">=", filter.startTime);

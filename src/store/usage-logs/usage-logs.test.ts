@@ -5,6 +5,9 @@ import { createSqliteUsageLogInserter } from "./create-sqlite-usage-log-inserter
 import { insertUsageLogs } from "./insert-usage-logs.js";
 import type { NewUsageLog } from "./insert-usage-logs.js";
 import { listUsageLogsForUser } from "./list-usage-logs-for-user.js";
+import { findUsageLogById, listUsageLogsByCursor } from "./list-usage-logs-by-cursor.js";
+import { deleteOldestUsageRollupHourBefore, deleteUsageLogsCreatedBefore } from "./delete-expired-usage.js";
+import { readRollupsAndRowSums } from "../../../test/support/compare-rollups-with-rows.js";
 
 const testDatabases = await openTestDatabases();
 
@@ -20,12 +23,14 @@ function usageLog(overrides: Partial<NewUsageLog>): NewUsageLog {
     promptTokens: 10,
     completionTokens: 20,
     cachedTokens: 3,
+    cacheWriteTokens: 2,
     reasoningTokens: 4,
     quota: 1234,
     latencyMs: 250,
     status: "success",
     errorMessage: null,
     createdTime: 1000,
+    group: "default",
     ...overrides,
   };
 }
@@ -48,8 +53,8 @@ describe.each(testDatabases)("usage logs on $name", ({ database }) => {
       errorMessage: "upstream timed out",
       createdTime: 1001,
     });
-    expect(await insertUsageLogs(db, [streamed, failed])).toBe(2);
-    expect(await insertUsageLogs(db, [])).toBe(0);
+    expect(await insertUsageLogs(db, database.dialect, [streamed, failed])).toBe(2);
+    expect(await insertUsageLogs(db, database.dialect, [])).toBe(0);
     const rows = await listUsageLogsForUser(db, { userId: 10 }, { limit: 10, offset: 0 });
     expect(rows).toEqual([
       { ...failed, id: expect.any(Number) },
@@ -59,7 +64,7 @@ describe.each(testDatabases)("usage logs on $name", ({ database }) => {
 
   it("filters by token, model and time range, and pages newest first", async () => {
     const userId = 20;
-    await insertUsageLogs(db, [
+    await insertUsageLogs(db, database.dialect, [
       usageLog({ userId, tokenId: 1, model: "a", createdTime: 100, requestId: "r1" }),
       usageLog({ userId, tokenId: 1, model: "b", createdTime: 200, requestId: "r2" }),
       usageLog({ userId, tokenId: 2, model: "a", createdTime: 300, requestId: "r3" }),
@@ -108,5 +113,104 @@ describe("the SQLite one-row inserter", () => {
       { ...failed, id: expect.any(Number) },
       { ...streamed, id: expect.any(Number) },
     ]);
+  });
+});
+
+describe.each(testDatabases)("hourly rollups, keyset pages and retention on $name", ({ database }) => {
+  const { db } = database;
+
+  it("adds every row to its hour's rollup in the same write, batched or one by one, equal to the rows' sums", async () => {
+    const userId = 300;
+    const hour = 1_767_225_600;
+    // Two rows of one key in one batch (one upsert cannot touch a row twice), a second batch onto the same key,
+    // another hour, another channel, a failed request with no channel, another group.
+    await insertUsageLogs(db, database.dialect, [
+      usageLog({ userId, requestId: "h1", createdTime: hour + 5, cachedTokens: 1, cacheWriteTokens: 6 }),
+      usageLog({ userId, requestId: "h2", createdTime: hour + 3_599, latencyMs: 50 }),
+      usageLog({ userId, requestId: "h3", createdTime: hour + 3_600 }),
+      usageLog({ userId, requestId: "h4", createdTime: hour + 10, channelId: 8 }),
+    ]);
+    await insertUsageLogs(db, database.dialect, [
+      usageLog({ userId, requestId: "h5", createdTime: hour + 20, quota: 1 }),
+      usageLog({ userId, requestId: "h6", createdTime: hour + 30, status: "error", channelId: null, quota: 0 }),
+      usageLog({ userId, requestId: "h7", createdTime: hour + 40, group: "vip" }),
+    ]);
+    if (database.sqliteConnection && database.sqliteCommitWindow) {
+      const insertOne = createSqliteUsageLogInserter(database.sqliteConnection);
+      await database.sqliteCommitWindow.run(() => {
+        insertOne(usageLog({ userId, requestId: "h8", createdTime: hour + 50 }));
+        insertOne(usageLog({ userId, requestId: "h9", createdTime: hour + 60, status: "error", channelId: null }));
+      });
+    }
+    const { rollups, fromRows } = await readRollupsAndRowSums(db);
+    expect(rollups).toEqual(fromRows);
+    const mine = rollups.filter((row) => row.user_id === userId);
+    const oneBy = database.sqliteConnection ? 1 : 0;
+    expect(mine.find((row) => row.hour === hour && row.channel_id === 7 && row.group_name === "default")).toEqual({
+      hour,
+      user_id: userId,
+      token_id: 1,
+      model: "gpt-4o",
+      channel_id: 7,
+      group_name: "default",
+      requests: 3 + oneBy,
+      errors: 0,
+      prompt_tokens: 10 * (3 + oneBy),
+      completion_tokens: 20 * (3 + oneBy),
+      cached_tokens: 1 + 3 * (2 + oneBy),
+      cache_write_tokens: 6 + 2 * (2 + oneBy),
+      quota: 1234 * (2 + oneBy) + 1,
+      latency_ms: 250 * (2 + oneBy) + 50,
+    });
+    expect(mine.find((row) => row.channel_id === 0)).toMatchObject({ requests: 1 + oneBy, errors: 1 + oneBy });
+    expect(mine.find((row) => row.group_name === "vip")).toMatchObject({ requests: 1 });
+    expect(mine.find((row) => row.hour === hour + 3_600)).toMatchObject({ requests: 1 });
+  });
+
+  it("pages every user's rows newest first by cursor and finds one row by id", async () => {
+    const userId = 400;
+    await insertUsageLogs(
+      db,
+      database.dialect,
+      Array.from({ length: 5 }, (_, index) => usageLog({ userId, requestId: `c${index}`, createdTime: 2_000 + index })),
+    );
+    const first = await listUsageLogsByCursor(db, { userId }, { limit: 2 });
+    expect(first.map((row) => row.requestId)).toEqual(["c4", "c3"]);
+    const second = await listUsageLogsByCursor(db, { userId }, { limit: 2, after: first[1]! });
+    expect(second.map((row) => row.requestId)).toEqual(["c2", "c1"]);
+    const last = await listUsageLogsByCursor(db, { userId }, { limit: 2, after: second[1]! });
+    expect(last.map((row) => row.requestId)).toEqual(["c0"]);
+    expect(await findUsageLogById(db, last[0]!.id)).toMatchObject({ requestId: "c0", cacheWriteTokens: 2 });
+    expect(await findUsageLogById(db, 99_999_999)).toBeUndefined();
+  });
+
+  it("deletes rows before a time in batches and rollups an hour at a time, leaving the rest", async () => {
+    const userId = 500;
+    const day = 1_600_000_000 - (1_600_000_000 % 3_600);
+    await insertUsageLogs(
+      db,
+      database.dialect,
+      Array.from({ length: 7 }, (_, index) =>
+        usageLog({ userId, requestId: `d${index}`, createdTime: day + index * 3_600 }),
+      ),
+    );
+    // Rows of the other tests are older still: gone first, whatever their number.
+    while ((await deleteUsageLogsCreatedBefore(db, day, 1_000)) > 0);
+    while ((await deleteOldestUsageRollupHourBefore(db, day)) > 0);
+    const before = await countUsageLogsForUser(db, { userId });
+    expect(await deleteUsageLogsCreatedBefore(db, day + 3 * 3_600, 2)).toBe(2);
+    expect(await deleteUsageLogsCreatedBefore(db, day + 3 * 3_600, 2)).toBe(1);
+    expect(await deleteUsageLogsCreatedBefore(db, day + 3 * 3_600, 2)).toBe(0);
+    expect(await countUsageLogsForUser(db, { userId })).toBe(before - 3);
+    expect(await countUsageLogsForUser(db, { userId, endTime: day + 3 * 3_600 - 1 })).toBe(0);
+    const hours = async () =>
+      (await db.selectFrom("usage_rollups").select("hour").where("user_id", "=", userId).orderBy("hour").execute()).map(
+        (row) => Number(row.hour),
+      );
+    expect(await hours()).toHaveLength(7);
+    expect(await deleteOldestUsageRollupHourBefore(db, day + 2 * 3_600)).toBe(1);
+    expect(await deleteOldestUsageRollupHourBefore(db, day + 2 * 3_600)).toBe(1);
+    expect(await deleteOldestUsageRollupHourBefore(db, day + 2 * 3_600)).toBe(0);
+    expect(await hours()).toEqual([2, 3, 4, 5, 6].map((index) => day + index * 3_600));
   });
 });

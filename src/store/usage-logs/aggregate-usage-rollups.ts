@@ -1,0 +1,75 @@
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../database-schema.js";
+
+export interface UsageAggregate {
+  /** Start of the bucket, Unix seconds (a multiple of the bucket size: UTC midnight or the UTC hour). */
+  time: number;
+  model: string;
+  requests: number;
+  errors: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  quota: number;
+  latencyMs: number;
+}
+
+export interface UsageRollupFilter {
+  /** Undefined only in administrators' views of every user. */
+  userId: number | undefined;
+  tokenId?: number;
+  model?: string;
+  channelId?: number;
+  group?: string;
+  /** Unix seconds, a whole UTC hour, inclusive. */
+  startHour: number;
+  /** Unix seconds, a whole UTC hour, exclusive. */
+  endHour: number;
+}
+
+/**
+ * Usage summed per time bucket and model from the hourly rollups, oldest bucket first, then by model; empty buckets
+ * are absent. Its cost follows hours × models × tokens of the range, never the number of requests.
+ */
+export async function aggregateUsageRollups(
+  db: Kysely<Database>,
+  filter: UsageRollupFilter,
+  bucketSeconds: number,
+): Promise<UsageAggregate[]> {
+  const bucket = sql<number>`hour - (hour % ${sql.lit(bucketSeconds)})`;
+  let query = db
+    .selectFrom("usage_rollups")
+    .select((expression) => [
+      bucket.as("time"),
+      "model",
+      expression.fn.sum<number>("requests").as("requests"),
+      expression.fn.sum<number>("errors").as("errors"),
+      expression.fn.sum<number>("prompt_tokens").as("prompt_tokens"),
+      expression.fn.sum<number>("completion_tokens").as("completion_tokens"),
+      expression.fn.sum<number>("cached_tokens").as("cached_tokens"),
+      expression.fn.sum<number>("cache_write_tokens").as("cache_write_tokens"),
+      expression.fn.sum<number>("quota").as("quota"),
+      expression.fn.sum<number>("latency_ms").as("latency_ms"),
+    ])
+    .where("hour", ">=", filter.startHour)
+    .where("hour", "<", filter.endHour);
+  if (filter.userId !== undefined) query = query.where("user_id", "=", filter.userId);
+  if (filter.tokenId !== undefined) query = query.where("token_id", "=", filter.tokenId);
+  if (filter.model !== undefined) query = query.where("model", "=", filter.model);
+  if (filter.channelId !== undefined) query = query.where("channel_id", "=", filter.channelId);
+  if (filter.group !== undefined) query = query.where("group_name", "=", filter.group);
+  const rows = await query.groupBy([bucket, "model"]).orderBy(bucket).orderBy("model").execute();
+  return rows.map((row) => ({
+    time: Number(row.time),
+    model: row.model,
+    requests: Number(row.requests),
+    errors: Number(row.errors),
+    promptTokens: Number(row.prompt_tokens),
+    completionTokens: Number(row.completion_tokens),
+    cachedTokens: Number(row.cached_tokens),
+    cacheWriteTokens: Number(row.cache_write_tokens),
+    quota: Number(row.quota),
+    latencyMs: Number(row.latency_ms),
+  }));
+}

@@ -1,0 +1,111 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
+import type { GatewayContext } from "../gateway-context.js";
+import {
+  deleteOldestUsageRollupHourBefore,
+  deleteUsageLogsCreatedBefore,
+} from "../store/usage-logs/delete-expired-usage.js";
+
+export interface UsageRetention {
+  /** One pass now (tests, and the timer's work): deletes everything past retention, batch by batch. */
+  runOnce(): Promise<{ deletedRows: number; deletedRollups: number }>;
+  /** Stops the timer, ends a pass under way after its current batch, and waits for it. */
+  stop(): Promise<void>;
+}
+
+const DAY_SECONDS = 86_400;
+// Pages handed back to the file system per step on SQLite: a few milliseconds of work each.
+const VACUUM_PAGES_PER_STEP = 500;
+
+/**
+ * Keeps the usage log bounded: raw rows older than `logs.retention_days` are deleted (hourly rollups stay, for
+ * `logs.rollup_retention_days`). Deletes go in small batches with a pause between them, each its own short
+ * transaction, so a request never waits behind more than one batch (on SQLite the one writer is free between
+ * batches; on PostgreSQL a batch locks only the rows it deletes, which no request touches). On SQLite the freed pages
+ * are given back with incremental vacuum, a few hundred pages at a time. Any instance may run it: the deletes are
+ * idempotent.
+ */
+export function startUsageRetention(
+  context: Pick<GatewayContext, "config" | "now" | "database" | "logger">,
+  options: { intervalMs: number; firstPassAfterMs: number },
+): UsageRetention {
+  const { retentionDays, rollupRetentionDays, retentionBatchSize, retentionPauseMs } = context.config.logs;
+  const { db } = context.database;
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+
+  const deleteInBatches = async (deleteBatch: () => Promise<number>, full: (deleted: number) => boolean) => {
+    let deleted = 0;
+    while (!stopped) {
+      const batch = await deleteBatch();
+      deleted += batch;
+      if (!full(batch)) break;
+      await sleep(retentionPauseMs);
+    }
+    return deleted;
+  };
+
+  const pass = async () => {
+    let deletedRows = 0;
+    let deletedRollups = 0;
+    if (retentionDays > 0) {
+      const createdBefore = context.now() - Math.round(retentionDays * DAY_SECONDS);
+      deletedRows = await deleteInBatches(
+        () => deleteUsageLogsCreatedBefore(db, createdBefore, retentionBatchSize),
+        (batch) => batch === retentionBatchSize,
+      );
+    }
+    if (rollupRetentionDays > 0) {
+      const hourBefore = context.now() - Math.round(rollupRetentionDays * DAY_SECONDS);
+      deletedRollups = await deleteInBatches(
+        () => deleteOldestUsageRollupHourBefore(db, hourBefore),
+        (batch) => batch > 0,
+      );
+    }
+    if (context.database.dialect === "sqlite" && deletedRows + deletedRollups > 0) await vacuumIncrementally();
+    if (deletedRows + deletedRollups > 0)
+      context.logger.info({ deletedRows, deletedRollups }, "deleted usage past its retention");
+    return { deletedRows, deletedRollups };
+  };
+
+  // Only a database created with auto_vacuum = incremental has pages to give back; elsewhere this does nothing.
+  const vacuumIncrementally = async () => {
+    while (!stopped) {
+      const free = await sql<{ freelist_count: number }>`pragma freelist_count`.execute(db);
+      if (Number(free.rows[0]?.freelist_count ?? 0) === 0) return;
+      await sql`pragma incremental_vacuum(${sql.lit(VACUUM_PAGES_PER_STEP)})`.execute(db);
+      const after = await sql<{ freelist_count: number }>`pragma freelist_count`.execute(db);
+      if (Number(after.rows[0]?.freelist_count ?? 0) >= Number(free.rows[0]?.freelist_count ?? 0)) return;
+      await sleep(retentionPauseMs);
+    }
+  };
+
+  const runOnce = () => {
+    const result = running.then(pass);
+    running = result.catch((error) => context.logger.error({ err: error }, "usage retention failed"));
+    return result;
+  };
+
+  // The first pass waits a while after start: instances restarted together do not all delete at once, and a start
+  // is not slowed by a backlog of deletes.
+  const idle = retentionDays === 0 && rollupRetentionDays === 0;
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (delayMs: number) => {
+    if (idle || stopped) return;
+    timer = setTimeout(() => {
+      void runOnce()
+        .catch(() => undefined)
+        .then(() => schedule(options.intervalMs));
+    }, delayMs);
+    timer.unref();
+  };
+  schedule(options.firstPassAfterMs);
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
+import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
+import { insertUsageLogs, type NewUsageLog } from "../../src/store/usage-logs/insert-usage-logs.js";
+import { startUsageRetention } from "../../src/usage-logs/start-usage-retention.js";
+import { readRollupsAndRowSums } from "../support/compare-rollups-with-rows.js";
+import { createApiKey } from "../support/create-api-key.js";
+import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
+
+const testDatabases = await openTestDatabases();
+const DAY = 86_400;
+
+function oldRow(index: number, createdTime: number): NewUsageLog {
+  return {
+    userId: 1,
+    tokenId: 1,
+    tokenName: "old",
+    model: "model-old",
+    channelId: 1,
+    requestId: `old-${createdTime}-${index}`,
+    isStream: false,
+    promptTokens: 10,
+    completionTokens: 5,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    quota: 3,
+    latencyMs: 7,
+    status: "success",
+    errorMessage: null,
+    createdTime,
+    group: "default",
+  };
+}
+
+describe.each(testDatabases)("usage retention on $name", ({ database }) => {
+  let upstream: FakeUpstream;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    upstream = await startFakeOpenaiServer();
+    gateway = await startTestGateway({
+      database,
+      configFile: {
+        channels: [{ name: "kept", type: "openai", base_url: upstream.url, key: "k", models: ["model-new"] }],
+        pricing: { "model-new": { input: 1, output: 2 }, "model-old": { input: 1, output: 2 } },
+        logs: { retention_days: 30, rollup_retention_days: 400, retention_batch_size: 100, retention_pause_ms: 1 },
+      },
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  it("deletes raw rows past retention in batches while requests go on, keeping rollups and the newer rows", async () => {
+    const { context } = gateway.gateway;
+    const now = context.now();
+    const { db, dialect } = context.database;
+    // 1,000 rows 40 days old (past the 30 days), 10 rows 10 days old, rollups of 500 days ago (past 400).
+    for (let batch = 0; batch < 10; batch += 1)
+      await insertUsageLogs(
+        db,
+        dialect,
+        Array.from({ length: 100 }, (_, index) => oldRow(batch * 100 + index, now - 40 * DAY - batch)),
+      );
+    await insertUsageLogs(
+      db,
+      dialect,
+      Array.from({ length: 10 }, (_, index) => oldRow(index, now - 10 * DAY)),
+    );
+    await insertUsageLogs(db, dialect, [oldRow(0, now - 500 * DAY)]);
+    const statistics = async () =>
+      (
+        await gateway.client.management.GET("/api/log/stat", {
+          params: { query: { scope: "all", start_time: now - 60 * DAY, end_time: now + 60 } },
+        })
+      ).data!.data.totals;
+    const statisticsBefore = await statistics();
+    expect(statisticsBefore.requests).toBe(1_010);
+
+    const { key } = await createApiKey(gateway, { unlimitedQuota: true });
+    const retention = startUsageRetention(context, { intervalMs: 3_600_000, firstPassAfterMs: 3_600_000 });
+    const chat = async () => {
+      const answer = await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "model-new", messages: [{ role: "user", content: "during retention" }] }),
+      });
+      await answer.arrayBuffer();
+      return answer.status;
+    };
+    const [outcome, ...statuses] = await Promise.all([retention.runOnce(), ...Array.from({ length: 20 }, chat)]);
+    await retention.stop();
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(outcome).toEqual({ deletedRows: 1_001, deletedRollups: 1 });
+
+    const remaining = await db
+      .selectFrom("usage_logs")
+      .select((expression) => expression.fn.countAll<number>().as("count"))
+      .where("created_time", "<", now - 30 * DAY)
+      .executeTakeFirstOrThrow();
+    expect(Number(remaining.count)).toBe(0);
+    const kept = await gateway.client.management.GET("/api/log/", { params: { query: { size: 100 } } });
+    expect(kept.data!.data.items.filter((item) => item.model === "model-old")).toHaveLength(10);
+    expect(kept.data!.data.items.filter((item) => item.model === "model-new")).toHaveLength(20);
+    // The statistics of the deleted rows stay: they read the rollups.
+    expect((await statistics()).requests).toBe(1_010 + 20);
+    const { rollups } = await readRollupsAndRowSums(db);
+    expect(rollups.some((row) => row.hour < now - 400 * DAY)).toBe(false);
+    if (dialect === "sqlite") {
+      // The freed pages went back to the file system (incremental auto-vacuum).
+      const free = await sql<{ freelist_count: number }>`pragma freelist_count`.execute(db);
+      expect(Number(free.rows[0]!.freelist_count)).toBe(0);
+    }
+  });
+});
