@@ -1,3 +1,4 @@
+import type { ChannelHealthRecord } from "../store/channel-health/channel-health-queries.js";
 import type { Channel } from "./channel.js";
 
 /** What the router needs to know about the caller's token. */
@@ -15,8 +16,10 @@ export interface ChannelAttempt {
   group: string;
   /** The upstream model name after the channel's model_mapping. */
   upstreamModel: string;
-  /** The upstream key to use for this attempt (round-robin over channel.keys). */
+  /** The upstream key to use for this attempt (round-robin over the channel's keys still in routing). */
   upstreamKey: string;
+  /** Its position in channel.keys (health is kept per key); absent where no router planned the attempt. */
+  keyIndex?: number;
 }
 
 /**
@@ -62,6 +65,13 @@ export interface ChannelRouter {
   /** Re-reads channels from the store (after an admin change). */
   reload(): Promise<void>;
   findChannel(channelId: number): Channel | undefined;
+  /**
+   * The channel's and its keys' health rows as this instance last read them (auto-disabled or disabled by an
+   * administrator; none when healthy), and how long this instance's breaker keeps it cooling down.
+   */
+  readHealth(channelId: number): { records: readonly ChannelHealthRecord[]; coolingRemainingMs: number };
+  /** Channels and keys out of routing by health now (for /metrics). */
+  countAutoDisabled(): number;
   /** Channels cooling down now (for /metrics). */
   countChannelsInCooldown(): number;
   /**

@@ -282,6 +282,7 @@ export async function runRelay<Capability extends RelayCapability>(
           context.providers,
         );
         context.channelRouter.reportSuccess(attempt.channel.id);
+        context.channelHealth?.reportSuccess(attempt);
         failure = undefined;
         break;
       } catch (error) {
@@ -289,6 +290,7 @@ export async function runRelay<Capability extends RelayCapability>(
         const retryable = error instanceof UpstreamFailure && error.retryable;
         metrics.upstreamErrors.inc({ channel: attempt.channel.name, retryable: retryable ? "true" : "false" });
         if (retryable) context.channelRouter.reportFailure(attempt.channel.id, requestId);
+        context.channelHealth?.reportFailure(attempt, error, requestId);
         const canRetry = retryable && !response.headersSent && !clientGone.aborted && index < plan.length - 1;
         if (!canRetry) break;
         metrics.upstreamRetries.inc({ channel: attempt.channel.name });
