@@ -64,7 +64,7 @@ const chat = (gateway: TestGateway, key: string, model: string) =>
   });
 
 async function findChannelByName(gateway: TestGateway, name: string) {
-  const listed = await gateway.client.management.GET("/api/channel/", { params: { query: { page_size: 100 } } });
+  const listed = await gateway.client.management.GET("/api/channel/", { params: { query: { size: 100 } } });
   const channel = listed.data!.data.items.find((item) => item.name === name);
   if (!channel) throw new Error(`no channel ${name}`);
   return channel;
