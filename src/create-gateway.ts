@@ -18,7 +18,7 @@ import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.j
 import { createChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import { listUnpricedModels } from "./models/list-unpriced-models.js";
 import { createChannelRouter } from "./channels/create-channel-router.js";
-import { createChannelHealth } from "./channels/health/create-channel-health.js";
+import { type ChannelHealth, createChannelHealth } from "./channels/health/create-channel-health.js";
 import { createHealthWebhookNotifier } from "./channels/health/create-health-webhook-notifier.js";
 import { syncConfigChannels } from "./channels/sync-config-channels.js";
 import { parseAllowList } from "./auth/ip/parse-allow-list.js";
@@ -83,6 +83,7 @@ export async function createGateway(
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const billing = createBillingService({ config, database, logger, now });
   let channelRouter: GatewayContext["channelRouter"] | undefined;
+  let channelHealthReference: ChannelHealth | undefined;
   const metrics = createGatewayMetrics({
     countChannelsInCooldown: () => channelRouter?.countChannelsInCooldown() ?? 0,
     countAutoDisabled: () => channelRouter?.countAutoDisabled() ?? 0,
@@ -148,7 +149,11 @@ export async function createGateway(
           }
         : undefined,
     logger,
-    reload: () => channelRouter.reload(),
+    // Channels and the health rules change together as far as other instances are concerned.
+    reload: async () => {
+      await channelRouter.reload();
+      await channelHealthReference?.refreshRules();
+    },
   });
   const openRelays = createOpenRelayRegistry();
   const callbackDeliverer = createCallbackDeliverer({
@@ -161,6 +166,8 @@ export async function createGateway(
     publishChange: () => channelChanges.publish(),
     notify: createHealthWebhookNotifier(config.channelHealth.webhook, callbackDeliverer, logger),
   });
+  channelHealthReference = channelHealth;
+  await channelHealth.refreshRules();
   const context: GatewayContext = { ...baseContext, channelRouter, channelChanges, channelHealth, openRelays };
   const reservationRecovery = startReservationRecovery(billing, logger, {
     olderThanSeconds: config.reservationRecoveryAfterSeconds,

@@ -488,6 +488,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/channel/health/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the channel health rules
+         * @description The rules in force for automatic disabling and probing (administrators only).
+         */
+        get: operations["getChannelHealthRules"];
+        /**
+         * Change the channel health rules
+         * @description Changes the rules for automatic disabling and probing (administrators only); every gateway instance follows
+         *     at once and the change outlives restarts (it then takes precedence over the configuration file).
+         */
+        put: operations["updateChannelHealthRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/channel/{id}": {
         parameters: {
             query?: never;
@@ -1465,6 +1490,36 @@ export interface components {
                 /** @description One outcome per channel that has a model to test. */
                 items: components["schemas"]["ChannelTestAllResult"][];
             };
+        };
+        /**
+         * @description When a channel or key takes itself out of routing and how it comes back. Set in the configuration file
+         *     (`channel_health`) and changed here; a change reaches every gateway instance and outlives restarts.
+         */
+        ChannelHealthRules: {
+            /**
+             * @description Credential or account failures (401, 403, insufficient balance, model not found) within the window that take
+             *     a channel (or, on a channel with several keys, the key) out of routing; 0 never does. Rate limits (429) and
+             *     server errors (5xx) never count: they cool the channel down instead.
+             */
+            disable_after_failures: number;
+            /** @description The window the failures are counted in, seconds. */
+            failure_window_seconds: number;
+            /** @description How often a channel or key taken out automatically is tested; it comes back when a test passes. */
+            probe_interval_seconds: number;
+        };
+        /** @description Success envelope whose `data` is the rules in force. */
+        ChannelHealthRulesResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The rules. */
+            data: components["schemas"]["ChannelHealthRules"];
+        };
+        /** @description The rules to change; the others keep their values. */
+        UpdateChannelHealthRulesRequest: {
+            /** @description See ChannelHealthRules. */
+            disable_after_failures?: number;
+            /** @description See ChannelHealthRules. */
+            failure_window_seconds?: number;
+            /** @description See ChannelHealthRules. */
+            probe_interval_seconds?: number;
         };
         /** @description An administrator's decision about a channel or one of its keys. */
         SetChannelHealthRequest: {
@@ -3378,6 +3433,86 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getChannelHealthRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "disable_after_failures": 3,
+                     *         "failure_window_seconds": 300,
+                     *         "probe_interval_seconds": 300
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChannelHealthRulesResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateChannelHealthRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "disable_after_failures": 5
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateChannelHealthRulesRequest"];
+            };
+        };
+        responses: {
+            /** @description The rules now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "disable_after_failures": 5,
+                     *         "failure_window_seconds": 300,
+                     *         "probe_interval_seconds": 300
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChannelHealthRulesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -100,8 +100,8 @@ export const configFileSchema = {
       additionalProperties: false,
       properties: {
         disable_after_failures: { type: "integer", minimum: 0 },
-        failure_window_seconds: { type: "number", exclusiveMinimum: 0 },
-        probe_interval_seconds: { type: "number", exclusiveMinimum: 0 },
+        failure_window_seconds: { type: "integer", minimum: 1 },
+        probe_interval_seconds: { type: "integer", minimum: 1 },
         test_concurrency: { type: "integer", minimum: 1, maximum: 64 },
         webhook_url: { type: "string", pattern: "^https?://" },
         webhook_secret: { type: "string", minLength: 16 },

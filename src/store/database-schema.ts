@@ -98,6 +98,16 @@ export interface ChannelLastTestsTable {
   tested_time: number;
 }
 
+/** The administrator's channel health rules (one row, id 1), over the config file's. */
+export interface ChannelHealthRulesTable {
+  id: number;
+  disable_after_failures: number;
+  failure_window_seconds: number;
+  probe_interval_seconds: number;
+  /** unix seconds */
+  updated_time: number;
+}
+
 export interface QuotaReservationsTable {
   /** the request id */
   id: string;
@@ -263,6 +273,7 @@ export interface Database {
   channels: ChannelsTable;
   channel_health: ChannelHealthTable;
   channel_last_tests: ChannelLastTestsTable;
+  channel_health_rules: ChannelHealthRulesTable;
   quota_reservations: QuotaReservationsTable;
   usage_logs: UsageLogsTable;
   tasks: TasksTable;

@@ -267,4 +267,35 @@ describe("channel health on two instances sharing PostgreSQL and Redis", () => {
     });
     upstream.setAcceptedKeys([goodKey, soloKey, revokedKey]);
   });
+
+  it("lets an administrator change the rules on one instance, followed by the other and kept in the database", async () => {
+    const rules = () => second.client.management.GET("/api/channel/health/rules", {});
+    expect((await rules()).data!.data).toEqual({
+      disable_after_failures: 2,
+      failure_window_seconds: 600,
+      probe_interval_seconds: 3600,
+    });
+    const changed = await first.client.management.PUT("/api/channel/health/rules", {
+      body: { disable_after_failures: 0 },
+    });
+    expect(changed.data!.data).toEqual({
+      disable_after_failures: 0,
+      failure_window_seconds: 600,
+      probe_interval_seconds: 3600,
+    });
+    await expect.poll(async () => (await rules()).data!.data.disable_after_failures, { timeout: 2_000 }).toBe(0);
+    const empty = await first.client.management.PUT("/api/channel/health/rules", { body: {} });
+    expect(empty.response.status).toBe(400);
+
+    // With 0 the second instance no longer takes a refused key out.
+    const { key } = await createApiKey(first, { unlimitedQuota: true });
+    upstream.setAcceptedKeys([goodKey]);
+    for (let index = 0; index < 3; index += 1) expect(await chat(second, key, "model-s")).toBe(502);
+    expect((await findChannelByName(second, "solo")).health).toEqual({ state: "healthy" });
+    upstream.setAcceptedKeys([goodKey, soloKey, revokedKey]);
+    const rows = await sql<{ count: string | number }>`select count(*) as count from channel_health_rules`.execute(
+      sharedDatabase.db,
+    );
+    expect(Number(rows.rows[0]!.count)).toBe(1);
+  });
 });

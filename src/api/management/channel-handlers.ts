@@ -1,4 +1,5 @@
-import type { operations } from "../../../generated/types/management.js";
+import type { components, operations } from "../../../generated/types/management.js";
+import type { StoredChannelHealthRules } from "../../store/channel-health/channel-health-rules-queries.js";
 import { recordAudit } from "../../audit/record-audit.js";
 import { assertAdministrator } from "../../channels/assert-administrator.js";
 import { channelMessages } from "../../channels/channel-messages.js";
@@ -34,7 +35,9 @@ type ChannelOperationId =
   | "deleteChannel"
   | "testChannel"
   | "testAllChannels"
-  | "setChannelHealth";
+  | "setChannelHealth"
+  | "getChannelHealthRules"
+  | "updateChannelHealthRules";
 
 /**
  * The channel operations (administrators only): typed input → channel service → envelope, keys masked. The list and
@@ -134,6 +137,29 @@ export function createChannelHandlers(context: GatewayContext): Record<ChannelOp
       assertAdministrator(getAuthenticatedUser(response));
       sendSuccess(response, { items: await testAllChannels(context) });
     },
+    async getChannelHealthRules(_request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      sendSuccess(response, toRulesView(readHealthRules(context)));
+    },
+    async updateChannelHealthRules(request, response) {
+      const actor = getAuthenticatedUser(response);
+      assertAdministrator(actor);
+      const body = request.body as JsonRequestBody<operations["updateChannelHealthRules"]>;
+      const before = toRulesView(readHealthRules(context));
+      const rules = await context.channelHealth!.updateRules({
+        ...(body.disable_after_failures !== undefined ? { disableAfterFailures: body.disable_after_failures } : {}),
+        ...(body.failure_window_seconds !== undefined ? { failureWindowSeconds: body.failure_window_seconds } : {}),
+        ...(body.probe_interval_seconds !== undefined ? { probeIntervalSeconds: body.probe_interval_seconds } : {}),
+      });
+      await context.channelChanges.publish();
+      await recordAudit(context, actor, {
+        action: "channel.health.rules",
+        target: "channel-health-rules",
+        before,
+        after: toRulesView(rules),
+      });
+      sendSuccess(response, toRulesView(rules));
+    },
     async setChannelHealth(request, response) {
       const actor = getAuthenticatedUser(response);
       assertAdministrator(actor);
@@ -151,5 +177,17 @@ export function createChannelHandlers(context: GatewayContext): Record<ChannelOp
       });
       sendSuccess(response, (await viewsWithHealth([record]))[0]);
     },
+  };
+}
+
+function readHealthRules(context: GatewayContext): StoredChannelHealthRules {
+  return context.channelHealth?.readRules() ?? context.config.channelHealth;
+}
+
+function toRulesView(rules: StoredChannelHealthRules): components["schemas"]["ChannelHealthRules"] {
+  return {
+    disable_after_failures: rules.disableAfterFailures,
+    failure_window_seconds: rules.failureWindowSeconds,
+    probe_interval_seconds: rules.probeIntervalSeconds,
   };
 }

@@ -10,6 +10,11 @@ import {
   wholeChannel,
   type ChannelHealthRecord,
 } from "../../store/channel-health/channel-health-queries.js";
+import {
+  readChannelHealthRules,
+  saveChannelHealthRules,
+  type StoredChannelHealthRules,
+} from "../../store/channel-health/channel-health-rules-queries.js";
 import { testChannelUpstream } from "../test-channel-upstream.js";
 import { classifyCredentialFailure } from "./classify-credential-failure.js";
 
@@ -41,6 +46,12 @@ export interface ChannelHealth {
   probeOnce(): Promise<void>;
   /** Probes every `probe_interval_seconds` until stop. */
   startProbing(): void;
+  /** The rules in force: an administrator's (stored, shared by every instance) or else the config file's. */
+  readRules(): StoredChannelHealthRules;
+  /** Stores an administrator's rules and applies them here; the caller tells the other instances. */
+  updateRules(change: Partial<StoredChannelHealthRules>): Promise<StoredChannelHealthRules>;
+  /** Re-reads the stored rules (at start, and when another instance announces a change). */
+  refreshRules(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -65,7 +76,13 @@ export function createChannelHealth(
   context: ChannelServicesContext,
   dependencies: ChannelHealthDependencies,
 ): ChannelHealth {
-  const rules = context.config.channelHealth;
+  const configured = context.config.channelHealth;
+  let rules: StoredChannelHealthRules = {
+    disableAfterFailures: configured.disableAfterFailures,
+    failureWindowSeconds: configured.failureWindowSeconds,
+    probeIntervalSeconds: configured.probeIntervalSeconds,
+  };
+  let probingStarted = false;
   const { router, metrics } = dependencies;
   const failureTimes = new Map<string, number[]>();
   let probeTimer: NodeJS.Timeout | undefined;
@@ -142,7 +159,34 @@ export function createChannelHealth(
     });
   }
 
-  return {
+  function applyRules(next: StoredChannelHealthRules): void {
+    const intervalChanged = next.probeIntervalSeconds !== rules.probeIntervalSeconds;
+    rules = next;
+    if (intervalChanged && probingStarted) scheduleProbes();
+  }
+
+  function scheduleProbes(): void {
+    clearInterval(probeTimer);
+    probeTimer = setInterval(() => {
+      void health
+        .probeOnce()
+        .catch((error: unknown) => context.logger.error({ err: error }, "cannot read channel health for probing"));
+    }, rules.probeIntervalSeconds * 1000);
+    probeTimer.unref();
+  }
+
+  const health: ChannelHealth = {
+    readRules: () => ({ ...rules }),
+    async updateRules(change) {
+      const next = { ...rules, ...change };
+      await saveChannelHealthRules(context.database.db, next, context.now());
+      applyRules(next);
+      return { ...next };
+    },
+    async refreshRules() {
+      const stored = await readChannelHealthRules(context.database.db);
+      if (stored) applyRules(stored);
+    },
     reportFailure(attempt, error, requestId) {
       if (rules.disableAfterFailures <= 0 || !(error instanceof UpstreamFailure) || !error.upstreamAnswer) return;
       const { statusCode, bodyText } = error.upstreamAnswer;
@@ -211,17 +255,15 @@ export function createChannelHealth(
       return probing;
     },
     startProbing() {
-      probeTimer = setInterval(() => {
-        void this.probeOnce().catch((error: unknown) =>
-          context.logger.error({ err: error }, "cannot read channel health for probing"),
-        );
-      }, rules.probeIntervalSeconds * 1000);
-      probeTimer.unref();
+      probingStarted = true;
+      scheduleProbes();
     },
     async stop() {
+      probingStarted = false;
       clearInterval(probeTimer);
       await probing?.catch(() => undefined);
       await Promise.allSettled([...pending]);
     },
   };
+  return health;
 }

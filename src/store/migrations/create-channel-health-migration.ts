@@ -31,9 +31,19 @@ export function createChannelHealthMigration(): Migration {
         .addColumn("message", "text", (column) => column.notNull())
         .addColumn("tested_time", "bigint", (column) => column.notNull())
         .execute();
+      // One row (id 1) when an administrator changed the rules through the API; the config file's rules otherwise.
+      await db.schema
+        .createTable("channel_health_rules")
+        .addColumn("id", "integer", (column) => column.primaryKey())
+        .addColumn("disable_after_failures", "integer", (column) => column.notNull())
+        .addColumn("failure_window_seconds", "integer", (column) => column.notNull())
+        .addColumn("probe_interval_seconds", "integer", (column) => column.notNull())
+        .addColumn("updated_time", "bigint", (column) => column.notNull())
+        .execute();
     },
 
     async down(db: AnyDatabase): Promise<void> {
+      await db.schema.dropTable("channel_health_rules").execute();
       await db.schema.dropTable("channel_last_tests").execute();
       await db.schema.dropTable("channel_health").execute();
     },
