@@ -1,5 +1,6 @@
 import { createAnthropicHandlers } from "./api/anthropic/create-anthropic-handlers.js";
 import type { Express } from "express";
+import { providerRegistry } from "./providers/registry.js";
 import { createManagementHandlers } from "./api/management/create-management-handlers.js";
 import { createNativeHandlers } from "./api/native/create-native-handlers.js";
 import { createOpenaiHandlers } from "./api/openai/create-openai-handlers.js";
@@ -18,7 +19,8 @@ import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.j
 import { createChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import { listUnpricedModels } from "./models/list-unpriced-models.js";
 import { createChannelRouter } from "./channels/create-channel-router.js";
-import { type ChannelHealth, createChannelHealth } from "./channels/health/create-channel-health.js";
+import type { ChannelHealth } from "./channels/health/channel-health.js";
+import { createChannelHealth } from "./channels/health/create-channel-health.js";
 import { createHealthWebhookNotifier } from "./channels/health/create-health-webhook-notifier.js";
 import { syncConfigChannels } from "./channels/sync-config-channels.js";
 import { parseAllowList } from "./auth/ip/parse-allow-list.js";
@@ -29,7 +31,7 @@ import { createKeyCipher } from "./keys/create-key-cipher.js";
 import type { Logger } from "./logging/logger.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
 import { createOpenRelayRegistry } from "./relay/create-open-relay-registry.js";
-import { closeUpstreamDispatchers } from "./relay/get-upstream-dispatcher.js";
+import { closeUpstreamDispatchers } from "./upstream/get-upstream-dispatcher.js";
 import { openDatabase } from "./store/open-database.js";
 import { createAccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
 import { createKeyRevealLimiter } from "./tokens/create-key-reveal-limiter.js";
@@ -125,6 +127,7 @@ export async function createGateway(
     }),
     metrics,
     providers: createProviderServices(config, logger, now),
+    findAdapter: (type) => providerRegistry[type],
     now,
   };
   await syncConfigChannels(baseContext);

@@ -1,5 +1,6 @@
+import type { Channel } from "../providers/contract/channel.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import type { ChannelHealthRecord } from "../store/channel-health/channel-health-queries.js";
-import type { Channel } from "./channel.js";
 
 /** What the router needs to know about the caller's token. */
 export interface RoutingToken {
@@ -8,18 +9,6 @@ export interface RoutingToken {
   crossGroupRetry: boolean;
   /** `auto`'s groups for this token's owner (the configured auto_groups they may use); all of them when absent. */
   autoGroups?: readonly string[];
-}
-
-export interface ChannelAttempt {
-  channel: Channel;
-  /** The group this attempt bills under (its ratio applies). */
-  group: string;
-  /** The upstream model name after the channel's model_mapping. */
-  upstreamModel: string;
-  /** The upstream key to use for this attempt (round-robin over the channel's keys still in routing). */
-  upstreamKey: string;
-  /** Its position in channel.keys (health is kept per key); absent where no router planned the attempt. */
-  keyIndex?: number;
 }
 
 /**

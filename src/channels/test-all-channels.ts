@@ -1,5 +1,6 @@
 import type { components } from "../../generated/types/management.js";
 import { listAllChannels } from "../store/channels/list-all-channels.js";
+import type { GatewayContext } from "../gateway-context.js";
 import type { ChannelServicesContext } from "./channel-services-context.js";
 import { testAndRecordChannel } from "./test-and-record-channel.js";
 
@@ -10,7 +11,9 @@ type ChannelTestAllResult = components["schemas"]["ChannelTestAllResult"];
  * channels must not open hundreds of upstream calls at once), recording each outcome. A channel that cannot be
  * tested (keys under another secret, a type this build lacks) is an outcome too, not a failure of the run.
  */
-export async function testAllChannels(context: ChannelServicesContext): Promise<ChannelTestAllResult[]> {
+export async function testAllChannels(
+  context: ChannelServicesContext & Pick<GatewayContext, "findAdapter">,
+): Promise<ChannelTestAllResult[]> {
   const channels = (await listAllChannels(context.database.db))
     .filter((channel) => channel.models.length > 0)
     .sort((left, right) => left.id - right.id);

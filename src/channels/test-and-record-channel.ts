@@ -1,5 +1,6 @@
 import type { components } from "../../generated/types/management.js";
 import { saveChannelLastTest } from "../store/channel-health/channel-last-test-queries.js";
+import type { GatewayContext } from "../gateway-context.js";
 import type { ChannelServicesContext } from "./channel-services-context.js";
 import { testChannelUpstream } from "./test-channel-upstream.js";
 
@@ -7,7 +8,7 @@ type ChannelLastTest = components["schemas"]["ChannelLastTest"];
 
 /** Tests a channel (see testChannelUpstream) and keeps the outcome as its last test, which outlives the process. */
 export async function testAndRecordChannel(
-  context: ChannelServicesContext,
+  context: ChannelServicesContext & Pick<GatewayContext, "findAdapter">,
   channelId: number,
   model: string | undefined,
 ): Promise<ChannelLastTest> {

@@ -1,6 +1,6 @@
 import type { CallbackDeliverer } from "../../callbacks/create-callback-deliverer.js";
 import type { Logger } from "../../logging/logger.js";
-import type { ChannelHealthTransition } from "./create-channel-health.js";
+import type { ChannelHealthTransition } from "./channel-health.js";
 
 /**
  * Sends each health transition to the operator's `channel_health.webhook_url`, signed like task callbacks (the same
