@@ -6,8 +6,9 @@
  */
 
 // Modules any layer may import: errors, logging, network safety, keys, HTTP helpers, model-name rules, the video
-// request's vocabulary, the prompt token estimate, and plain type modules (the configuration's shape, metered
-// usage and the reservation, the stored rows' types).
+// request's vocabulary, the prompt token estimate, the tracing hooks (an interface and its holder; OpenTelemetry
+// itself is loaded only by start-tracing.ts), and plain type modules (the configuration's shape, metered usage and
+// the reservation, the stored rows' types).
 const shared = [
   "^src/(errors|logging|net|keys|http|models|video)/",
   "^src/billing/estimate-prompt-tokens\\.ts$",
@@ -16,6 +17,7 @@ const shared = [
   "^src/auth/ip/allow-list\\.ts$",
   "^src/billing/(metered-usage|billing-service)\\.ts$",
   "^src/store/[^/]+/[^/]+-record\\.ts$",
+  "^src/tracing/tracing-hooks\\.ts$",
 ];
 const contract = "^src/providers/contract/";
 const upstream = "^src/upstream/";

@@ -11,6 +11,7 @@ import { assignRequestId } from "./http/assign-request-id.js";
 import { createOperatorRouter, type OperatorRouterOptions } from "./http/create-operator-router.js";
 import type { GatewayMetrics } from "./metrics/gateway-metrics.js";
 import { createRequestObserver } from "./metrics/create-request-observer.js";
+import { activeTracing } from "./tracing/tracing-hooks.js";
 
 export type GenerationWiring = Pick<
   GenerationRouterOptions,
@@ -86,7 +87,10 @@ export function createApp(options: AppOptions): Express {
   expressApp.handle = (request, response, callback) => {
     assignRequestId(request, response);
     const generation = selectApiGeneration(request.url ?? "/");
-    if (generation !== undefined) observeRequest(request, response, generation);
+    if (generation !== undefined) {
+      observeRequest(request, response, generation);
+      activeTracing()?.onRequest(request, response);
+    }
     if (answerCors !== undefined && generation !== undefined && answerCors(request, response, generation)) return;
     for (const fastLane of fastLanes) if (fastLane(request, response)) return;
     routeThroughExpress(request, response, callback);

@@ -20,6 +20,9 @@ import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.j
 import { createChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import { listUnpricedModels } from "./models/list-unpriced-models.js";
 import { createChannelRouter } from "./channels/create-channel-router.js";
+import type { ChannelHealth } from "./channels/health/channel-health.js";
+import { createChannelHealth } from "./channels/health/create-channel-health.js";
+import { createHealthWebhookNotifier } from "./channels/health/create-health-webhook-notifier.js";
 import { syncConfigChannels } from "./channels/sync-config-channels.js";
 import { parseAllowList } from "./auth/ip/parse-allow-list.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
@@ -84,8 +87,10 @@ export async function createGateway(
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const billing = createBillingService({ config, database, logger, now });
   let channelRouter: GatewayContext["channelRouter"] | undefined;
+  let channelHealthReference: ChannelHealth | undefined;
   const metrics = createGatewayMetrics({
     countChannelsInCooldown: () => channelRouter?.countChannelsInCooldown() ?? 0,
+    countAutoDisabled: () => channelRouter?.countAutoDisabled() ?? 0,
     countTasksByStatus: () => countTasksByStatus(database.db),
     ...(database.sqliteCommitWindow ? { countSqliteCommits: () => database.sqliteCommitWindow?.commits ?? 0 } : {}),
   });
@@ -150,10 +155,26 @@ export async function createGateway(
           }
         : undefined,
     logger,
-    reload: () => channelRouter.reload(),
+    // Channels and the health rules change together as far as other instances are concerned.
+    reload: async () => {
+      await channelRouter.reload();
+      await channelHealthReference?.refreshRules();
+    },
   });
   const openRelays = createOpenRelayRegistry();
-  const context: GatewayContext = { ...baseContext, channelRouter, channelChanges, openRelays };
+  const callbackDeliverer = createCallbackDeliverer({
+    isAllowedAddress: createAddressRule(config.fetchAllowPrivate),
+    now: baseContext.now,
+  });
+  const channelHealth = createChannelHealth(baseContext, {
+    router: channelRouter,
+    metrics,
+    publishChange: () => channelChanges.publish(),
+    notify: createHealthWebhookNotifier(config.channelHealth.webhook, callbackDeliverer, logger),
+  });
+  channelHealthReference = channelHealth;
+  await channelHealth.refreshRules();
+  const context: GatewayContext = { ...baseContext, channelRouter, channelChanges, channelHealth, openRelays };
   const reservationRecovery = startReservationRecovery(billing, logger, {
     olderThanSeconds: config.reservationRecoveryAfterSeconds,
     intervalMs: 10 * 60 * 1000,
@@ -163,10 +184,6 @@ export async function createGateway(
   if (config.adminToken) await bootstrapRootUser(context, config.adminToken);
   // A claim keeps other pollers off a task while its poll runs; a poller that died frees its tasks after this.
   const taskLeaseMs = Math.max(4 * config.tasks.pollIntervalMs, 30_000);
-  const callbackDeliverer = createCallbackDeliverer({
-    isAllowedAddress: createAddressRule(config.fetchAllowPrivate),
-    now: context.now,
-  });
   const taskCallbacks = createTaskCallbackSender(context, callbackDeliverer, {
     tries: config.tasks.callbackTries,
     backoffMs: config.tasks.callbackBackoffMs,
@@ -182,6 +199,7 @@ export async function createGateway(
   // Callbacks a stopped process (or another instance) left undelivered, continued where their tries stood.
   await taskCallbacks.resumeDue();
   taskCallbacks.startSweeping();
+  channelHealth.startProbing();
   const taskPoller = startTaskPoller(database, videoTasks, logger, {
     pollIntervalMs: config.tasks.pollIntervalMs,
     maxConcurrentPolls: config.tasks.maxConcurrentPolls,
@@ -232,6 +250,7 @@ export async function createGateway(
     context,
     async close() {
       await taskPoller.stop();
+      await channelHealth.stop();
       // Scheduled retries and the sweep stop at once (their due times are on the tasks, for the next process); a try
       // under way is cut short by closing the deliverer and gives its claim back uncounted.
       const callbacksStopped = taskCallbacks.stop();

@@ -4,6 +4,7 @@ import type { AllowList } from "./auth/ip/allow-list.js";
 import type { BillingService } from "./billing/billing-service.js";
 import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import type { ChannelRouter } from "./channels/channel-router.js";
+import type { ChannelHealth } from "./channels/health/channel-health.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
 import type { ProviderAdapterLookup } from "./providers/contract/provider-adapter-lookup.js";
@@ -33,6 +34,8 @@ export interface GatewayContext {
   channelRouter: ChannelRouter;
   /** Announces admin channel changes to the other instances (a no-op without REDIS_URL). */
   channelChanges: ChannelChangeBus;
+  /** Takes channels and keys whose credential the upstream refuses out of routing; absent in unit-test contexts. */
+  channelHealth?: ChannelHealth;
   /** Per-key requests and tokens per minute (rpm_limit, tpm_limit), shared through Redis when configured. */
   rateLimiter: TokenRateLimiter;
   metrics: GatewayMetrics;

@@ -8,6 +8,7 @@ import { createGatewayServer } from "./http/create-gateway-server.js";
 import { createLogger } from "./logging/logger.js";
 import { UpstreamFailure } from "./upstream/upstream-failure.js";
 import { countChannels } from "./store/channels/count-channels.js";
+import { startTracing } from "./tracing/start-tracing.js";
 
 // Process entry: config → store → app → listen; SIGTERM/SIGINT stop taking requests, drain, flush, exit.
 let config: GatewayConfig;
@@ -21,7 +22,10 @@ try {
 }
 const logger = createLogger({ level: config.logLevel, file: config.logFile });
 let gateway: Gateway;
+let tracing: Awaited<ReturnType<typeof startTracing>>;
 try {
+  // Before the gateway: its first requests are traced too. Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  tracing = await startTracing(process.env, logger);
   gateway = await createGateway(config, logger);
 } catch (error) {
   console.error(`Cannot start the gateway: ${(error as Error).message}`);
@@ -72,6 +76,8 @@ async function shutdown(signal: string): Promise<void> {
   }
   clearInterval(idleSweep);
   await gateway.close();
+  // The last spans are exported before the process ends.
+  await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, "cannot export the last spans"));
   logger.info("stopped");
   process.exit(0);
 }

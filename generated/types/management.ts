@@ -466,6 +466,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/channel/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test every channel
+         * @description Tests every channel that lists a model (enabled or not, each with its first key and first model, a few at a
+         *     time: `channel_health.test_concurrency`) and stores each outcome on the channel as its `last_test`
+         *     (administrators only). Nothing is billed; an upstream failure is an outcome whose `success` is false.
+         */
+        post: operations["testAllChannels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/health/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the channel health rules
+         * @description The rules in force for automatic disabling and probing (administrators only).
+         */
+        get: operations["getChannelHealthRules"];
+        /**
+         * Change the channel health rules
+         * @description Changes the rules for automatic disabling and probing (administrators only); every gateway instance follows
+         *     at once and the change outlives restarts (it then takes precedence over the configuration file).
+         */
+        put: operations["updateChannelHealthRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/channel/{id}": {
         parameters: {
             query?: never;
@@ -492,6 +539,35 @@ export interface paths {
          *     new ones no longer use it. Channels from the configuration file cannot be deleted here (403).
          */
         delete: operations["deleteChannel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channel/{id}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Channel id.
+                 * @example 3
+                 */
+                id: components["parameters"]["ChannelId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a channel or key back, or take it out
+         * @description An administrator's decision about a channel's or one key's health (administrators only): `enabled: true` puts
+         *     it back into routing (also one the gateway disabled because the upstream refused its credential), `enabled:
+         *     false` takes it out until put back. Works for channels from the configuration file too; every gateway instance
+         *     follows at once. Answers the channel with its health.
+         */
+        post: operations["setChannelHealth"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1256,6 +1332,58 @@ export interface components {
             /** @description `vertex`: the Google Cloud project id (default the service account's `project_id`). */
             project_id?: string;
         };
+        /**
+         * @description `healthy` takes requests; `cooling` failed repeatedly with rate limits, server errors or timeouts and is tried
+         *     again after `cooling_until` (kept by each gateway instance for its own traffic); `auto_disabled` was taken out
+         *     because the upstream refused its credential or account (401, 403, insufficient balance, model not found) and is
+         *     probed until a test passes; `disabled` was taken out by an administrator and stays out until they put it back.
+         * @enum {string}
+         */
+        ChannelHealthState: "healthy" | "cooling" | "auto_disabled" | "disabled";
+        /** @description The channel's health (shown on the list and detail answers). */
+        ChannelHealth: {
+            state: components["schemas"]["ChannelHealthState"];
+            /** @description While cooling down, when the channel may be tried again, Unix seconds. */
+            cooling_until?: number;
+            /** @description Why the channel was taken out (`unauthorized`, `forbidden`, `insufficient_balance`, `model_not_found`, or an administrator's action). */
+            reason?: string;
+            /** @description The upstream HTTP status that took the channel out automatically. */
+            upstream_status?: number;
+            /** @description When the channel was taken out, Unix seconds. */
+            changed_time?: number;
+        };
+        /** @description The health of one of the channel's keys (keys are never shown whole). */
+        ChannelKeyHealth: {
+            /** @description Position of the key in `keys`. */
+            index: number;
+            /**
+             * @description See ChannelHealthState; cooling down is kept per channel, not per key.
+             * @enum {string}
+             */
+            state: "healthy" | "auto_disabled" | "disabled";
+            /** @description Why the key was taken out. */
+            reason?: string;
+            /** @description The upstream HTTP status that took the key out automatically. */
+            upstream_status?: number;
+            /** @description When the key was taken out, Unix seconds. */
+            changed_time?: number;
+        };
+        /** @description Outcome of a channel test. An upstream failure is reported here (`success` false), not as an HTTP error. */
+        ChannelTestResult: {
+            /** @description Whether the upstream answered the test request successfully. */
+            success: boolean;
+            /** @description Time until the upstream's complete answer (or failure), milliseconds. */
+            latency_ms: number;
+            /** @description Model that was tested (our name; the mapping was applied upstream). */
+            model: string;
+            /** @description Empty on success; otherwise the upstream status and error text (keys removed). */
+            message: string;
+        };
+        /** @description The outcome of the channel's last test (single or "test all"), kept across restarts. */
+        ChannelLastTest: components["schemas"]["ChannelTestResult"] & {
+            /** @description When the test ran, Unix seconds. */
+            tested_time: number;
+        };
         /** @description An upstream provider account. Keys are masked (first 4 characters, asterisks, last 4). */
         Channel: {
             /** @description Channel id. */
@@ -1290,6 +1418,13 @@ export interface components {
             settings?: components["schemas"]["ChannelSettings"];
             /** @description Creation time, Unix seconds (for `config` channels, when the configuration was loaded). */
             created_time: number;
+            health?: components["schemas"]["ChannelHealth"];
+            /**
+             * @description Health of each key, in the order of `keys` (shown on the list and detail answers). A channel whose keys are
+             *     all out of routing takes no requests, whatever its own state.
+             */
+            key_health?: components["schemas"]["ChannelKeyHealth"][];
+            last_test?: components["schemas"]["ChannelLastTest"];
         };
         /** @description One page of channels. */
         ChannelPage: {
@@ -1400,21 +1535,63 @@ export interface components {
             timeouts?: components["schemas"]["ChannelTimeouts"];
             settings?: components["schemas"]["ChannelSettings"];
         };
+        /** @description One channel's outcome in a "test all" run. */
+        ChannelTestAllResult: components["schemas"]["ChannelLastTest"] & {
+            /** @description The tested channel. */
+            channel_id: number;
+        };
+        /** @description Success envelope whose `data.items` are the outcomes, one per channel, in channel id order. */
+        ChannelTestAllResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The outcomes. */
+            data: {
+                /** @description One outcome per channel that has a model to test. */
+                items: components["schemas"]["ChannelTestAllResult"][];
+            };
+        };
+        /**
+         * @description When a channel or key takes itself out of routing and how it comes back. Set in the configuration file
+         *     (`channel_health`) and changed here; a change reaches every gateway instance and outlives restarts.
+         */
+        ChannelHealthRules: {
+            /**
+             * @description Credential or account failures (401, 403, insufficient balance, model not found) within the window that take
+             *     a channel (or, on a channel with several keys, the key) out of routing; 0 never does. Rate limits (429) and
+             *     server errors (5xx) never count: they cool the channel down instead.
+             */
+            disable_after_failures: number;
+            /** @description The window the failures are counted in, seconds. */
+            failure_window_seconds: number;
+            /** @description How often a channel or key taken out automatically is tested; it comes back when a test passes. */
+            probe_interval_seconds: number;
+        };
+        /** @description Success envelope whose `data` is the rules in force. */
+        ChannelHealthRulesResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The rules. */
+            data: components["schemas"]["ChannelHealthRules"];
+        };
+        /** @description The rules to change; the others keep their values. */
+        UpdateChannelHealthRulesRequest: {
+            /** @description See ChannelHealthRules. */
+            disable_after_failures?: number;
+            /** @description See ChannelHealthRules. */
+            failure_window_seconds?: number;
+            /** @description See ChannelHealthRules. */
+            probe_interval_seconds?: number;
+        };
+        /** @description An administrator's decision about a channel or one of its keys. */
+        SetChannelHealthRequest: {
+            /**
+             * @description `true` puts the channel (or key) back into routing, whether it was disabled automatically or by hand;
+             *     `false` takes it out until an administrator puts it back (health probes leave it alone).
+             */
+            enabled: boolean;
+            /** @description The key to change (its position in `keys`); the whole channel when absent. */
+            key_index?: number;
+        };
         /** @description Options of a channel test. */
         TestChannelRequest: {
             /** @description Model to test; one of the channel's `models` (default its first model). */
             model?: string;
-        };
-        /** @description Outcome of a channel test. An upstream failure is reported here (`success` false), not as an HTTP error. */
-        ChannelTestResult: {
-            /** @description Whether the upstream answered the test request successfully. */
-            success: boolean;
-            /** @description Time until the upstream's complete answer (or failure), milliseconds. */
-            latency_ms: number;
-            /** @description Model that was tested (our name; the mapping was applied upstream). */
-            model: string;
-            /** @description Empty on success; otherwise the upstream status and error text (keys removed). */
-            message: string;
         };
         /** @description Success envelope whose `data` is the test outcome. */
         ChannelTestResponse: components["schemas"]["SuccessResponse"] & {
@@ -3347,6 +3524,135 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    testAllChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outcomes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "channel_id": 3,
+                     *             "success": true,
+                     *             "latency_ms": 412,
+                     *             "model": "gmx-2.5-flash",
+                     *             "message": "",
+                     *             "tested_time": 1767312000
+                     *           },
+                     *           {
+                     *             "channel_id": 4,
+                     *             "success": false,
+                     *             "latency_ms": 138,
+                     *             "model": "gpt-4o",
+                     *             "message": "upstream answered 401: Incorrect API key provided",
+                     *             "tested_time": 1767312000
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChannelTestAllResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getChannelHealthRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "disable_after_failures": 3,
+                     *         "failure_window_seconds": 300,
+                     *         "probe_interval_seconds": 300
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChannelHealthRulesResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateChannelHealthRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "disable_after_failures": 5
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateChannelHealthRulesRequest"];
+            };
+        };
+        responses: {
+            /** @description The rules now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "disable_after_failures": 5,
+                     *         "failure_window_seconds": 300,
+                     *         "probe_interval_seconds": 300
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChannelHealthRulesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getChannel: {
         parameters: {
             query?: never;
@@ -3485,6 +3791,120 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setChannelHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Channel id.
+                 * @example 3
+                 */
+                id: components["parameters"]["ChannelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetChannelHealthRequest"];
+            };
+        };
+        responses: {
+            /** @description The channel, with its health. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 3,
+                     *         "name": "native-eu",
+                     *         "type": "native",
+                     *         "base_url": "https://native.example.com",
+                     *         "keys": [
+                     *           "AIza**********x9Qe",
+                     *           "AIza**********Lm3T"
+                     *         ],
+                     *         "models": [
+                     *           "gmx-2.5-flash"
+                     *         ],
+                     *         "model_mapping": {},
+                     *         "groups": [
+                     *           "default"
+                     *         ],
+                     *         "priority": 0,
+                     *         "weight": 2,
+                     *         "enabled": true,
+                     *         "source": "api",
+                     *         "created_time": 1767312000,
+                     *         "health": {
+                     *           "state": "healthy"
+                     *         },
+                     *         "key_health": [
+                     *           {
+                     *             "index": 0,
+                     *             "state": "healthy"
+                     *           },
+                     *           {
+                     *             "index": 1,
+                     *             "state": "auto_disabled",
+                     *             "reason": "unauthorized",
+                     *             "upstream_status": 401,
+                     *             "changed_time": 1767312300
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChannelResponse"];
+                };
+            };
+            /** @description Invalid input, for example a key position the channel does not have. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Channel 3 has no key at position 5."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The channel does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Channel does not exist."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4238,6 +4658,8 @@ export const createUserRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<co
 export const quotaChangeSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuotaChange"]["source"]> = ["admin", "redemption"];
 export const updateUserRequestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateUserRequest"]["status"]> = [1, 2];
 export const channelTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChannelType"]> = ["openai", "native", "ark", "dashscope", "anthropic", "azure", "vertex", "bedrock"];
+export const channelHealthStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChannelHealthState"]> = ["healthy", "cooling", "auto_disabled", "disabled"];
+export const channelKeyHealthStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChannelKeyHealth"]["state"]> = ["healthy", "auto_disabled", "disabled"];
 export const channelSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Channel"]["source"]> = ["config", "api"];
 export const usageLogStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageLog"]["status"]> = ["success", "error"];
 export const taskStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatus"]> = ["queued", "in_progress", "completed", "failed"];

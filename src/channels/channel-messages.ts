@@ -10,4 +10,5 @@ export const channelMessages = {
     `Channel ${channelId} does not serve model "${shortenClientValue(model)}".`,
   nameTaken: (name: string) => `A channel named "${shortenClientValue(name)}" already exists.`,
   baseUrlScheme: "base_url must be an http or https URL.",
+  noSuchKey: (channelId: number, keyIndex: number) => `Channel ${channelId} has no key at position ${keyIndex}.`,
 };

@@ -1,5 +1,6 @@
 import type { Channel } from "../providers/contract/channel.js";
 import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
+import type { ChannelHealthRecord } from "../store/channel-health/channel-health-queries.js";
 
 /** What the router needs to know about the caller's token. */
 export interface RoutingToken {
@@ -53,6 +54,13 @@ export interface ChannelRouter {
   /** Re-reads channels from the store (after an admin change). */
   reload(): Promise<void>;
   findChannel(channelId: number): Channel | undefined;
+  /**
+   * The channel's and its keys' health rows as this instance last read them (auto-disabled or disabled by an
+   * administrator; none when healthy), and how long this instance's breaker keeps it cooling down.
+   */
+  readHealth(channelId: number): { records: readonly ChannelHealthRecord[]; coolingRemainingMs: number };
+  /** Channels and keys out of routing by health now (for /metrics). */
+  countAutoDisabled(): number;
   /** Channels cooling down now (for /metrics). */
   countChannelsInCooldown(): number;
   /**

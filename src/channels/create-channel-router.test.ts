@@ -2,6 +2,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../store/open-database.js";
 import type { ChannelRouter, RoutingToken } from "./channel-router.js";
 import { createChannelRouter } from "./create-channel-router.js";
+import { insertChannelHealthIfAbsent } from "../store/channel-health/channel-health-queries.js";
 import { createTestChannelContext, type TestChannelContext } from "./create-test-channel-context.js";
 
 const defaultToken: RoutingToken = { group: "", crossGroupRetry: false };
@@ -55,6 +56,32 @@ describe("createChannelRouter", () => {
     expect(planNames(router)).toEqual(["high", "middle", "low"]);
     expect(planNames(router, "model-a", defaultToken, "default", 2)).toEqual(["high", "middle"]);
     expect(planNames(router, "model-a", defaultToken, "default", 0)).toEqual([]);
+  });
+
+  it("skips keys and channels their health took out, and tells a channel with no key left as disabled", async () => {
+    const multi = await context.addChannel("multi", { keys: ["key-1", "key-2", "key-3"] });
+    const solo = await context.addChannel("solo", { priority: -1 });
+    const outOfKeys = await context.addChannel("out of keys", { keys: ["key-a"], models: ["model-z"] });
+    const health = { state: "auto_disabled" as const, reason: "unauthorized", upstreamStatus: 401, changedTime: 1 };
+    await insertChannelHealthIfAbsent(context.database.db, { channelId: multi.id, keyIndex: 1, ...health });
+    await insertChannelHealthIfAbsent(context.database.db, { channelId: solo.id, keyIndex: -1, ...health });
+    await insertChannelHealthIfAbsent(context.database.db, { channelId: outOfKeys.id, keyIndex: 0, ...health });
+    const router = await createRouter();
+    const keysUsed = Array.from({ length: 4 }, () => router.planAttempts("model-a", defaultToken, "default", 3));
+    expect(keysUsed.map((plan) => plan.map((attempt) => [attempt.channel.name, attempt.keyIndex]))).toEqual([
+      [["multi", 0]],
+      [["multi", 2]],
+      [["multi", 0]],
+      [["multi", 2]],
+    ]);
+    expect(router.planAttemptOn("model-a", defaultToken, "default", { channelId: multi.id, keyIndex: 1 })).toBe(
+      undefined,
+    );
+    expect(router.listDisabledChannels("model-z", defaultToken, "default").map((channel) => channel.name)).toEqual([
+      "out of keys",
+    ]);
+    expect(router.readHealth(solo.id).records).toEqual([{ channelId: solo.id, keyIndex: -1, ...health }]);
+    expect(router.countAutoDisabled()).toBe(3);
   });
 
   it("draws within a tier by weight", async () => {
@@ -210,6 +237,7 @@ describe("createChannelRouter", () => {
       group: "default",
       upstreamModel: "upstream-a",
       upstreamKey: "key-2",
+      keyIndex: 1,
     });
     const plan = (channelId: number, keyIndex = 0, model = "model-a") =>
       router.planAttemptOn(model, defaultToken, "default", { channelId, keyIndex });

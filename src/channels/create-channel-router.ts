@@ -1,3 +1,8 @@
+import {
+  listChannelHealth,
+  wholeChannel,
+  type ChannelHealthRecord,
+} from "../store/channel-health/channel-health-queries.js";
 import { listAllChannels } from "../store/channels/list-all-channels.js";
 import type { Channel } from "../providers/contract/channel.js";
 import type { ChannelRouter, RoutingToken } from "./channel-router.js";
@@ -18,8 +23,12 @@ interface ChannelIndex {
   byId: Map<number, Channel>;
   /** Enabled channels only, by the model names clients send. */
   byModel: Map<string, Channel[]>;
-  /** Disabled channels, by the model names they list. */
+  /** Disabled channels (by configuration or by health), by the model names they list. */
   disabledByModel: Map<string, Channel[]>;
+  /** Health rows by channel id: the channel's own and its keys'. */
+  health: Map<number, ChannelHealthRecord[]>;
+  /** Key positions out of routing, by channel id. */
+  disabledKeys: Map<number, Set<number>>;
 }
 
 /**
@@ -39,12 +48,25 @@ export async function createChannelRouter(
     now,
   });
   const keyCursors = new Map<number, number>();
-  let index: ChannelIndex = { byId: new Map(), byModel: new Map(), disabledByModel: new Map() };
+  let index: ChannelIndex = emptyIndex();
   let reloading: Promise<void> = Promise.resolve();
 
   async function loadIndex(): Promise<ChannelIndex> {
-    const next: ChannelIndex = { byId: new Map(), byModel: new Map(), disabledByModel: new Map() };
-    for (const record of await listAllChannels(context.database.db)) {
+    const next = emptyIndex();
+    const [records, healthRecords] = await Promise.all([
+      listAllChannels(context.database.db),
+      listChannelHealth(context.database.db),
+    ]);
+    for (const health of healthRecords) {
+      const list = next.health.get(health.channelId);
+      if (list) list.push(health);
+      else next.health.set(health.channelId, [health]);
+      if (health.keyIndex === wholeChannel) continue;
+      const keys = next.disabledKeys.get(health.channelId);
+      if (keys) keys.add(health.keyIndex);
+      else next.disabledKeys.set(health.channelId, new Set([health.keyIndex]));
+    }
+    for (const record of records) {
       let channel: Channel | undefined;
       try {
         channel = toChannel(record, context.keyCipher, context.config.defaultTimeouts);
@@ -64,7 +86,7 @@ export async function createChannelRouter(
         continue;
       }
       next.byId.set(channel.id, channel);
-      const byModel = channel.enabled ? next.byModel : next.disabledByModel;
+      const byModel = channel.enabled && isHealthy(next, channel) ? next.byModel : next.disabledByModel;
       for (const model of new Set(channel.models)) {
         const serving = byModel.get(model);
         if (serving) serving.push(channel);
@@ -81,11 +103,19 @@ export async function createChannelRouter(
       : { groups: [group], auto: false };
   }
 
-  function nextKey(channel: Channel): string {
-    if (channel.keys.length === 0) return "";
+  /** The next key of the channel still in routing, round-robin. */
+  function nextKey(channel: Channel): { upstreamKey: string; keyIndex: number } {
+    if (channel.keys.length === 0) return { upstreamKey: "", keyIndex: 0 };
+    const disabled = index.disabledKeys.get(channel.id);
     const cursor = keyCursors.get(channel.id) ?? 0;
-    keyCursors.set(channel.id, (cursor + 1) % channel.keys.length);
-    return channel.keys[cursor % channel.keys.length];
+    for (let step = 0; step < channel.keys.length; step += 1) {
+      const keyIndex = (cursor + step) % channel.keys.length;
+      if (disabled?.has(keyIndex)) continue;
+      keyCursors.set(channel.id, (keyIndex + 1) % channel.keys.length);
+      return { upstreamKey: channel.keys[keyIndex]!, keyIndex };
+    }
+    // Not reached: a channel whose keys are all out of routing is not planned (see isHealthy).
+    return { upstreamKey: channel.keys[0]!, keyIndex: 0 };
   }
 
   const router: ChannelRouter = {
@@ -111,7 +141,7 @@ export async function createChannelRouter(
           channel,
           group,
           upstreamModel: channel.modelMapping[model] ?? model,
-          upstreamKey: nextKey(channel),
+          ...nextKey(channel),
         }),
       );
     },
@@ -119,9 +149,16 @@ export async function createChannelRouter(
       const channel = index.byModel.get(model)?.find((serving) => serving.id === target.channelId);
       const upstreamKey = channel?.keys[target.keyIndex];
       if (channel === undefined || upstreamKey === undefined) return undefined;
+      if (index.disabledKeys.get(channel.id)?.has(target.keyIndex)) return undefined;
       const group = resolveGroups(token, userGroup).groups.find((candidate) => channel.groups.includes(candidate));
       if (group === undefined) return undefined;
-      return { channel, group, upstreamModel: channel.modelMapping[model] ?? model, upstreamKey };
+      return {
+        channel,
+        group,
+        upstreamModel: channel.modelMapping[model] ?? model,
+        upstreamKey,
+        keyIndex: target.keyIndex,
+      };
     },
     reportSuccess(channelId) {
       cooldowns.recordSuccess(channelId);
@@ -175,6 +212,16 @@ export async function createChannelRouter(
       for (const { channel } of attempts) soonestMs = Math.min(soonestMs, cooldowns.remainingMs(channel.id));
       return attempts.length === 0 || soonestMs === 0 ? 0 : Math.ceil(soonestMs / 1000);
     },
+    readHealth(channelId) {
+      return { records: index.health.get(channelId) ?? [], coolingRemainingMs: cooldowns.remainingMs(channelId) };
+    },
+    countAutoDisabled() {
+      let count = 0;
+      for (const [channelId, records] of index.health) {
+        if (index.byId.has(channelId)) count += records.filter((record) => record.state === "auto_disabled").length;
+      }
+      return count;
+    },
     countChannelsInCooldown() {
       let count = 0;
       for (const channelId of index.byId.keys()) if (cooldowns.isCoolingDown(channelId)) count += 1;
@@ -183,4 +230,24 @@ export async function createChannelRouter(
   };
   await router.reload();
   return router;
+}
+
+function emptyIndex(): ChannelIndex {
+  return {
+    byId: new Map(),
+    byModel: new Map(),
+    disabledByModel: new Map(),
+    health: new Map(),
+    disabledKeys: new Map(),
+  };
+}
+
+/** A channel is routed unless its health row or the rows of all its keys took it out. */
+function isHealthy(index: ChannelIndex, channel: Channel): boolean {
+  const records = index.health.get(channel.id);
+  if (!records) return true;
+  if (records.some((record) => record.keyIndex === wholeChannel)) return false;
+  const disabledKeys = index.disabledKeys.get(channel.id);
+  if (!disabledKeys || channel.keys.length === 0) return true;
+  return channel.keys.some((_, keyIndex) => !disabledKeys.has(keyIndex));
 }

@@ -95,6 +95,18 @@ export const configFileSchema = {
         cooldown_seconds: { type: "number", minimum: 0 },
       },
     },
+    channel_health: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        disable_after_failures: { type: "integer", minimum: 0 },
+        failure_window_seconds: { type: "integer", minimum: 1 },
+        probe_interval_seconds: { type: "integer", minimum: 1 },
+        test_concurrency: { type: "integer", minimum: 1, maximum: 64 },
+        webhook_url: { type: "string", pattern: "^https?://" },
+        webhook_secret: { type: "string", minLength: 16 },
+      },
+    },
     tasks: {
       type: "object",
       additionalProperties: false,

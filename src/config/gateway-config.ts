@@ -114,6 +114,7 @@ export interface GatewayConfig {
   defaultMaxOutputTokens: number;
   defaultTimeouts: ChannelTimeouts;
   relay: { maxAttempts: number; cooldownAfterFailures: number; cooldownSeconds: number };
+  channelHealth: ChannelHealthRules;
   /** Asynchronous (video) tasks: how often unfinished tasks are polled, when they time out, how many polls at once. */
   tasks: {
     pollIntervalMs: number;
@@ -166,4 +167,18 @@ export interface SignInLimits {
   /** Failed sign-ins one client address may make within the window (someone trying many usernames). */
   failuresPerAddress: number;
   windowSeconds: number;
+}
+
+/**
+ * When a channel or key takes itself out of routing and how it comes back (GATEWAY_CONFIG `channel_health`): after
+ * `disableAfterFailures` credential or account failures (0: never) within `failureWindowSeconds`; probed with the
+ * channel test every `probeIntervalSeconds`. Transitions are POSTed to `webhook`, signed like task callbacks.
+ */
+export interface ChannelHealthRules {
+  disableAfterFailures: number;
+  failureWindowSeconds: number;
+  probeIntervalSeconds: number;
+  /** Channels tested at once by "test all". */
+  testConcurrency: number;
+  webhook?: { url: string; secret: string };
 }

@@ -45,6 +45,14 @@ interface RawConfigFile {
   default_max_output_tokens?: number;
   timeouts?: RawTimeouts;
   relay?: { max_attempts?: number; cooldown_after_failures?: number; cooldown_seconds?: number };
+  channel_health?: {
+    disable_after_failures?: number;
+    failure_window_seconds?: number;
+    probe_interval_seconds?: number;
+    test_concurrency?: number;
+    webhook_url?: string;
+    webhook_secret?: string;
+  };
   tasks?: {
     poll_interval_ms?: number;
     timeout_minutes?: number;
@@ -255,6 +263,20 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
       maxAttempts: file.relay?.max_attempts ?? 3,
       cooldownAfterFailures: file.relay?.cooldown_after_failures ?? 3,
       cooldownSeconds: file.relay?.cooldown_seconds ?? 30,
+    },
+    channelHealth: {
+      disableAfterFailures: file.channel_health?.disable_after_failures ?? 3,
+      failureWindowSeconds: file.channel_health?.failure_window_seconds ?? 300,
+      probeIntervalSeconds: file.channel_health?.probe_interval_seconds ?? 300,
+      testConcurrency: file.channel_health?.test_concurrency ?? 4,
+      ...(file.channel_health?.webhook_url
+        ? {
+            webhook: {
+              url: file.channel_health.webhook_url,
+              secret: file.channel_health.webhook_secret ?? environment.CHANNEL_HEALTH_WEBHOOK_SECRET ?? "",
+            },
+          }
+        : {}),
     },
     tasks: {
       pollIntervalMs: file.tasks?.poll_interval_ms ?? 5000,

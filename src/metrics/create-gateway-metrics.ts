@@ -4,6 +4,8 @@ import type { GatewayMetrics } from "./gateway-metrics.js";
 export interface GatewayMetricsSources {
   /** Channels cooling down right now. */
   countChannelsInCooldown(): number;
+  /** Channels and keys taken out of routing automatically (their credential or account refused). */
+  countAutoDisabled?(): number;
   /** Video tasks by status, read when scraped. */
   countTasksByStatus(): Promise<Array<{ status: string; count: number }>>;
   /** SQLite only: commits of the quota ledger's commit window so far. */
@@ -34,6 +36,14 @@ export function createGatewayMetrics(sources: GatewayMetricsSources): GatewayMet
     registers,
     collect() {
       this.set(sources.countChannelsInCooldown());
+    },
+  });
+  new Gauge({
+    name: "gateway_channels_auto_disabled",
+    help: "Channels and channel keys taken out of routing because the upstream refused their credential or account.",
+    registers,
+    collect() {
+      this.set(sources.countAutoDisabled?.() ?? 0);
     },
   });
   const tasks = new Gauge({
@@ -122,6 +132,12 @@ export function createGatewayMetrics(sources: GatewayMetricsSources): GatewayMet
     openStreams: new Gauge({
       name: "gateway_open_streams",
       help: "Streamed answers in progress.",
+      registers,
+    }),
+    channelHealthTransitions: new Counter({
+      name: "gateway_channel_health_transitions_total",
+      help: "Health changes of channels and keys, by the state entered (healthy, auto_disabled, disabled).",
+      labelNames: ["channel", "state"] as const,
       registers,
     }),
     rateLimited: new Counter({

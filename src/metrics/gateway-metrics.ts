@@ -17,4 +17,6 @@ export interface GatewayMetrics {
   spendQuota(model: string, units: number): void;
   openStreams: Gauge;
   rateLimited: Counter<"limit">;
+  /** Health transitions of a channel or one of its keys, by the state entered. */
+  channelHealthTransitions: Counter<"channel" | "state">;
 }

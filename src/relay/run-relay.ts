@@ -21,6 +21,7 @@ import {
 import { resolveRoutingToken } from "./resolve-routing-token.js";
 import { createObservedUsage, type ObservedUsage } from "../providers/contract/observed-usage.js";
 import { UpstreamFailure } from "../upstream/upstream-failure.js";
+import { activeTracing, type AttemptTrace } from "../tracing/tracing-hooks.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import type { RequestIds } from "../http/request-ids.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
@@ -222,6 +223,8 @@ export async function runRelay<Capability extends RelayCapability>(
     if (cost > 0) context.metrics.spendQuota(metricsModel, cost);
   };
   const { metrics } = context;
+  const tracing = activeTracing();
+  let retryReason: string | undefined;
   if (call.isStream) {
     metrics.openStreams.inc();
     holdFinalFrames(response);
@@ -230,6 +233,17 @@ export async function runRelay<Capability extends RelayCapability>(
     for (const [index, attempt] of plan.entries()) {
       usedAttempt = attempt;
       const attemptStartedAt = performance.now();
+      const attemptTrace: AttemptTrace | undefined = tracing?.startAttempt(request, response, {
+        capability: call.capability,
+        channelId: attempt.channel.id,
+        channelName: attempt.channel.name,
+        channelType: attempt.channel.type,
+        requestModel: call.model,
+        upstreamModel: attempt.upstreamModel,
+        isStream: call.isStream,
+        attemptNumber: index + 1,
+        ...(retryReason !== undefined ? { retryReason } : {}),
+      });
       try {
         const adapter = context.findAdapter(attempt.channel.type);
         const method = adapter[call.capability] as RelayCapabilityMethod<RelayCapabilityCalls[Capability]>;
@@ -237,26 +251,29 @@ export async function runRelay<Capability extends RelayCapability>(
         const routedAttempt = call.upstreamModelSuffix
           ? { ...attempt, upstreamModel: `${attempt.upstreamModel}${call.upstreamModelSuffix}` }
           : attempt;
-        await method(
-          call.input,
-          {
-            attempt: routedAttempt,
-            upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options),
-            response,
-            remember,
-            signal: clientGone,
-            observed,
-            requestId,
-            reservation,
-            deliver,
-            deliverBytes,
-            noteCreatedIds: (ids) => {
-              if (ids.length > 0) recordings.push(recordCreatedIds(context, attempt, ids, requestId));
+        const runAttempt = () =>
+          method(
+            call.input,
+            {
+              attempt: routedAttempt,
+              upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options),
+              response,
+              remember,
+              signal: clientGone,
+              observed,
+              requestId,
+              reservation,
+              deliver,
+              deliverBytes,
+              noteCreatedIds: (ids) => {
+                if (ids.length > 0) recordings.push(recordCreatedIds(context, attempt, ids, requestId));
+              },
             },
-          },
-          context.providers,
-        );
+            context.providers,
+          );
+        await (attemptTrace === undefined ? runAttempt() : attemptTrace.run(runAttempt));
         context.channelRouter.reportSuccess(attempt.channel.id);
+        context.channelHealth?.reportSuccess(attempt);
         failure = undefined;
         break;
       } catch (error) {
@@ -264,8 +281,10 @@ export async function runRelay<Capability extends RelayCapability>(
         const retryable = error instanceof UpstreamFailure && error.retryable;
         metrics.upstreamErrors.inc({ channel: attempt.channel.name, retryable: retryable ? "true" : "false" });
         if (retryable) context.channelRouter.reportFailure(attempt.channel.id, requestId);
+        context.channelHealth?.reportFailure(attempt, error, requestId);
         const canRetry = retryable && !response.headersSent && !clientGone.aborted && index < plan.length - 1;
         if (!canRetry) break;
+        if (tracing !== undefined) retryReason = describeRetryReason(error);
         metrics.upstreamRetries.inc({ channel: attempt.channel.name });
         context.logger.warn(
           { requestId, channel: attempt.channel.name, err: (error as Error).message },
@@ -273,6 +292,12 @@ export async function runRelay<Capability extends RelayCapability>(
         );
       } finally {
         metrics.observeUpstream(attempt.channel.name, (performance.now() - attemptStartedAt) / 1000);
+        attemptTrace?.end({
+          ...(failure ? { error: failure } : {}),
+          ...(observed.usage
+            ? { inputTokens: observed.usage.promptTokens, outputTokens: observed.usage.completionTokens }
+            : {}),
+        });
       }
     }
   } finally {
@@ -309,4 +334,11 @@ export async function runRelay<Capability extends RelayCapability>(
   if (delivery && "bytes" in delivery) response.type(delivery.contentType).send(delivery.bytes);
   else if (delivery) sendJsonAnswer(response, delivery.body);
   else if (!response.writableEnded) response.end();
+}
+
+/** Why an attempt was left for the next channel, for its trace: the error code and the upstream's status. */
+function describeRetryReason(error: unknown): string {
+  if (!(error instanceof UpstreamFailure)) return "error";
+  const upstreamStatus = error.upstreamStatusCode;
+  return upstreamStatus === undefined ? error.code : `${error.code} (upstream ${upstreamStatus})`;
 }

@@ -82,9 +82,11 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
           upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options),
         });
         context.channelRouter.reportSuccess(attempt.channel.id);
+        context.channelHealth?.reportSuccess(attempt);
         return answer as Awaited<ReturnType<UnbilledMethod<Capability>>>;
       } catch (error) {
         if (clientGone.reason instanceof ClientGoneError) throw clientGone.reason;
+        context.channelHealth?.reportFailure(attempt, error, requestId);
         if (!(error instanceof UpstreamFailure && error.retryable) || clientGone.aborted) throw error;
         context.channelRouter.reportFailure(attempt.channel.id, requestId);
         lastFailure = error;

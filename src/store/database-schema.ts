@@ -74,6 +74,40 @@ export interface ChannelsTable {
   created_time: number;
 }
 
+/** A channel (key_index -1) or one key of it taken out of routing; healthy ones have no row. */
+export interface ChannelHealthTable {
+  channel_id: number;
+  key_index: number;
+  /** `auto_disabled` (the upstream refused the credential or account) or `disabled` (an administrator) */
+  state: string;
+  reason: string;
+  /** the upstream's HTTP status that caused an automatic disable */
+  upstream_status: number | null;
+  /** unix seconds */
+  changed_time: number;
+}
+
+/** The outcome of the last test of a channel (one row per channel, replaced by each test). */
+export interface ChannelLastTestsTable {
+  channel_id: number;
+  success: number;
+  latency_ms: number;
+  model: string;
+  message: string;
+  /** unix seconds */
+  tested_time: number;
+}
+
+/** The administrator's channel health rules (one row, id 1), over the config file's. */
+export interface ChannelHealthRulesTable {
+  id: number;
+  disable_after_failures: number;
+  failure_window_seconds: number;
+  probe_interval_seconds: number;
+  /** unix seconds */
+  updated_time: number;
+}
+
 export interface QuotaReservationsTable {
   /** the request id */
   id: string;
@@ -260,6 +294,9 @@ export interface Database {
   users: UsersTable;
   tokens: TokensTable;
   channels: ChannelsTable;
+  channel_health: ChannelHealthTable;
+  channel_last_tests: ChannelLastTestsTable;
+  channel_health_rules: ChannelHealthRulesTable;
   quota_reservations: QuotaReservationsTable;
   usage_logs: UsageLogsTable;
   usage_rollups: UsageRollupsTable;

@@ -29,6 +29,7 @@ import { findVideoTaskCapability } from "./find-video-task-capability.js";
 import { hashVideoRequest } from "./hash-video-request.js";
 import type { VideoTaskSnapshot } from "../providers/contract/video-task-capability.js";
 import type { VideoTaskService } from "./video-task-service.js";
+import { activeTracing } from "../tracing/tracing-hooks.js";
 
 const unfinished = ["queued", "in_progress"] as const;
 const idempotencyWindowSeconds = 24 * 60 * 60;
@@ -175,10 +176,16 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     pollsInFlight.add(signal);
     let snapshot: VideoTaskSnapshot;
     try {
-      snapshot = await capability.poll(task.upstreamTaskId, {
-        ...buildVideoCallInput(context.findAdapter, attempt, signal),
-        stored: storedRequest(task),
-      });
+      const upstreamTaskId = task.upstreamTaskId;
+      const poll = () =>
+        capability.poll(upstreamTaskId, {
+          ...buildVideoCallInput(context.findAdapter, attempt, signal),
+          stored: storedRequest(task),
+        });
+      const tracing = activeTracing();
+      snapshot = await (tracing === undefined
+        ? poll()
+        : tracing.traceTaskPoll({ taskId: task.id, channelId: attempt.channel.id, model: task.model }, poll));
     } catch (error) {
       // Shutting down: give the claim back, so the next process (or instance) polls it without waiting out the lease.
       if (signal.aborted)

@@ -7,6 +7,7 @@ import type { UpstreamRequest } from "./send-upstream-request.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 import { upstreamStatusFailure } from "./upstream-status-failure.js";
 import { upstreamTransportFailure } from "./upstream-transport-failure.js";
+import { activeTracing } from "../tracing/tracing-hooks.js";
 
 /**
  * The largest answer body read into memory: several base64 images fit (tens of MiB each at most), and a JSON text
@@ -38,6 +39,20 @@ class BodyBrokeOff extends Error {}
  * it again (`.json()`, `.arrayBuffer()`). The pool's connect, header and idle timeouts apply as for `request()`.
  */
 function dispatchBuffered(
+  attempt: ChannelAttempt,
+  upstreamRequest: UpstreamRequest,
+  maximumAnswerSize: number,
+): Promise<BufferedAnswer> {
+  const tracing = activeTracing();
+  if (tracing === undefined) return dispatchBufferedWith(attempt, upstreamRequest, maximumAnswerSize);
+  return tracing.traceUpstreamCall(
+    { method: upstreamRequest.method, channelName: attempt.channel.name, path: upstreamRequest.path },
+    upstreamRequest.headers,
+    (headers) => dispatchBufferedWith(attempt, { ...upstreamRequest, headers }, maximumAnswerSize),
+  );
+}
+
+function dispatchBufferedWith(
   attempt: ChannelAttempt,
   upstreamRequest: UpstreamRequest,
   maximumAnswerSize: number,

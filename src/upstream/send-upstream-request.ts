@@ -1,6 +1,7 @@
 import type { Dispatcher, FormData as UndiciFormData } from "undici";
 import type { ClientGoneSignal } from "../http/client-gone-signal.js";
 import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
+import { activeTracing } from "../tracing/tracing-hooks.js";
 import { getUpstreamPool } from "./get-upstream-dispatcher.js";
 import { readUpstreamErrorText } from "./read-upstream-error-text.js";
 import { upstreamStatusFailure } from "./upstream-status-failure.js";
@@ -32,13 +33,22 @@ export async function sendUpstreamRequest(
   try {
     // Straight to the channel's pool with a path: no URL string to parse on every request.
     const { pool, basePath } = getUpstreamPool(attempt.channel);
-    response = await pool.request({
-      path: `${basePath}${upstreamRequest.path}`,
-      method: upstreamRequest.method,
-      headers: upstreamRequest.headers,
-      body: upstreamRequest.body as Dispatcher.RequestOptions["body"],
-      signal: upstreamRequest.signal,
-    });
+    const send = (headers: Record<string, string>) =>
+      pool.request({
+        path: `${basePath}${upstreamRequest.path}`,
+        method: upstreamRequest.method,
+        headers,
+        body: upstreamRequest.body as Dispatcher.RequestOptions["body"],
+        signal: upstreamRequest.signal,
+      });
+    const tracing = activeTracing();
+    response = await (tracing === undefined
+      ? send(upstreamRequest.headers)
+      : tracing.traceUpstreamCall(
+          { method: upstreamRequest.method, channelName: attempt.channel.name, path: upstreamRequest.path },
+          upstreamRequest.headers,
+          send,
+        ));
   } catch (error) {
     if (upstreamRequest.signal.aborted) throw error;
     throw upstreamTransportFailure(error);

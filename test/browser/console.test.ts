@@ -157,7 +157,12 @@ describe("web console", () => {
     // Keys are write-only: an edit that types none leaves them alone.
     expect((await update).postDataJSON()).not.toHaveProperty("keys");
     await expect.poll(() => status().textContent()).toBe("Channel browser-openai saved.");
-    await expect.poll(() => row.getByRole("cell").nth(4).textContent()).toBe("5 / 1");
+    await expect
+      .poll(async () => [
+        await row.getByLabel("Priority of channel browser-openai").inputValue(),
+        await row.getByLabel("Weight of channel browser-openai").inputValue(),
+      ])
+      .toEqual(["5", "1"]);
     await page.getByRole("button", { name: "Disable channel browser-openai" }).click();
     await expect.poll(() => row.getByRole("cell").nth(5).textContent()).toBe("Disabled");
     await page.getByRole("button", { name: "Enable channel browser-openai" }).click();

@@ -212,7 +212,15 @@ describe.each(testDatabases)("channel admin API on $name", ({ database }) => {
     expect(router.listModels({ group: "vip", crossGroupRetry: false }, "default")).toContain("gmx-2.5-flash");
 
     const fetched = await management.GET("/api/channel/{id}", { params: { path: { id: channel.id } } });
-    expect(fetched.data!.data).toEqual(channel);
+    // The detail answer adds the channel's health (each key's too) to what the create answered.
+    expect(fetched.data!.data).toEqual({
+      ...channel,
+      health: { state: "healthy" },
+      key_health: [
+        { index: 0, state: "healthy" },
+        { index: 1, state: "healthy" },
+      ],
+    });
 
     const updated = await management.PUT("/api/channel/", {
       body: { id: channel.id, priority: 5, enabled: false, key: "AIzaSyReplacementKey0000000000000Ab12" },

@@ -29,11 +29,11 @@ export function findFreePort(): Promise<number> {
  */
 export async function startGatewayProcess(
   environment: Record<string, string>,
-  options: { listenWithinMs?: number } = {},
+  options: { listenWithinMs?: number; nodeArguments?: string[] } = {},
 ): Promise<GatewayProcess> {
   const port = await findFreePort();
   fs.mkdirSync(testLogFolder, { recursive: true });
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", ...(options.nodeArguments ?? []), "src/main.ts"], {
     cwd: projectRoot,
     env: {
       ...process.env,

@@ -44,8 +44,13 @@ export async function startTestGateway(options: StartTestGatewayOptions): Promis
     LOG_LEVEL: "debug",
     ...options.environment,
   };
-  // Tests reveal many keys; a test of the limit itself sets its own key_reveal_rate_limit.
-  const configFile = { key_reveal_rate_limit: { points: 100_000, duration_seconds: 1 }, ...options.configFile };
+  // Tests reveal many keys; a test of the limit itself sets its own key_reveal_rate_limit. Tests provoke upstream
+  // 401s and 403s on purpose and expect the channel to stay: channel health tests set their own channel_health.
+  const configFile = {
+    key_reveal_rate_limit: { points: 100_000, duration_seconds: 1 },
+    channel_health: { disable_after_failures: 0 },
+    ...options.configFile,
+  };
   const file = path.join(testLogFolder, `config-${crypto.randomBytes(6).toString("hex")}.yaml`);
   fs.writeFileSync(file, YAML.stringify(configFile));
   environment.GATEWAY_CONFIG ??= file;

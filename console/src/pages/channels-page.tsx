@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { Channel, ChannelTestResult, CreateChannelRequest } from "../api/management-types";
+import type { Channel, ChannelLastTest, ChannelTestResult, CreateChannelRequest } from "../api/management-types";
 import { unwrapAnswer } from "../api/unwrap-answer";
 import { ModalDialog } from "../components/modal-dialog";
 import { Notice, type NoticeMessage } from "../components/notice";
@@ -10,10 +10,15 @@ import { describeError } from "../format/describe-error";
 import { type Format, useFormat } from "../format/use-format";
 import type { Session } from "../session";
 import { ChannelForm } from "./channel-form";
+import { ChannelHealthCell } from "./channel-health-cell";
+import { ChannelRankEditor } from "./channel-rank-editor";
 
 const pageSize = 20;
 
-/** Upstream accounts (administrators): list, create, edit, enable or disable, delete, and test with latency. */
+/**
+ * Upstream accounts (administrators): list, create, edit, enable or disable, delete, test one or all with latency,
+ * each channel's and key's health with a way back for what was disabled, priority and weight edited in place.
+ */
 export function ChannelsPage({ session }: { session: Session }) {
   const { client } = session;
   const { t } = useTranslation();
@@ -23,6 +28,7 @@ export function ChannelsPage({ session }: { session: Session }) {
   const [editing, setEditing] = useState<Channel | "new">();
   const [tests, setTests] = useState<Record<number, ChannelTestResult | "running">>({});
   const [notice, setNotice] = useState<NoticeMessage>();
+  const [testingAll, setTestingAll] = useState(false);
 
   const load = useCallback(async () => {
     try {
@@ -59,6 +65,44 @@ export function ChannelsPage({ session }: { session: Session }) {
       setNotice({ kind: "error", text: describeError(error, t) });
     }
   };
+  const testAll = async () => {
+    setTestingAll(true);
+    try {
+      const answer = await unwrapAnswer(client.POST("/api/channel/test", {}));
+      const { items } = answer.data;
+      // The stored outcomes (with their time) are shown from now on.
+      setTests({});
+      setNotice({
+        kind: "success",
+        text: t("channels.testedAll", {
+          count: items.length,
+          passed: items.filter((item) => item.success).length,
+        }),
+      });
+    } catch (error) {
+      setNotice({ kind: "error", text: describeError(error, t) });
+    } finally {
+      setTestingAll(false);
+    }
+    await load();
+  };
+  const reEnable = (channel: Channel, keyIndex: number | undefined) =>
+    act(async () => {
+      await unwrapAnswer(
+        client.POST("/api/channel/{id}/health", {
+          params: { path: { id: channel.id } },
+          body: keyIndex === undefined ? { enabled: true } : { enabled: true, key_index: keyIndex },
+        }),
+      );
+      return keyIndex === undefined
+        ? t("channels.reEnabled", { name: channel.name })
+        : t("channels.keyReEnabled", { name: channel.name, index: keyIndex + 1 });
+    });
+  const saveRank = (channel: Channel, rank: { priority: number; weight: number }) =>
+    act(async () => {
+      await unwrapAnswer(client.PUT("/api/channel/", { body: { id: channel.id, ...rank } }));
+      return t("channels.rankSaved", { name: channel.name });
+    });
   const setEnabled = (channel: Channel, enabled: boolean) =>
     act(async () => {
       await unwrapAnswer(client.PUT("/api/channel/", { body: { id: channel.id, enabled } }));
@@ -90,6 +134,9 @@ export function ChannelsPage({ session }: { session: Session }) {
         <button type="button" onClick={() => setEditing("new")}>
           {t("channels.new")}
         </button>
+        <button type="button" onClick={testAll} disabled={testingAll}>
+          {testingAll ? t("channels.testingAll") : t("channels.testAll")}
+        </button>
       </div>
       <Notice notice={notice} />
       {channels && channels.items.length === 0 && <p>{t("channels.none")}</p>}
@@ -106,6 +153,7 @@ export function ChannelsPage({ session }: { session: Session }) {
               <th scope="col">{t("channels.priorityWeight")}</th>
               <th scope="col">{t("channels.state")}</th>
               <th scope="col">{t("channels.lastTest")}</th>
+              <th scope="col">{t("channels.health")}</th>
               <th scope="col">{t("common.actions")}</th>
             </tr>
           </thead>
@@ -125,7 +173,15 @@ export function ChannelsPage({ session }: { session: Session }) {
                   <td data-label={t("channels.models")}>{channel.models.join(", ")}</td>
                   <td data-label={t("channels.groups")}>{channel.groups.join(", ")}</td>
                   <td data-label={t("channels.priorityWeight")}>
-                    {channel.priority} / {channel.weight}
+                    {fromConfig ? (
+                      `${channel.priority} / ${channel.weight}`
+                    ) : (
+                      <ChannelRankEditor
+                        key={`${channel.priority}/${channel.weight}`}
+                        channel={channel}
+                        onSave={(rank) => saveRank(channel, rank)}
+                      />
+                    )}
                   </td>
                   <td data-label={t("channels.state")}>
                     <span className={channel.enabled ? "status status-1" : "status status-2"}>
@@ -133,7 +189,10 @@ export function ChannelsPage({ session }: { session: Session }) {
                     </span>
                   </td>
                   <td data-label={t("channels.lastTest")} aria-live="polite">
-                    <TestOutcome result={tests[channel.id]} format={format} />
+                    <TestOutcome result={tests[channel.id] ?? channel.last_test} format={format} />
+                  </td>
+                  <td data-label={t("channels.health")}>
+                    <ChannelHealthCell channel={channel} format={format} onReEnable={(key) => reEnable(channel, key)} />
                   </td>
                   <td data-label={t("common.actions")}>
                     <div className="row-actions">
@@ -200,14 +259,28 @@ export function ChannelsPage({ session }: { session: Session }) {
   );
 }
 
-function TestOutcome({ result, format }: { result: ChannelTestResult | "running" | undefined; format: Format }) {
+/** A test run on this page, or the channel's stored last test (which says when it ran). */
+function TestOutcome({
+  result,
+  format,
+}: {
+  result: ChannelTestResult | ChannelLastTest | "running" | undefined;
+  format: Format;
+}) {
   const { t } = useTranslation();
   if (result === undefined) return <span className="hint">{t("channels.notTested")}</span>;
   if (result === "running") return <span>{t("channels.testing")}</span>;
   const latency = format.number(result.latency_ms);
-  return result.success ? (
-    <span className="success">{t("channels.testPassed", { latency, model: result.model })}</span>
-  ) : (
-    <span className="error">{t("channels.testFailed", { latency, message: result.message })}</span>
+  return (
+    <>
+      {result.success ? (
+        <span className="success">{t("channels.testPassed", { latency, model: result.model })}</span>
+      ) : (
+        <span className="error">{t("channels.testFailed", { latency, message: result.message })}</span>
+      )}
+      {"tested_time" in result && (
+        <span className="hint"> {t("channels.testedAt", { time: format.time(result.tested_time) })}</span>
+      )}
+    </>
   );
 }

@@ -6,8 +6,14 @@ function maskKey(key: string): string {
   return `${key.slice(0, 3)}${"*".repeat(key.length - 7)}${key.slice(-4)}`;
 }
 
-/** Enforces `Authorization: Bearer <apiKey>` with OpenAI's two 401 wordings; a no-op without an apiKey. */
-export function checkOpenaiAuthorization(headers: IncomingHttpHeaders, apiKey: string | undefined): void {
+/**
+ * Enforces `Authorization: Bearer <key>` with OpenAI's two 401 wordings, for one key or the set of keys the account
+ * has (a revoked key is one no longer in the set); a no-op without keys.
+ */
+export function checkOpenaiAuthorization(
+  headers: IncomingHttpHeaders,
+  apiKey: string | ReadonlySet<string> | undefined,
+): void {
   if (apiKey === undefined) return;
   const match = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? "");
   if (!match) {
@@ -17,7 +23,7 @@ export function checkOpenaiAuthorization(headers: IncomingHttpHeaders, apiKey: s
     );
   }
   const presented = match[1].trim();
-  if (presented !== apiKey) {
+  if (typeof apiKey === "string" ? presented !== apiKey : !apiKey.has(presented)) {
     throw new OpenaiRequestError(
       401,
       `Incorrect API key provided: ${maskKey(presented)}. You can find your API key at https://platform.openai.com/account/api-keys.`,

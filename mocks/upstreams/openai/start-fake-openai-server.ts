@@ -15,7 +15,14 @@ export type { FakeUpstream } from "../shared/fake-upstream.js";
 export type { FakeVideoController, FakeVideoTimeline, FakeVideo } from "./create-fake-video-store.js";
 
 /** The fake with its video task controls. */
-export type FakeOpenaiUpstream = FakeUpstream & { videos: FakeVideoController };
+export type FakeOpenaiUpstream = FakeUpstream & {
+  videos: FakeVideoController;
+  /**
+   * Replaces the keys the account accepts (undefined: any key), as an account owner revoking or restoring keys
+   * would; `apiKey` is the starting set.
+   */
+  setAcceptedKeys(keys: readonly string[] | undefined): void;
+};
 export type { FaultPlan } from "../shared/fault-plan.js";
 export type { RecordedRequest } from "../shared/recorded-request.js";
 
@@ -43,6 +50,8 @@ export async function startFakeOpenaiServer(options: FakeOpenaiServerOptions = {
     storedResponses: new Map<string, ResponsesUsage>(),
     storedItems: new Map<string, ResponsesInputMessage>(),
     videos: createFakeVideoStore(),
+    acceptedKeys:
+      options.apiKey === undefined ? undefined : (new Set([options.apiKey]) as ReadonlySet<string> | undefined),
   };
   // A separate counter, so object ids do not depend on how many requests came before.
   const requestIds = createIdSequence();
@@ -60,7 +69,7 @@ export async function startFakeOpenaiServer(options: FakeOpenaiServerOptions = {
     async handle(exchange) {
       exchange.response.setHeader("x-request-id", requestIds.next("req_fake"));
       try {
-        checkOpenaiAuthorization(exchange.request.headers, options.apiKey);
+        checkOpenaiAuthorization(exchange.request.headers, state.acceptedKeys);
         await routeOpenaiRequest(exchange, state);
       } catch (error) {
         if (!(error instanceof OpenaiRequestError) || exchange.response.headersSent) throw error;
@@ -72,5 +81,10 @@ export async function startFakeOpenaiServer(options: FakeOpenaiServerOptions = {
       }
     },
   });
-  return Object.assign(upstream, { videos: state.videos });
+  return Object.assign(upstream, {
+    videos: state.videos,
+    setAcceptedKeys(keys: readonly string[] | undefined) {
+      state.acceptedKeys = keys === undefined ? undefined : new Set(keys);
+    },
+  });
 }

@@ -7,6 +7,8 @@ export interface ChannelAttempt {
   group: string;
   /** The upstream model name after the channel's model_mapping. */
   upstreamModel: string;
-  /** The upstream key to use for this attempt (round-robin over channel.keys). */
+  /** The upstream key to use for this attempt (round-robin over the channel's keys still in routing). */
   upstreamKey: string;
+  /** Its position in channel.keys (health is kept per key); absent where no router planned the attempt. */
+  keyIndex?: number;
 }
