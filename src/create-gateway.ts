@@ -8,6 +8,7 @@ import { createBillingService } from "./billing/create-billing-service.js";
 import { startReservationRecovery } from "./billing/start-reservation-recovery.js";
 import { startResponseRouteSweep } from "./relay/start-response-route-sweep.js";
 import { openRedis } from "./cache/open-redis.js";
+import { createConversationAffinity } from "./channels/create-conversation-affinity.js";
 import { createSignInThrottle } from "./users/create-sign-in-throttle.js";
 import { createGatewayMetrics } from "./metrics/create-gateway-metrics.js";
 import { createTokenRateLimiter } from "./rate-limits/create-token-rate-limiter.js";
@@ -118,6 +119,14 @@ export async function createGateway(
       redisBudgetMs: config.redisTimeouts.requestBudgetMs,
       logger,
       onRefused: (limit) => metrics.rateLimited.inc({ limit }),
+    }),
+    conversationAffinity: createConversationAffinity({
+      ttlMs: config.routing.affinityTtlSeconds * 1000,
+      now: () => now() * 1000,
+      redis: redis?.client,
+      keyPrefix: `${config.redisKeyPrefix}:affinity`,
+      redisBudgetMs: config.redisTimeouts.requestBudgetMs,
+      logger,
     }),
     metrics,
     providers: createProviderServices(config, logger, now),

@@ -4,6 +4,7 @@ import type { AllowList } from "./auth/ip/allow-list.js";
 import type { BillingService } from "./billing/billing-service.js";
 import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import type { ChannelRouter } from "./channels/channel-router.js";
+import type { ConversationAffinity } from "./channels/create-conversation-affinity.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
 import type { ProviderServices } from "./providers/provider-services.js";
@@ -34,6 +35,8 @@ export interface GatewayContext {
   channelChanges: ChannelChangeBus;
   /** Per-key requests and tokens per minute (rpm_limit, tpm_limit), shared through Redis when configured. */
   rateLimiter: TokenRateLimiter;
+  /** The channel and key each conversation was last served by, shared through Redis when configured. */
+  conversationAffinity: ConversationAffinity;
   metrics: GatewayMetrics;
   /** What provider adapters share (downloaders, safety settings, logger, clock), built once. */
   providers: ProviderServices;

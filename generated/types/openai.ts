@@ -1188,7 +1188,12 @@ export interface components {
             service_tier?: string | null;
             /** @description Whether the upstream may store the completion. Ignored for the native family. */
             store?: boolean | null;
-            /** @description Key that groups requests sharing a prompt prefix for upstream prompt caching. Ignored for the native family. */
+            /**
+             * @description Key that groups requests sharing a prompt prefix for upstream prompt caching (ignored by the native family).
+             *     The gateway also routes the requests of one key (with one API key and model) to the channel and upstream key
+             *     that served the last one, for `routing.affinity_ttl_seconds`, while that channel is healthy; an
+             *     `x-claude-code-session-id` header takes precedence.
+             */
             prompt_cache_key?: string;
             /** @description Upstream prompt-cache retention, for example `in-memory` or `24h`. Ignored for the native family. */
             prompt_cache_retention?: string | null;
@@ -1822,6 +1827,12 @@ export interface components {
             } | null;
             /** @description End-user identifier for abuse monitoring. */
             user?: string;
+            /**
+             * @description Key that groups requests sharing a prompt prefix for upstream prompt caching. The gateway also routes the
+             *     requests of one key (with one API key and model) to the channel and upstream key that served the last one,
+             *     for `routing.affinity_ttl_seconds`, while that channel is healthy.
+             */
+            prompt_cache_key?: string;
             text?: components["schemas"]["ResponseTextOptions"];
         } & {
             [key: string]: unknown;

@@ -95,6 +95,13 @@ export const configFileSchema = {
         cooldown_seconds: { type: "number", minimum: 0 },
       },
     },
+    routing: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        affinity_ttl_seconds: { type: "integer", minimum: 0, maximum: 86_400 },
+      },
+    },
     tasks: {
       type: "object",
       additionalProperties: false,

@@ -109,6 +109,12 @@ export interface GatewayConfig {
   defaultMaxOutputTokens: number;
   defaultTimeouts: ChannelTimeouts;
   relay: { maxAttempts: number; cooldownAfterFailures: number; cooldownSeconds: number };
+  /**
+   * Conversation affinity: how long the channel and key that served a conversation keep its next requests
+   * (`routing.affinity_ttl_seconds`, default 300, about as long as a provider keeps a prompt cache warm; 0 turns it
+   * off), counted from the conversation's last answered request.
+   */
+  routing: { affinityTtlSeconds: number };
   /** Asynchronous (video) tasks: how often unfinished tasks are polled, when they time out, how many polls at once. */
   tasks: {
     pollIntervalMs: number;

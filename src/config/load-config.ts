@@ -45,6 +45,7 @@ interface RawConfigFile {
   default_max_output_tokens?: number;
   timeouts?: RawTimeouts;
   relay?: { max_attempts?: number; cooldown_after_failures?: number; cooldown_seconds?: number };
+  routing?: { affinity_ttl_seconds?: number };
   tasks?: {
     poll_interval_ms?: number;
     timeout_minutes?: number;
@@ -243,6 +244,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
       cooldownAfterFailures: file.relay?.cooldown_after_failures ?? 3,
       cooldownSeconds: file.relay?.cooldown_seconds ?? 30,
     },
+    routing: { affinityTtlSeconds: file.routing?.affinity_ttl_seconds ?? 300 },
     tasks: {
       pollIntervalMs: file.tasks?.poll_interval_ms ?? 5000,
       timeoutMinutes: file.tasks?.timeout_minutes ?? 1440,
