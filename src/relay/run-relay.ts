@@ -33,6 +33,11 @@ export interface RelayAttemptInput {
   attempt: ChannelAttempt;
   /** The headers of an upstream call on this attempt: its channel key as the adapter carries it, body and accept. */
   upstreamHeaders(options?: Parameters<typeof buildUpstreamHeaders>[1]): Record<string, string>;
+  /**
+   * A header the client sent (a repeated one joined with commas), for protocol headers a provider's own clients
+   * send to it (`anthropic-beta`): only the adapter of that protocol reads them, so they never reach another one.
+   */
+  clientHeader(name: string): string | undefined;
   /** The client's response: streams are written to it as they go (JSON and binary answers go through deliver). */
   response: Response;
   /**
@@ -204,6 +209,10 @@ export async function runRelay<Capability extends RelayCapability>(
   response.on("close", onClientGone);
   const leaveOpenRelays = context.openRelays?.add(clientGone);
 
+  const clientHeader = (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value.join(",") : value;
+  };
   const observed = createObservedUsage();
   const remembered = new Map<string, unknown>();
   const remember = <Value>(key: string, create: () => Value): Value => {
@@ -277,6 +286,7 @@ export async function runRelay<Capability extends RelayCapability>(
           {
             attempt: routedAttempt,
             upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options),
+            clientHeader,
             response,
             remember,
             signal: clientGone,

@@ -34,8 +34,17 @@ function servedKeys(upstreams: readonly FakeUpstream[]): string[] {
     .map(({ key }) => key);
 }
 
+interface DoorRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
 /** One conversation's request on each door, carrying its conversation key where that door's clients put it. */
-function conversationRequest(door: "session" | "chat" | "responses" | "messages", conversation: string) {
+function conversationRequest(
+  door: "session" | "chat" | "responses" | "messages",
+  conversation: string,
+): DoorRequest {
   switch (door) {
     case "session":
       return {
@@ -69,7 +78,7 @@ function conversationRequest(door: "session" | "chat" | "responses" | "messages"
   }
 }
 
-async function send(gateway: TestGateway, apiKey: string, request: ReturnType<typeof conversationRequest>) {
+async function send(gateway: TestGateway, apiKey: string, request: DoorRequest) {
   const response = await fetch(`${gateway.url}${request.path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", ...request.headers },
