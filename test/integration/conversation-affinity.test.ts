@@ -41,10 +41,7 @@ interface DoorRequest {
 }
 
 /** One conversation's request on each door, carrying its conversation key where that door's clients put it. */
-function conversationRequest(
-  door: "session" | "chat" | "responses" | "messages",
-  conversation: string,
-): DoorRequest {
+function conversationRequest(door: "session" | "chat" | "responses" | "messages", conversation: string): DoorRequest {
   switch (door) {
     case "session":
       return {
