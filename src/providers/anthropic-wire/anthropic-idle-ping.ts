@@ -1,4 +1,4 @@
-import type { IdlePing } from "../../relay/pump-upstream-stream.js";
+import type { IdlePing } from "../../upstream/pump-upstream-stream.js";
 
 /**
  * The `ping` Anthropic sends on a Messages stream while the model is busy, as the gateway sends it on the Messages
