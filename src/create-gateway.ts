@@ -10,6 +10,7 @@ import { startReservationRecovery } from "./billing/start-reservation-recovery.j
 import { startResponseRouteSweep } from "./relay/start-response-route-sweep.js";
 import { startUsageRetention } from "./usage-logs/start-usage-retention.js";
 import { openRedis } from "./cache/open-redis.js";
+import { createConversationAffinity } from "./channels/create-conversation-affinity.js";
 import { createSignInThrottle } from "./users/create-sign-in-throttle.js";
 import { createGatewayMetrics } from "./metrics/create-gateway-metrics.js";
 import { createTokenRateLimiter } from "./rate-limits/create-token-rate-limiter.js";
@@ -127,6 +128,14 @@ export async function createGateway(
       redisBudgetMs: config.redisTimeouts.requestBudgetMs,
       logger,
       onRefused: (limit) => metrics.rateLimited.inc({ limit }),
+    }),
+    conversationAffinity: createConversationAffinity({
+      ttlMs: config.routing.affinityTtlSeconds * 1000,
+      now: () => now() * 1000,
+      redis: redis?.client,
+      keyPrefix: `${config.redisKeyPrefix}:affinity`,
+      redisBudgetMs: config.redisTimeouts.requestBudgetMs,
+      logger,
     }),
     metrics,
     providers: createProviderServices(config, logger, now),

@@ -5,6 +5,7 @@ import type { BillingService } from "./billing/billing-service.js";
 import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import type { ChannelRouter } from "./channels/channel-router.js";
 import type { ChannelHealth } from "./channels/health/channel-health.js";
+import type { ConversationAffinity } from "./channels/create-conversation-affinity.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
 import type { ProviderAdapterLookup } from "./providers/contract/provider-adapter-lookup.js";
@@ -38,6 +39,8 @@ export interface GatewayContext {
   channelHealth?: ChannelHealth;
   /** Per-key requests and tokens per minute (rpm_limit, tpm_limit), shared through Redis when configured. */
   rateLimiter: TokenRateLimiter;
+  /** The channel and key each conversation was last served by, shared through Redis when configured. */
+  conversationAffinity: ConversationAffinity;
   metrics: GatewayMetrics;
   /** What provider adapters share (downloaders, safety settings, logger, clock), built once. */
   providers: ProviderServices;

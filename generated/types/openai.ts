@@ -805,6 +805,30 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description One of Claude's thinking blocks; send it back unchanged. */
+        ChatCompletionClaudeThinkingBlock: ({
+            /**
+             * @description Always `thinking`.
+             * @constant
+             */
+            type: "thinking";
+            /** @description The thinking text. */
+            thinking: string;
+            /** @description Opaque signature of the thinking text. */
+            signature: string;
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /**
+             * @description Always `redacted_thinking`.
+             * @constant
+             */
+            type: "redacted_thinking";
+            /** @description The encrypted thinking. */
+            data: string;
+        } & {
+            [key: string]: unknown;
+        });
         /**
          * @description Provider data the client keeps with the message and sends back unchanged in its next request (the shape of
          *     Google's OpenAI compatibility layer). Native family: `google.thought_signature` is the thought signature a
@@ -814,6 +838,17 @@ export interface components {
          *     `messages` (the official SDKs do) need nothing else.
          */
         ChatCompletionExtraContent: {
+            /**
+             * @description Data of Claude channels: `thinking_blocks` are the signed thinking blocks of the answer (on the assistant
+             *     message; in a stream, on the delta that ends each block). Sent back on the assistant message, they open
+             *     that turn again as Claude requires to continue a tool call while thinking.
+             */
+            anthropic?: {
+                /** @description Claude's thinking blocks, in order, exactly as Claude answered them. */
+                thinking_blocks?: components["schemas"]["ChatCompletionClaudeThinkingBlock"][];
+            } & {
+                [key: string]: unknown;
+            };
             /** @description Data of the native (`gmx-`) family. */
             google?: {
                 /** @description Opaque signature of the model's reasoning; send it back exactly as received. */
@@ -964,6 +999,10 @@ export interface components {
         /**
          * @description Output format. Native family: `json_schema` and `json_object` → `responseMimeType: application/json` plus
          *     `responseSchema`; schema keys the native API does not know (for example `additionalProperties`) are removed.
+         *     Claude channels: `json_schema` and `json_object` become a tool Claude is made to call (named after the schema, or
+         *     `json_object`, its input schema the given one), and its input comes back as the message's `content` with
+         *     `finish_reason` `stop`; with tools of the client's own, Claude must call one of them or the format's. Claude
+         *     cannot be made to call a tool while it thinks: a format with thinking on is refused (400).
          */
         ChatCompletionResponseFormat: {
             /**
@@ -1188,7 +1227,12 @@ export interface components {
             service_tier?: string | null;
             /** @description Whether the upstream may store the completion. Ignored for the native family. */
             store?: boolean | null;
-            /** @description Key that groups requests sharing a prompt prefix for upstream prompt caching. Ignored for the native family. */
+            /**
+             * @description Key that groups requests sharing a prompt prefix for upstream prompt caching (ignored by the native family).
+             *     The gateway also routes the requests of one key (with one API key and model) to the channel and upstream key
+             *     that served the last one, for `routing.affinity_ttl_seconds`, while that channel is healthy; an
+             *     `x-claude-code-session-id` header takes precedence.
+             */
             prompt_cache_key?: string;
             /** @description Upstream prompt-cache retention, for example `in-memory` or `24h`. Ignored for the native family. */
             prompt_cache_retention?: string | null;
@@ -1212,7 +1256,13 @@ export interface components {
                 name: string;
             };
             response_format?: components["schemas"]["ChatCompletionResponseFormat"];
-            /** @description Deep-thinking switch of one reasoning model family (other fields of that family, such as a budget, are passed through). */
+            /**
+             * @description Deep-thinking switch of one reasoning model family (other fields of that family, such as a budget, are passed
+             *     through). Claude channels: `enabled` becomes Claude's `thinking` with `budget_tokens` (this object's, else the
+             *     `reasoning_effort` level's, else 2,048), `max_tokens` raised above it; `disabled` turns thinking off whatever
+             *     `reasoning_effort` says. The thinking comes back as `reasoning_content`, its signed blocks in
+             *     `extra_content.anthropic.thinking_blocks`.
+             */
             thinking?: {
                 /**
                  * @description `enabled` turns deep thinking on; `disabled` (default) turns it off.
@@ -1220,6 +1270,8 @@ export interface components {
                  * @enum {string}
                  */
                 type?: "enabled" | "disabled";
+                /** @description Claude channels, with `enabled`: the thinking budget in tokens (at least 1,024, or a 400). */
+                budget_tokens?: number;
             } & {
                 [key: string]: unknown;
             };
@@ -1822,6 +1874,12 @@ export interface components {
             } | null;
             /** @description End-user identifier for abuse monitoring. */
             user?: string;
+            /**
+             * @description Key that groups requests sharing a prompt prefix for upstream prompt caching. The gateway also routes the
+             *     requests of one key (with one API key and model) to the channel and upstream key that served the last one,
+             *     for `routing.affinity_ttl_seconds`, while that channel is healthy.
+             */
+            prompt_cache_key?: string;
             text?: components["schemas"]["ResponseTextOptions"];
         } & {
             [key: string]: unknown;

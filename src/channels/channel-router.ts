@@ -1,6 +1,7 @@
 import type { Channel } from "../providers/contract/channel.js";
 import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import type { ChannelHealthRecord } from "../store/channel-health/channel-health-queries.js";
+import type { AffinityTarget } from "./create-conversation-affinity.js";
 
 /** What the router needs to know about the caller's token. */
 export interface RoutingToken {
@@ -21,8 +22,18 @@ export interface ChannelRouter {
    * The ordered attempts for one request, at most `maxAttempts` long, first choice first. Cooling-down channels
    * come last (probed only when nothing else is left). Empty when no enabled channel serves the model in the
    * token's group(s): the caller answers NoAvailableChannelError.
+   *
+   * `preferred` is the channel and key that served the request's conversation last (conversation affinity): when
+   * that channel is among the planned ones and not cooling down it comes first, with that key, and the others keep
+   * their order behind it as failovers.
    */
-  planAttempts(model: string, token: RoutingToken, userGroup: string, maxAttempts: number): ChannelAttempt[];
+  planAttempts(
+    model: string,
+    token: RoutingToken,
+    userGroup: string,
+    maxAttempts: number,
+    preferred?: AffinityTarget,
+  ): ChannelAttempt[];
   /**
    * The one attempt on a given channel and key (a continuation of an upstream object made there), cooling down or
    * not. Undefined when that channel is gone, disabled, no longer serves the model in the token's group(s), or no

@@ -248,6 +248,38 @@ describe("createChannelRouter", () => {
     expect(plan(9_999)).toBeUndefined();
   });
 
+  it("puts a conversation's channel and key first while that channel is healthy, the others behind it", async () => {
+    const first = await context.addChannel("first", { priority: 10 });
+    const second = await context.addChannel("second", { keys: ["second-0", "second-1", "second-2"] });
+    await context.addChannel("third");
+    const router = await createRouter(seededRandom(3));
+    const preferred = { channelId: second.id, keyIndex: 2 };
+    for (let request = 0; request < 5; request += 1) {
+      const plan = router.planAttempts("model-a", defaultToken, "default", 3, preferred);
+      // Even ahead of a higher priority: the conversation's cache lives on its channel.
+      expect(plan.map((attempt) => attempt.channel.name)).toEqual(["second", "first", "third"]);
+      expect(plan[0]!.upstreamKey).toBe("second-2");
+    }
+    // A key the channel no longer has: the channel still comes first, with its next key.
+    expect(
+      router.planAttempts("model-a", defaultToken, "default", 3, { channelId: second.id, keyIndex: 7 })[0]!.channel
+        .name,
+    ).toBe("second");
+    // Cooling down: the conversation moves on.
+    router.reportFailure(second.id, "request-1");
+    router.reportFailure(second.id, "request-2");
+    expect(planNames(router, "model-a", defaultToken, "default", 10)).toEqual(["first", "third", "second"]);
+    expect(
+      router.planAttempts("model-a", defaultToken, "default", 3, preferred).map((attempt) => attempt.channel.name),
+    ).toEqual(["first", "third", "second"]);
+    // A channel that does not serve the model (or is gone) changes nothing.
+    expect(
+      router
+        .planAttempts("model-a", defaultToken, "default", 3, { channelId: first.id + 100, keyIndex: 0 })
+        .map((attempt) => attempt.channel.name),
+    ).toEqual(["first", "third", "second"]);
+  });
+
   it("maps the model name per channel", async () => {
     await context.addChannel("renaming", { priority: 1, modelMapping: { "model-a": "upstream-a" } });
     await context.addChannel("plain");

@@ -119,7 +119,7 @@ export async function createChannelRouter(
   }
 
   const router: ChannelRouter = {
-    planAttempts(model, token, userGroup, maxAttempts) {
+    planAttempts(model, token, userGroup, maxAttempts, preferred) {
       const serving = index.byModel.get(model);
       if (!serving || maxAttempts <= 0) return [];
       const { groups, auto } = resolveGroups(token, userGroup);
@@ -136,12 +136,21 @@ export async function createChannelRouter(
       }
       const ready = planned.filter(({ channel }) => !cooldowns.isCoolingDown(channel.id));
       const coolingDown = planned.filter(({ channel }) => cooldowns.isCoolingDown(channel.id));
+      // The conversation's channel first while it is healthy; its key too, while the channel still has it.
+      const stickyIndex = preferred ? ready.findIndex(({ channel }) => channel.id === preferred.channelId) : -1;
+      const stickyUpstreamKey = stickyIndex >= 0 ? ready[stickyIndex]!.channel.keys[preferred!.keyIndex] : undefined;
+      // A key taken out by channel health is not kept for the conversation: the next healthy key serves it.
+      const stickyKey =
+        stickyUpstreamKey !== undefined && !index.disabledKeys.get(preferred!.channelId)?.has(preferred!.keyIndex)
+          ? { upstreamKey: stickyUpstreamKey, keyIndex: preferred!.keyIndex }
+          : undefined;
+      if (stickyIndex > 0) ready.unshift(...ready.splice(stickyIndex, 1));
       return [...ready, ...coolingDown].slice(0, maxAttempts).map(
-        ({ channel, group }): ChannelAttempt => ({
+        ({ channel, group }, position): ChannelAttempt => ({
           channel,
           group,
           upstreamModel: channel.modelMapping[model] ?? model,
-          ...nextKey(channel),
+          ...(position === 0 && stickyKey !== undefined ? stickyKey : nextKey(channel)),
         }),
       );
     },

@@ -107,6 +107,13 @@ export const configFileSchema = {
         webhook_secret: { type: "string", minLength: 16 },
       },
     },
+    routing: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        affinity_ttl_seconds: { type: "integer", minimum: 0, maximum: 86_400 },
+      },
+    },
     tasks: {
       type: "object",
       additionalProperties: false,

@@ -115,6 +115,12 @@ export interface GatewayConfig {
   defaultTimeouts: ChannelTimeouts;
   relay: { maxAttempts: number; cooldownAfterFailures: number; cooldownSeconds: number };
   channelHealth: ChannelHealthRules;
+  /**
+   * Conversation affinity: how long the channel and key that served a conversation keep its next requests
+   * (`routing.affinity_ttl_seconds`, default 300, about as long as a provider keeps a prompt cache warm; 0 turns it
+   * off), counted from the conversation's last answered request.
+   */
+  routing: { affinityTtlSeconds: number };
   /** Asynchronous (video) tasks: how often unfinished tasks are polled, when they time out, how many polls at once. */
   tasks: {
     pollIntervalMs: number;

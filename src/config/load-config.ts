@@ -53,6 +53,7 @@ interface RawConfigFile {
     webhook_url?: string;
     webhook_secret?: string;
   };
+  routing?: { affinity_ttl_seconds?: number };
   tasks?: {
     poll_interval_ms?: number;
     timeout_minutes?: number;
@@ -278,6 +279,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
           }
         : {}),
     },
+    routing: { affinityTtlSeconds: file.routing?.affinity_ttl_seconds ?? 300 },
     tasks: {
       pollIntervalMs: file.tasks?.poll_interval_ms ?? 5000,
       timeoutMinutes: file.tasks?.timeout_minutes ?? 1440,

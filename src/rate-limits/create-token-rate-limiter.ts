@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { RateLimitError } from "../errors/rate-limit-error.js";
+import { withinBudget } from "../cache/within-budget.js";
 import type { Logger } from "../logging/logger.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
 
@@ -113,25 +114,6 @@ export function createTokenRateLimiter(options: TokenRateLimiterOptions): TokenR
         .catch((error: unknown) => options.logger.warn({ err: error, requestId }, "could not correct a TPM count"));
     },
   };
-}
-
-type BudgetAnswer<Value> = { answered: true; value: Value } | { answered: false };
-
-/** The value if it comes within `budgetMs`; otherwise (or on failure) nothing, and the late outcome is ignored. */
-function withinBudget<Value>(promise: Promise<Value>, budgetMs: number): Promise<BudgetAnswer<Value>> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ answered: false }), budgetMs);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve({ answered: true, value });
-      },
-      () => {
-        clearTimeout(timer);
-        resolve({ answered: false });
-      },
-    );
-  });
 }
 
 function refusalError(refusal: Refusal, allowance: string): RateLimitError {

@@ -64,6 +64,11 @@ export interface RelayCall<Capability extends RelayCapability> {
    */
   continuationTarget?: ContinuationTarget;
   /**
+   * The request's conversation (readConversationKey): its requests go to the channel and key that served it last
+   * while that channel is healthy, so the provider's prompt cache keeps hitting. Ignored for continuations.
+   */
+  conversationKey?: string;
+  /**
    * An asynchronous task: a successful attempt has handed the reservation to the task row (which settles it when
    * the task ends), so the relay neither settles nor logs usage then. A failed submission is still refunded here.
    */
@@ -104,12 +109,17 @@ export async function runRelay<Capability extends RelayCapability>(
   const userGroup = getAuthenticatedUserGroup(response);
   const routing = resolveRoutingToken(response, token, context.config);
   let plan: ChannelAttempt[];
+  const conversation =
+    call.conversationKey !== undefined && !call.continuationTarget
+      ? { tokenId: token.id, model: resolved.routingModel, conversationKey: call.conversationKey }
+      : undefined;
   if (call.continuationTarget) {
     plan = planContinuation(context, call, resolved.routingModel, userGroup, call.continuationTarget, routing);
   } else {
     const servesCapability = (channel: Channel) => context.findAdapter(channel.type)[call.capability] !== undefined;
+    const preferred = conversation ? await context.conversationAffinity.find(conversation) : undefined;
     const capable = context.channelRouter
-      .planAttempts(resolved.routingModel, routing, userGroup, context.config.relay.maxAttempts)
+      .planAttempts(resolved.routingModel, routing, userGroup, context.config.relay.maxAttempts, preferred)
       .filter((attempt) => servesCapability(attempt.channel));
     if (capable.length === 0) throw explainEmptyPlan(context, resolved, routing, userGroup, servesCapability);
     // Narrowed further only for a call bound to one channel (a remix), whose channel then is unavailable, not unknown.
@@ -169,6 +179,10 @@ export async function runRelay<Capability extends RelayCapability>(
   response.on("close", onClientGone);
   const leaveOpenRelays = context.openRelays?.add(clientGone);
 
+  const clientHeader = (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value.join(",") : value;
+  };
   const observed = createObservedUsage();
   const remembered = new Map<string, unknown>();
   const remember = <Value>(key: string, create: () => Value): Value => {
@@ -257,6 +271,7 @@ export async function runRelay<Capability extends RelayCapability>(
             {
               attempt: routedAttempt,
               upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options),
+              clientHeader,
               response,
               remember,
               signal: clientGone,
@@ -274,6 +289,13 @@ export async function runRelay<Capability extends RelayCapability>(
         await (attemptTrace === undefined ? runAttempt() : attemptTrace.run(runAttempt));
         context.channelRouter.reportSuccess(attempt.channel.id);
         context.channelHealth?.reportSuccess(attempt);
+        // The conversation follows the channel that answered (after a failover, the new one), before the answer ends.
+        if (conversation) {
+          const keyIndex = attempt.keyIndex ?? Math.max(0, attempt.channel.keys.indexOf(attempt.upstreamKey));
+          recordings.push(
+            context.conversationAffinity.remember(conversation, { channelId: attempt.channel.id, keyIndex }),
+          );
+        }
         failure = undefined;
         break;
       } catch (error) {

@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SseWriter } from "../http/sse-writer.js";
 import { maximumUpstreamEventSize } from "./oversized-upstream-event.js";
 import { pipeUpstreamEvents } from "./pipe-upstream-events.js";
@@ -236,5 +236,76 @@ describe("pipeUpstreamEvents", () => {
       expect(write).not.toContain(channelKey);
       expect(write).toContain("UPST**********0123");
     }
+  });
+});
+
+describe("pipeUpstreamEvents with an idle ping", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const ping = { frame: "event: ping\ndata: {}\n\n", intervalMs: 10_000 };
+  /** Lets the pump take what the upstream wrote (stream reads and writes settle on the microtask queue). */
+  const settle = async () => {
+    for (let turn = 0; turn < 20; turn += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+
+  it("fills each silence of the upstream after the first byte with a ping per interval, and none after its end", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const upstream = new PassThrough();
+    const writer = createRecordingWriter();
+    const piped = pipeUpstreamEvents({
+      upstreamBody: upstream,
+      transformer: createUpperCaseTransformer().transformer,
+      writer,
+      errorFrame,
+      channelKeys: [],
+      idlePing: ping,
+    });
+    // Silent before the first event: nothing reached the client, so no ping (a failover is still possible).
+    await vi.advanceTimersByTimeAsync(25_000);
+    expect(writer.writes).toEqual([]);
+    upstream.write("data: one\n\n");
+    await settle();
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(writer.writes).toEqual(["data: ONE\n\n"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(writer.writes).toEqual(["data: ONE\n\n", ping.frame]);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(writer.writes).toEqual(["data: ONE\n\n", ping.frame, ping.frame, ping.frame]);
+    // An event starts the count again.
+    upstream.write("data: two\n\n");
+    await settle();
+    await vi.advanceTimersByTimeAsync(9_000);
+    upstream.end();
+    await piped;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(writer.writes).toEqual([
+      "data: ONE\n\n",
+      ping.frame,
+      ping.frame,
+      ping.frame,
+      "data: TWO\n\n",
+      "data: [DONE]\n\n",
+    ]);
+  });
+
+  it("sends no ping without the option", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const upstream = new PassThrough();
+    const writer = createRecordingWriter();
+    const piped = pipeUpstreamEvents({
+      upstreamBody: upstream,
+      transformer: createUpperCaseTransformer().transformer,
+      writer,
+      errorFrame,
+      channelKeys: [],
+    });
+    upstream.write("data: one\n\n");
+    await settle();
+    await vi.advanceTimersByTimeAsync(60_000);
+    upstream.end();
+    await piped;
+    expect(writer.writes).toEqual(["data: ONE\n\n", "data: [DONE]\n\n"]);
   });
 });

@@ -4,7 +4,7 @@ import type { SseWriter } from "../http/sse-writer.js";
 import { createCollectingController } from "./create-collecting-controller.js";
 import type { StreamEventTransformer } from "./stream-event-transformer.js";
 import { maximumUpstreamEventSize, oversizedUpstreamEventFailure } from "./oversized-upstream-event.js";
-import { pumpUpstreamStream } from "./pump-upstream-stream.js";
+import { type IdlePing, pumpUpstreamStream } from "./pump-upstream-stream.js";
 import { UpstreamFailure } from "./upstream-failure.js";
 
 export interface PipeUpstreamEventsOptions {
@@ -18,6 +18,8 @@ export interface PipeUpstreamEventsOptions {
   channelKeys: readonly string[];
   /** The longest event in characters; defaults to maximumUpstreamEventSize. */
   maximumEventSize?: number;
+  /** A frame for the client while the upstream is silent (see pumpUpstreamStream). */
+  idlePing?: IdlePing;
 }
 
 /**
@@ -86,5 +88,6 @@ export async function pipeUpstreamEvents(options: PipeUpstreamEventsOptions): Pr
     (error) =>
       options.errorFrame(error instanceof UpstreamFailure ? error.message : "The upstream stream ended unexpectedly."),
     options.channelKeys,
+    options.idlePing,
   );
 }

@@ -18,6 +18,13 @@ export interface UpstreamStreamStage {
   cancel(reason: unknown): void;
 }
 
+/** A frame sent while the upstream is silent, so the client and the proxies between know the stream is alive. */
+export interface IdlePing {
+  frame: string;
+  /** Sent after this long without any write to the client, and again after each such interval. */
+  intervalMs: number;
+}
+
 /**
  * The one loop of every upstream stream: each upstream read goes through the stage and out as one write before the
  * next read (backpressure: the next read waits for the client's socket to drain). Leaving the loop destroys the
@@ -34,6 +41,10 @@ export interface UpstreamStreamStage {
  *
  * Every write passes the channel's keys through a mask on its way out: an upstream that quotes its key in a stream
  * error event (or a pass-through stream) must not hand it to the client.
+ *
+ * With `idlePing`, a silence of the upstream after the first byte reached the client (a model thinking before it
+ * writes) is filled with that frame every interval until the upstream speaks or ends. None before the first byte:
+ * until then a failure may still go to another channel.
  */
 export async function pumpUpstreamStream(
   upstreamBody: Readable,
@@ -41,14 +52,31 @@ export async function pumpUpstreamStream(
   stage: UpstreamStreamStage,
   errorFrame: (error: unknown) => string,
   channelKeys: readonly string[],
+  idlePing?: IdlePing,
 ): Promise<void> {
   let clientHasBytes = false;
+  let pingTimer: NodeJS.Timeout | undefined;
+  let pinging = idlePing !== undefined;
+  const armPing = () => {
+    if (!pinging || !clientHasBytes) return;
+    clearTimeout(pingTimer);
+    pingTimer = setTimeout(() => {
+      if (!pinging || writer.closed) return;
+      writer.sendRaw(idlePing!.frame).then(armPing, stopPinging);
+    }, idlePing!.intervalMs);
+  };
+  const stopPinging = () => {
+    pinging = false;
+    clearTimeout(pingTimer);
+  };
   const send = async (final = false) => {
     const ready = stage.take();
     if (ready === undefined || ready.length === 0 || writer.closed) return;
     clientHasBytes = true;
     const frame = maskChannelKeysInFrame(ready, channelKeys);
+    if (final) stopPinging();
     await (final ? writer.sendFinal(frame) : writer.sendRaw(frame));
+    armPing();
   };
   try {
     for await (const chunk of upstreamBody as AsyncIterable<Buffer>) {
@@ -56,12 +84,14 @@ export async function pumpUpstreamStream(
       await send(stage.terminated);
       if (stage.terminated || writer.closed) break;
     }
+    stopPinging();
     if (!stage.terminated && !writer.closed) {
       stage.end();
       await send(true);
     }
     if (writer.closed) stage.cancel(new ClientGoneError());
   } catch (error) {
+    stopPinging();
     stage.cancel(error);
     if (writer.closed) throw error;
     await send();

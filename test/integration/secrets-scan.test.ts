@@ -58,6 +58,8 @@ const channelKeys = {
   plainWords: "corporate-gateway-upstream-secret-value",
 } as const;
 const googleKey = "AIzaSyB1c2D3e4F5g6H7i8J9k0LmNoPqRsTuVwX";
+// A Claude account's key, on an `anthropic` channel (x-api-key upstream, Anthropic's error envelope back).
+const claudeKey = "sk-ant-api03-Kq7mW2xR9pL4vN8tY3cF6hJ1sD5gB0zX-aE7uI2oP9kM4nQ8wT3yR6vL1cH5jF0bG-Xs9dZ2AA";
 
 describe("an upstream that quotes its key back, on every surface", async () => {
   const database = await openDatabase("sqlite::memory:");
@@ -82,6 +84,13 @@ describe("an upstream that quotes its key back, on every surface", async () => {
         models: openaiModels(shape),
       })),
       { name: "leaky-native", type: "native", base_url: upstream.url, key: googleKey, models: openaiModels("google") },
+      {
+        name: "leaky-claude",
+        type: "anthropic",
+        base_url: upstream.url,
+        key: claudeKey,
+        models: openaiModels("claude"),
+      },
     ];
     const pricing: Record<string, unknown> = {};
     for (const channel of channels) for (const model of channel.models) pricing[model] = { input: 1, output: 2 };
@@ -89,7 +98,7 @@ describe("an upstream that quotes its key back, on every surface", async () => {
     pricing["transcribe-1"] = { per_second: 0.0001 };
     for (const shape of Object.keys(channelKeys))
       for (const status of leakyStatuses) pricing[`${shape}-image-${status}`] = { per_image: 0.01 };
-    for (const channel of channels.slice(0, -1)) {
+    for (const channel of channels.slice(0, -2)) {
       const shape = channel.name.slice("leaky-".length);
       channel.models.push(...leakyStatuses.map((status) => `${shape}-image-${status}`));
     }
@@ -132,17 +141,33 @@ describe("an upstream that quotes its key back, on every surface", async () => {
     const json = { "content-type": "application/json", authorization: `Bearer ${apiKey}` };
     const stream = status === "stream";
     const chat = { model, messages: [{ role: "user", content: "hi" }] };
+    const messagesHeaders = {
+      "content-type": "application/json",
+      "x-api-key": apiKey,
+      "anthropic-version": "2023-06-01",
+    };
+    const message = { model, max_tokens: 16, messages: [{ role: "user", content: "hi" }] };
+    if (shape === "claude") {
+      // A Claude channel: the Messages door passes through, the chat door translates, count_tokens asks Claude.
+      const requests: RawRequest[] = [
+        { path: "/v1/messages", headers: messagesHeaders, body: JSON.stringify({ ...message, stream }) },
+        { path: "/v1/chat/completions", headers: json, body: JSON.stringify({ ...chat, stream }) },
+      ];
+      if (!stream)
+        requests.push({
+          path: "/v1/messages/count_tokens",
+          headers: messagesHeaders,
+          body: JSON.stringify({ model, messages: message.messages }),
+        });
+      return requests;
+    }
     const requests: RawRequest[] = [
       { path: "/v1/chat/completions", headers: json, body: JSON.stringify({ ...chat, stream }) },
       { path: "/v1/responses", headers: json, body: JSON.stringify({ model, input: "hi", stream }) },
     ];
     if (shape !== "google")
       // Anthropic's Messages door, translated to chat completions on these OpenAI-style channels.
-      requests.push({
-        path: "/v1/messages",
-        headers: { "content-type": "application/json", "x-api-key": apiKey, "anthropic-version": "2023-06-01" },
-        body: JSON.stringify({ model, max_tokens: 16, messages: [{ role: "user", content: "hi" }], stream }),
-      });
+      requests.push({ path: "/v1/messages", headers: messagesHeaders, body: JSON.stringify({ ...message, stream }) });
     if (shape === "google") {
       const contents = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] });
       const native = { "content-type": "application/json", "x-goog-api-key": apiKey };
@@ -196,8 +221,8 @@ describe("an upstream that quotes its key back, on every surface", async () => {
   }
 
   it("never passes a channel key of any shape to a client or a log line, at debug level", async () => {
-    const allKeys = [...Object.values(channelKeys), googleKey];
-    const shapes = [...Object.keys(channelKeys), "google"];
+    const allKeys = [...Object.values(channelKeys), googleKey, claudeKey];
+    const shapes = [...Object.keys(channelKeys), "google", "claude"];
     let sent = 0;
     for (const shape of shapes) {
       for (const status of [...leakyStatuses, "stream" as const]) {

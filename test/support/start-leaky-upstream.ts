@@ -58,8 +58,47 @@ function nativeErrorBody(status: number, key: string): string {
   });
 }
 
+const anthropicErrorTypes = new Map<number, string>([
+  [400, "invalid_request_error"],
+  [401, "authentication_error"],
+  [403, "permission_error"],
+  [429, "rate_limit_error"],
+  [500, "api_error"],
+]);
+
+/** Anthropic's envelope, the key quoted in its message and in fields of its own. */
+function anthropicErrorBody(status: number, key: string): string {
+  return JSON.stringify({
+    type: "error",
+    error: { type: anthropicErrorTypes.get(status) ?? "api_error", message: echoKey(key), api_key: key },
+    request_id: `req_leaky_${key}`,
+  });
+}
+
 /** A stream that starts well and then reports an error echoing the key, in the protocol the path speaks. */
 function streamWithErrorEvent(path: string, key: string): string {
+  if (path.startsWith("/v1/messages")) {
+    const message = {
+      id: "msg_leaky",
+      type: "message",
+      role: "assistant",
+      model: "leaky",
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    };
+    const frame = (data: Record<string, unknown>) => `event: ${data.type as string}\ndata: ${JSON.stringify(data)}`;
+    return [
+      frame({ type: "message_start", message }),
+      frame({ type: "ping" }),
+      frame({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+      frame({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: `Hel ${key}` } }),
+      `event: error\ndata: ${anthropicErrorBody(401, key)}`,
+      "",
+      "",
+    ].join("\n\n");
+  }
   if (path.includes(":streamGenerateContent")) {
     return [
       `data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts: [{ text: "Hel" }] }, index: 0 }] })}`,
@@ -90,8 +129,9 @@ function streamWithErrorEvent(path: string, key: string): string {
 /**
  * An upstream that quotes the presented key back on every error, as some real ones do: a model name ending in
  * `-400`, `-401`, `-403`, `-429` or `-500` (in the path, the JSON body or a multipart field) gets that status with
- * the key in the body in every known shape (OpenAI's and the native API's envelopes); a model ending `-stream`
- * gets a stream that starts and then carries an error event with the key. Nothing ever succeeds.
+ * the key in the body in every known shape (OpenAI's, the native API's and Anthropic's envelopes); a model ending
+ * `-stream` gets a stream that starts and then carries an error event with the key (Anthropic's stream quotes it in
+ * a text delta too, as a model repeating its prompt would). Nothing ever succeeds.
  */
 export async function startLeakyUpstream(): Promise<LeakyUpstream> {
   const presentedKeys: string[] = [];
@@ -104,6 +144,7 @@ export async function startLeakyUpstream(): Promise<LeakyUpstream> {
       const path = new URL(request.url ?? "/", "http://upstream").pathname;
       const wanted = `${path} ${Buffer.concat(chunks).toString("latin1")}`;
       const isNative = path.startsWith("/v1beta/");
+      const isAnthropic = path.startsWith("/v1/messages");
       if (/-stream\b/.test(wanted)) {
         response.writeHead(200, { "content-type": "text/event-stream" });
         response.end(streamWithErrorEvent(path, key));
@@ -114,7 +155,9 @@ export async function startLeakyUpstream(): Promise<LeakyUpstream> {
         "content-type": "application/json",
         ...(status === 429 ? { "retry-after": "1" } : {}),
       });
-      response.end(isNative ? nativeErrorBody(status, key) : openaiErrorBody(key));
+      response.end(
+        isNative ? nativeErrorBody(status, key) : isAnthropic ? anthropicErrorBody(status, key) : openaiErrorBody(key),
+      );
     });
   });
   server.listen(0, "127.0.0.1");

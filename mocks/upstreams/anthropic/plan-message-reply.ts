@@ -57,7 +57,9 @@ export function planMessageReply(
   }
   const tool = results.length === 0 ? chooseToolCall(request, userText) : undefined;
   if (tool) {
-    planned.push({ type: "text", pieces: splitIntoPieces(`Calling ${tool.name}.`) });
+    // A forced tool (`any`, `tool`) is prefilled by Anthropic: the answer opens with the call, no text before it.
+    const forced = request.tool_choice?.type === "any" || request.tool_choice?.type === "tool";
+    if (!forced) planned.push({ type: "text", pieces: splitIntoPieces(`Calling ${tool.name}.`) });
     const json = JSON.stringify(tool.input);
     planned.push({
       type: "tool_use",

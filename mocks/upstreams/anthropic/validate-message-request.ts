@@ -44,6 +44,8 @@ export function validateMessageRequest(body: unknown, options: { countOnly: bool
     if (!options.countOnly && (budget as number) >= typed.max_tokens)
       throw invalid("`max_tokens` must be greater than `thinking.budget_tokens`.");
   }
+  const forcedTool = typed.tool_choice?.type === "any" || typed.tool_choice?.type === "tool";
+  if (thinkingOn && forcedTool) throw invalid("Thinking may not be enabled when tool_choice forces tool use.");
 
   typed.messages.forEach((message, messageIndex) => {
     if (message.role !== "user" && message.role !== "assistant" && message.role !== "system")

@@ -6,6 +6,7 @@ import { completeHandlerMap } from "../../http/complete-handler-map.js";
 import type { OperationHandlerMap } from "../../http/operation-handler.js";
 import type { JsonRequestBody } from "../../http/operation-types.js";
 import { pendingOperations } from "../../http/pending-operations.js";
+import { readConversationKey } from "../../relay/read-conversation-key.js";
 import { runRelay } from "../../relay/run-relay.js";
 import { runUnbilledRelay } from "../../relay/run-unbilled-relay.js";
 
@@ -20,6 +21,7 @@ export function createAnthropicHandlers(context: GatewayContext): OperationHandl
           capability: "messages",
           input: { request: body, anthropicHeaders: readAnthropicHeaders(request), promptTokenEstimate },
           model: body.model,
+          conversationKey: readConversationKey(request, body.metadata?.user_id),
           isStream: body.stream === true,
           promptTokenEstimate,
           maxOutputTokens: body.max_tokens,

@@ -6,6 +6,7 @@ import type { OperationHandler } from "../../http/operation-handler.js";
 import type { JsonRequestBody } from "../../http/operation-types.js";
 import { resolveCallModel } from "../../relay/resolve-call-model.js";
 import { findContinuationTarget } from "../../relay/response-routes.js";
+import { readConversationKey } from "../../relay/read-conversation-key.js";
 import { runRelay } from "../../relay/run-relay.js";
 import { readResponseContinuations } from "./read-response-continuations.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../../users/authenticated-request.js";
@@ -37,6 +38,7 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
         model: body.model,
         resolvedModel,
         ...(resolvedModel.suffix !== "" ? { upstreamModelSuffix: resolvedModel.suffix } : {}),
+        conversationKey: readConversationKey(request, body.prompt_cache_key),
         isStream: body.stream === true,
         promptTokenEstimate: estimatePromptTokens(body),
         maxOutputTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
@@ -55,6 +57,7 @@ export function createTextHandlers(context: GatewayContext): Record<TextOperatio
         model: body.model,
         resolvedModel,
         ...(resolvedModel.suffix !== "" ? { upstreamModelSuffix: resolvedModel.suffix } : {}),
+        conversationKey: readConversationKey(request, body.prompt_cache_key),
         isStream: body.stream === true,
         promptTokenEstimate: estimatePromptTokens(body),
         maxOutputTokens: body.max_output_tokens ?? undefined,

@@ -15,3 +15,13 @@ export function withClientAnthropicHeaders(
   if (beta) headers["anthropic-beta"] = beta;
   return headers;
 }
+
+/** The client's Anthropic headers, read through `clientHeader` (those it did not send are left out). */
+export function readClientAnthropicHeaders(clientHeader: (name: string) => string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of ["anthropic-version", "anthropic-beta"]) {
+    const value = clientHeader(name);
+    if (value) headers[name] = value;
+  }
+  return headers;
+}

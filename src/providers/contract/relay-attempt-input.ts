@@ -19,6 +19,11 @@ export interface RelayAttemptInput {
   attempt: ChannelAttempt;
   /** The headers of an upstream call on this attempt: its channel key as the adapter carries it, body and accept. */
   upstreamHeaders(options?: UpstreamHeaderOptions): Record<string, string>;
+  /**
+   * A header the client sent (a repeated one joined with commas), for protocol headers a provider's own clients
+   * send to it (`anthropic-beta`): only the adapter of that protocol reads them, so they never reach another one.
+   */
+  clientHeader(name: string): string | undefined;
   /** The client's response: streams are written to it as they go (JSON and binary answers go through deliver). */
   response: Response;
   /**

@@ -13,6 +13,8 @@ export interface ClaudeToChatStreamOptions {
   clientModel: string;
   clientWantsUsage: boolean;
   created: number;
+  /** The tool a response_format became: its streamed input is the answer's content, and the finish is `stop`. */
+  formatToolName?: string;
   onUsage(usage: MeteredUsage): void;
   onText(text: string): void;
 }
@@ -21,8 +23,15 @@ interface ClaudeEvent {
   type?: string;
   message?: { id?: string; usage?: AnthropicUsage };
   index?: number;
-  content_block?: { type?: string; id?: string; name?: string };
-  delta?: { type?: string; text?: string; thinking?: string; partial_json?: string; stop_reason?: string | null };
+  content_block?: { type?: string; id?: string; name?: string; data?: string };
+  delta?: {
+    type?: string;
+    text?: string;
+    thinking?: string;
+    signature?: string;
+    partial_json?: string;
+    stop_reason?: string | null;
+  };
   usage?: AnthropicUsage;
   error?: { type?: string; message?: string };
 }
@@ -36,13 +45,19 @@ const errorFrame = (message: string) =>
  * Claude's stream events → chat completion chunks: a role chunk at `message_start`, text deltas as `content`,
  * thinking deltas as `reasoning_content`, each `tool_use` block as the next tool call (its id and name first, then
  * its `input_json_delta` fragments as arguments), the stop reason as the finish chunk, then the usage chunk for a
- * client that asked, and `[DONE]`. An `error` event, a malformed event or a stream without `message_stop` ends with
+ * client that asked, and `[DONE]`. The call of the response format's tool streams as `content` and finishes as
+ * `stop`; each thinking block, once whole, goes out signed in `extra_content.anthropic.thinking_blocks`. An `error` event, a malformed event or a stream without `message_stop` ends with
  * an error frame.
  */
 export class ClaudeToChatStreamTransform implements StreamEventTransformer {
   private id = "chatcmpl-claude";
   private usage: AnthropicUsage = {};
   private toolCallIndexByBlock = new Map<number, number>();
+  /** The block index of the response format's tool call, while it streams. */
+  private formatBlock = -1;
+  private answeredInFormat = false;
+  /** The thinking block streaming now: its index, text and signature so far. */
+  private thinking = { index: -1, text: "", signature: "" };
   private finished = false;
   private ended = false;
 
@@ -64,7 +79,22 @@ export class ClaudeToChatStreamTransform implements StreamEventTransformer {
         this.chunk(controller, { role: "assistant", content: "" }, null);
         break;
       case "content_block_start":
-        if (parsed.content_block?.type === "tool_use") {
+        if (parsed.content_block?.type === "thinking")
+          this.thinking = { index: parsed.index ?? 0, text: "", signature: "" };
+        else if (parsed.content_block?.type === "redacted_thinking")
+          this.chunk(
+            controller,
+            this.signedThinking({ type: "redacted_thinking", data: parsed.content_block.data }),
+            null,
+          );
+        else if (
+          parsed.content_block?.type === "tool_use" &&
+          this.options.formatToolName !== undefined &&
+          parsed.content_block.name === this.options.formatToolName
+        ) {
+          this.formatBlock = parsed.index ?? 0;
+          this.answeredInFormat = true;
+        } else if (parsed.content_block?.type === "tool_use") {
           const toolIndex = this.toolCallIndexByBlock.size;
           this.toolCallIndexByBlock.set(parsed.index ?? 0, toolIndex);
           this.chunk(
@@ -90,7 +120,13 @@ export class ClaudeToChatStreamTransform implements StreamEventTransformer {
           this.chunk(controller, { content: delta.text }, null);
         } else if (delta?.type === "thinking_delta" && delta.thinking) {
           this.options.onText(delta.thinking);
+          if (parsed.index === this.thinking.index) this.thinking.text += delta.thinking;
           this.chunk(controller, { reasoning_content: delta.thinking }, null);
+        } else if (delta?.type === "signature_delta" && delta.signature) {
+          if (parsed.index === this.thinking.index) this.thinking.signature += delta.signature;
+        } else if (delta?.type === "input_json_delta" && delta.partial_json && parsed.index === this.formatBlock) {
+          this.options.onText(delta.partial_json);
+          this.chunk(controller, { content: delta.partial_json }, null);
         } else if (delta?.type === "input_json_delta" && delta.partial_json) {
           this.options.onText(delta.partial_json);
           const index = this.toolCallIndexByBlock.get(parsed.index ?? 0) ?? 0;
@@ -98,10 +134,22 @@ export class ClaudeToChatStreamTransform implements StreamEventTransformer {
         }
         break;
       }
-      case "message_delta":
-        this.recordUsage(parsed.usage);
-        this.chunk(controller, {}, stopReasonToFinishReason(parsed.delta?.stop_reason));
+      case "content_block_stop":
+        if (parsed.index !== undefined && parsed.index === this.thinking.index) {
+          const { text, signature } = this.thinking;
+          this.thinking = { index: -1, text: "", signature: "" };
+          this.chunk(controller, this.signedThinking({ type: "thinking", thinking: text, signature }), null);
+        }
+        if (parsed.index === this.formatBlock) this.formatBlock = -1;
         break;
+      case "message_delta": {
+        this.recordUsage(parsed.usage);
+        const stopReason = parsed.delta?.stop_reason;
+        const answeredInFormat =
+          this.answeredInFormat && this.toolCallIndexByBlock.size === 0 && stopReason === "tool_use";
+        this.chunk(controller, {}, answeredInFormat ? "stop" : stopReasonToFinishReason(stopReason));
+        break;
+      }
       case "message_stop":
         this.finished = true;
         break;
@@ -138,6 +186,10 @@ export class ClaudeToChatStreamTransform implements StreamEventTransformer {
     controller.enqueue(
       `data: ${JSON.stringify(this.options.clientWantsUsage ? { ...chunk, usage: null } : chunk)}\n\n`,
     );
+  }
+
+  private signedThinking(block: Record<string, unknown>): Record<string, unknown> {
+    return { extra_content: { anthropic: { thinking_blocks: [block] } } };
   }
 
   private recordUsage(usage: AnthropicUsage | undefined): void {

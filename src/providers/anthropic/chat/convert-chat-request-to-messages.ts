@@ -23,12 +23,19 @@ export function effortToThinkingBudget(effort: string | null | undefined): numbe
   }
 }
 
+/** Claude's thinking budget when the client turns thinking on without naming one (reasoning_effort medium). */
+export const defaultClaudeThinkingBudget = 2048;
+
+/** The tool a `json_object` format becomes (a `json_schema` format's tool is named after its schema). */
+export const jsonObjectToolName = "json_object";
+
 interface ChatMessage {
   role: string;
   content?: unknown;
   reasoning_content?: string | null;
   tool_calls?: Array<{ id: string; function?: { name?: string; arguments?: string } }>;
   tool_call_id?: string;
+  extra_content?: { anthropic?: { thinking_blocks?: unknown } } | null;
 }
 
 /**
@@ -59,7 +66,8 @@ export function convertChatRequestToMessages(request: ChatRequest, upstreamModel
         push("user", toUserBlocks(message.content, index));
         break;
       case "assistant": {
-        const blocks: Block[] = [];
+        // The signed thinking the answer carried, back at the head of its turn (Claude checks the signatures).
+        const blocks: Block[] = readThinkingBlocks(message.extra_content?.anthropic?.thinking_blocks, index);
         const text = textOf(message.content);
         if (text) blocks.push({ type: "text", text });
         for (const call of message.tool_calls ?? [])
@@ -110,6 +118,17 @@ export function convertChatRequestToMessages(request: ChatRequest, upstreamModel
       ...(tool.function!.description !== undefined ? { description: tool.function!.description } : {}),
       input_schema: tool.function!.parameters ?? { type: "object", properties: {} },
     }));
+  }
+  const format = toFormatTool(request.response_format);
+  if (format) {
+    if (functions.some((tool) => tool.function!.name === format.name))
+      throw new InvalidRequestError(
+        `response_format: the format's name "${format.name}" is also the name of a tool; rename one of them.`,
+        { param: "response_format" },
+      );
+    body.tools = [...((body.tools as Block[] | undefined) ?? []), format];
+  }
+  if (functions.length > 0) {
     const choice = request.tool_choice as string | { function?: { name?: string } } | undefined;
     const claudeChoice: Record<string, unknown> | undefined =
       choice === "required"
@@ -125,16 +144,27 @@ export function convertChatRequestToMessages(request: ChatRequest, upstreamModel
       claudeChoice.disable_parallel_tool_use = true;
     if (claudeChoice) body.tool_choice = claudeChoice;
   }
-  const effort = request.reasoning_effort as string | null | undefined;
-  const budget = effortToThinkingBudget(effort);
-  // The value belongs to the provider: a translated channel takes the levels it can budget and refuses the rest.
-  if (budget === undefined && effort !== undefined && effort !== null && effort !== "none")
-    throw new InvalidRequestError(
-      `reasoning_effort "${effort}" is not supported on a Claude channel (minimal, low, medium, high, none).`,
-      { param: "reasoning_effort" },
-    );
+  if (format) {
+    // Claude must answer in the format: by calling its tool, or (with tools of the client's own, as OpenAI's
+    // models may) one of those, unless the client named the tool to call.
+    const named = typeof request.tool_choice === "object" && request.tool_choice !== null;
+    const offersOwnTools = functions.length > 0 && request.tool_choice !== "none";
+    if (!(offersOwnTools && named))
+      body.tool_choice = offersOwnTools ? { type: "any" } : { type: "tool", name: format.name };
+    if (!offersOwnTools) body.tools = [format];
+    if (request.parallel_tool_calls === false) (body.tool_choice as Block).disable_parallel_tool_use = true;
+  }
+  const budget = readThinkingBudget(request);
   const continuesToolCall = turns.at(-1)?.content.some((block) => block.type === "tool_result") === true;
-  if (budget !== undefined && !continuesToolCall) {
+  // Continuing a tool call, thinking stays on only when the turn that called the tool opens with its signed
+  // thinking (the client sent extra_content back): Claude refuses a thinking request whose tool turn lacks it.
+  const toolTurnOpensWithThinking = /thinking$/.test(String(turns.at(-2)?.content[0]?.type ?? ""));
+  if (budget !== undefined && format && (!continuesToolCall || toolTurnOpensWithThinking))
+    throw new InvalidRequestError(
+      "response_format: a Claude channel cannot be made to answer in a format while it thinks; turn thinking off (thinking, reasoning_effort) or leave response_format out.",
+      { param: "response_format" },
+    );
+  if (budget !== undefined && (!continuesToolCall || toolTurnOpensWithThinking)) {
     body.thinking = { type: "enabled", budget_tokens: budget };
     // Claude counts thinking inside max_tokens and wants the budget below it.
     if ((body.max_tokens as number) <= budget) body.max_tokens = budget + (clientMaxTokens ?? defaultClaudeMaxTokens);
@@ -142,6 +172,81 @@ export function convertChatRequestToMessages(request: ChatRequest, upstreamModel
     delete body.top_p;
   }
   return body;
+}
+
+/**
+ * The thinking budget the request asks for, if any: the chat `thinking` switch first (`disabled` wins over
+ * `reasoning_effort`; `enabled` takes its own `budget_tokens`, else the effort's, else the default), then
+ * `reasoning_effort` alone.
+ */
+function readThinkingBudget(request: ChatRequest): number | undefined {
+  const effort = request.reasoning_effort as string | null | undefined;
+  const effortBudget = effortToThinkingBudget(effort);
+  // The value belongs to the provider: a translated channel takes the levels it can budget and refuses the rest.
+  if (effortBudget === undefined && effort !== undefined && effort !== null && effort !== "none")
+    throw new InvalidRequestError(
+      `reasoning_effort "${effort}" is not supported on a Claude channel (minimal, low, medium, high, none).`,
+      { param: "reasoning_effort" },
+    );
+  const thinking = request.thinking;
+  if (thinking?.type === "disabled") return undefined;
+  if (thinking?.type !== "enabled") return effortBudget;
+  const budget = thinking.budget_tokens;
+  if (budget === undefined) return effortBudget ?? defaultClaudeThinkingBudget;
+  if (!Number.isInteger(budget) || budget < 1024)
+    throw new InvalidRequestError(
+      `thinking.budget_tokens must be a whole number of at least 1024 on a Claude channel.`,
+      {
+        param: "thinking.budget_tokens",
+      },
+    );
+  return budget;
+}
+
+/** The name of the tool a JSON response format becomes, if the request asks for one. */
+export function findFormatToolName(request: ChatRequest): string | undefined {
+  return toFormatTool(request.response_format)?.name as string | undefined;
+}
+
+/** A JSON response format as the tool Claude is made to call, named after its schema. */
+function toFormatTool(format: ChatRequest["response_format"]): Block | undefined {
+  if (format?.type === "json_object")
+    return {
+      name: jsonObjectToolName,
+      description: "Answer with a JSON object.",
+      input_schema: { type: "object", additionalProperties: true },
+    };
+  if (format?.type !== "json_schema") return undefined;
+  const { name, description, schema } = format.json_schema as { name: string; description?: string; schema?: unknown };
+  return {
+    name,
+    description: description ?? `Answer with JSON that follows the ${name} schema.`,
+    input_schema: schema ?? { type: "object", additionalProperties: true },
+  };
+}
+
+/** The thinking blocks an assistant message carries back in `extra_content.anthropic.thinking_blocks`. */
+function readThinkingBlocks(value: unknown, index: number): Block[] {
+  if (value === undefined || value === null) return [];
+  const valid =
+    Array.isArray(value) &&
+    value.every(
+      (block: Block) =>
+        typeof block === "object" &&
+        block !== null &&
+        ((block.type === "thinking" && typeof block.thinking === "string" && typeof block.signature === "string") ||
+          (block.type === "redacted_thinking" && typeof block.data === "string")),
+    );
+  if (!valid)
+    throw new InvalidRequestError(
+      `messages[${index}].extra_content.anthropic.thinking_blocks must be the thinking blocks of an earlier answer, unchanged.`,
+      { param: `messages[${index}].extra_content.anthropic.thinking_blocks` },
+    );
+  return (value as Block[]).map((block) =>
+    block.type === "thinking"
+      ? { type: "thinking", thinking: block.thinking, signature: block.signature }
+      : { type: "redacted_thinking", data: block.data },
+  );
 }
 
 function textOf(content: unknown): string {

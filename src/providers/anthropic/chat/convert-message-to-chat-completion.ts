@@ -2,7 +2,16 @@ import type { AnthropicUsage } from "../../anthropic-wire/anthropic-usage.js";
 
 interface ClaudeMessage {
   id?: string;
-  content?: Array<{ type?: string; text?: string; thinking?: string; id?: string; name?: string; input?: unknown }>;
+  content?: Array<{
+    type?: string;
+    text?: string;
+    thinking?: string;
+    signature?: string;
+    data?: string;
+    id?: string;
+    name?: string;
+    input?: unknown;
+  }>;
   stop_reason?: string | null;
   usage?: AnthropicUsage;
 }
@@ -35,14 +44,31 @@ export function claudeUsageToChat(usage: AnthropicUsage | undefined) {
   };
 }
 
-/** Claude's message → a chat completion: text as content, thinking as `reasoning_content`, tool uses as tool calls. */
-export function convertMessageToChatCompletion(message: ClaudeMessage, clientModel: string, created: number) {
+/**
+ * Claude's message → a chat completion: text as content, thinking as `reasoning_content` (and the signed blocks in
+ * `extra_content.anthropic.thinking_blocks`, for the client to send back), tool uses as tool calls. The call of
+ * `formatToolName` (the tool a response_format became) is the answer itself: its input is the content, and the
+ * completion stops (`stop`) rather than asking for a tool.
+ */
+export function convertMessageToChatCompletion(
+  message: ClaudeMessage,
+  clientModel: string,
+  created: number,
+  formatToolName?: string,
+) {
   let text = "";
+  let formatted: string | undefined;
   let reasoning = "";
+  const thinkingBlocks: Array<Record<string, unknown>> = [];
   const toolCalls: Array<Record<string, unknown>> = [];
   for (const block of message.content ?? []) {
     if (block.type === "text") text += block.text ?? "";
-    else if (block.type === "thinking") reasoning += block.thinking ?? "";
+    else if (block.type === "thinking") {
+      reasoning += block.thinking ?? "";
+      thinkingBlocks.push({ type: "thinking", thinking: block.thinking ?? "", signature: block.signature ?? "" });
+    } else if (block.type === "redacted_thinking") thinkingBlocks.push({ type: "redacted_thinking", data: block.data });
+    else if (block.type === "tool_use" && formatToolName !== undefined && block.name === formatToolName)
+      formatted = JSON.stringify(block.input ?? {});
     else if (block.type === "tool_use")
       toolCalls.push({
         id: block.id,
@@ -50,18 +76,24 @@ export function convertMessageToChatCompletion(message: ClaudeMessage, clientMod
         function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
       });
   }
+  const content = formatted ?? text;
   const chatMessage: Record<string, unknown> = {
     role: "assistant",
-    content: text === "" && toolCalls.length > 0 ? null : text,
+    content: content === "" && toolCalls.length > 0 ? null : content,
   };
   if (reasoning) chatMessage.reasoning_content = reasoning;
   if (toolCalls.length > 0) chatMessage.tool_calls = toolCalls;
+  if (thinkingBlocks.length > 0) chatMessage.extra_content = { anthropic: { thinking_blocks: thinkingBlocks } };
+  const finishReason =
+    formatted !== undefined && toolCalls.length === 0 && message.stop_reason === "tool_use"
+      ? "stop"
+      : stopReasonToFinishReason(message.stop_reason);
   return {
     id: `chatcmpl-${message.id ?? "claude"}`,
     object: "chat.completion" as const,
     created,
     model: clientModel,
-    choices: [{ index: 0, message: chatMessage, finish_reason: stopReasonToFinishReason(message.stop_reason) }],
+    choices: [{ index: 0, message: chatMessage, finish_reason: finishReason }],
     usage: claudeUsageToChat(message.usage),
   };
 }

@@ -8,8 +8,9 @@ import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-re
 import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js";
 import { type AnthropicUsage, convertAnthropicUsage } from "../../anthropic-wire/anthropic-usage.js";
 import { formatChatStreamErrorFrame } from "../../../http/format-chat-stream-error-frame.js";
+import { readClientAnthropicHeaders, withClientAnthropicHeaders } from "../anthropic-headers.js";
 import { ClaudeToChatStreamTransform } from "./claude-to-chat-stream-transform.js";
-import { convertChatRequestToMessages } from "./convert-chat-request-to-messages.js";
+import { convertChatRequestToMessages, findFormatToolName } from "./convert-chat-request-to-messages.js";
 import { convertMessageToChatCompletion } from "./convert-message-to-chat-completion.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
@@ -22,11 +23,16 @@ export async function relayAnthropicChat(request: ChatRequest, input: RelayAttem
   const upstreamRequest = {
     method: "POST",
     path: "/v1/messages",
-    headers: input.upstreamHeaders({ stream }),
+    // A chat client of Claude may name beta features (interleaved thinking, a 1M context) as Claude's clients do.
+    headers: withClientAnthropicHeaders(
+      input.upstreamHeaders({ stream }),
+      readClientAnthropicHeaders(input.clientHeader),
+    ),
     body: JSON.stringify(body),
     signal: input.signal,
   } as const;
   const created = Math.floor(Date.now() / 1000);
+  const formatToolName = findFormatToolName(clientRequest);
 
   if (!stream) {
     const message = await sendUpstreamJsonRequest<Parameters<typeof convertMessageToChatCompletion>[0]>(
@@ -34,7 +40,7 @@ export async function relayAnthropicChat(request: ChatRequest, input: RelayAttem
       upstreamRequest,
     );
     if (message.usage) input.observed.usage = convertAnthropicUsage(message.usage as AnthropicUsage);
-    input.deliver(convertMessageToChatCompletion(message, request.model, created));
+    input.deliver(convertMessageToChatCompletion(message, request.model, created, formatToolName));
     return;
   }
 
@@ -48,6 +54,7 @@ export async function relayAnthropicChat(request: ChatRequest, input: RelayAttem
       clientModel: request.model,
       clientWantsUsage: request.stream_options?.include_usage === true,
       created,
+      formatToolName,
       onUsage: (usage) => {
         input.observed.usage = usage;
       },

@@ -5,6 +5,7 @@ import { pipeUpstreamEvents } from "../../../upstream/pipe-upstream-events.js";
 import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js";
+import { anthropicIdlePing } from "../../anthropic-wire/anthropic-idle-ping.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
 import type { MessagesCall } from "../../contract/messages-call.js";
 import { convertOpenaiChatUsage } from "../convert-openai-usage.js";
@@ -39,6 +40,7 @@ export async function relayOpenaiMessages(call: MessagesCall, input: RelayAttemp
     channelKeys: input.attempt.channel.keys,
     writer: createSseWriter(input.response),
     errorFrame: (message) => formatAnthropicErrorEvent(message, input.requestId),
+    idlePing: anthropicIdlePing,
     transformer: new ChatToMessagesStreamTransform({
       clientModel: call.request.model,
       requestId: input.requestId,
