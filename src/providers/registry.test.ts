@@ -50,7 +50,16 @@ describe("the provider registry", () => {
     );
     expect(served).toEqual({
       openai: ["chat", "responses", "embeddings", "images", "speech", "transcription", "videoSubmission", "messages"],
-      native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding", "videoSubmission"],
+      native: [
+        "chat",
+        "responses",
+        "embeddings",
+        "images",
+        "nativeGeneration",
+        "nativeEmbedding",
+        "videoSubmission",
+        "messages",
+      ],
       ark: ["images", "videoSubmission"],
       dashscope: ["images", "videoSubmission"],
       anthropic: ["chat", "messages"],
