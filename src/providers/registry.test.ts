@@ -62,7 +62,7 @@ describe("the provider registry", () => {
       ],
       ark: ["images", "videoSubmission"],
       dashscope: ["images", "videoSubmission"],
-      anthropic: ["chat", "messages"],
+      anthropic: ["chat", "responses", "messages"],
       azure: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
       vertex: ["chat", "responses", "images", "nativeGeneration"],
       bedrock: ["chat"],
