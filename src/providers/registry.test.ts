@@ -64,7 +64,7 @@ describe("the provider registry", () => {
       dashscope: ["images", "videoSubmission"],
       anthropic: ["chat", "responses", "messages"],
       azure: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
-      vertex: ["chat", "responses", "images", "nativeGeneration"],
+      vertex: ["chat", "responses", "images", "nativeGeneration", "messages"],
       bedrock: ["chat"],
     });
     expect("messageTokenCount" in providerRegistry.anthropic).toBe(true);
