@@ -102,6 +102,10 @@ export function convertResponsesRequestToMessages(
       }
     }
 
+  if (turns.length === 0)
+    throw new InvalidRequestError("input has no user or assistant item to answer (Claude needs one message).", {
+      param: "input",
+    });
   const clientMaxTokens = request.max_output_tokens ?? undefined;
   const body: Record<string, unknown> = {
     model: upstreamModel,

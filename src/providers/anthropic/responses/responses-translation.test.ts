@@ -53,6 +53,11 @@ describe("a Responses request Claude cannot take", () => {
   const refusals: Array<[string, Partial<ResponsesRequest>, string]> = [
     ["a continuation by id", { previous_response_id: "resp_1" }, "previous_response_id"],
     [
+      "an input of instructions only",
+      { input: [{ role: "developer", content: "Be brief." }] as ResponsesRequest["input"] },
+      "input",
+    ],
+    [
       "an item reference",
       { input: [{ type: "item_reference", id: "msg_1" }] as ResponsesRequest["input"] },
       "input[0].type",
