@@ -51,9 +51,7 @@ export async function convertMessagesRequestToNative(input: MessagesToNativeInpu
         ? { include_thoughts: false }
         : undefined;
   if (thinkingConfig !== undefined) chatRequest.extra_body = { native: { thinking_config: thinkingConfig } };
-  // Anthropic's top_k has a native equivalent the chat form lacks.
-  const result = await convertChatRequestToNative({ ...input, request: chatRequest });
-  if (typeof request.top_k === "number")
-    result.body.generationConfig = { ...result.body.generationConfig, topK: request.top_k };
-  return result;
+  // The chat form of OpenAI channels leaves top_k out; the native chat rules take it.
+  if (typeof request.top_k === "number") chatRequest.top_k = request.top_k;
+  return convertChatRequestToNative({ ...input, request: chatRequest });
 }
