@@ -189,6 +189,24 @@ describe.each(testDatabases)("OpenAI Responses on a Claude channel through the o
     expect(secondCost).toBe(costOf(second!.usage));
   });
 
+  it("ends a stream Claude breaks after its first byte with an error event, billing the usage seen so far", async () => {
+    const types: string[] = [];
+    const cost = await spent(async () => {
+      const stream = await client.responses.create({
+        model: "claude-a",
+        input: "please [fail-midstream]",
+        stream: true,
+      });
+      for await (const event of stream) types.push(event.type);
+    });
+    expect(types.slice(0, 2)).toEqual(["response.created", "response.in_progress"]);
+    expect(types).toContain("response.output_text.delta");
+    expect(types.at(-1)).toBe("error");
+    expect(types).not.toContain("response.completed");
+    // message_start's counts: 2 words + 3 prompt tokens, 1 output token.
+    expect(cost).toBe(5 + 1 * 2);
+  });
+
   it("refuses a continuation by id with a 400 naming the field, before any upstream call", async () => {
     const cost = await spent(async () => {
       const error = await client.responses
