@@ -6,8 +6,9 @@ import { relayAnthropicResponses } from "./responses/relay-anthropic-responses.j
 import { relayAnthropicTokenCount } from "./relay-anthropic-token-count.js";
 
 /**
- * Claude's own protocol (`/v1/messages`, the key in `x-api-key`, `anthropic-version` on every call): Messages
- * requests pass through, token counts come from its count_tokens endpoint, and chat completions and Responses are translated to it.
+ * Claude's own protocol (`/v1/messages`, the key in `x-api-key`, `anthropic-version` on every call): Messages requests
+ * pass through, token counts come from its count_tokens endpoint, and chat completions and Responses are translated to
+ * it.
  */
 export const anthropicAdapter = {
   type: "anthropic",

@@ -13,9 +13,10 @@ import { relayNativeCountTokens } from "./relay-native-count-tokens.js";
 import { relayNativeVoices } from "./relay-native-voices.js";
 
 /**
- * The native multimodal family (`generateContent`, `x-goog-api-key`): native generation and embeddings pass
- * through; OpenAI-style chat, Responses, embeddings and images, and Anthropic's Messages, are translated to and from it. Translations that download
- * media are made once per request (input.remember), so a failover does not download them again.
+ * The native multimodal family (`generateContent`, `x-goog-api-key`): native generation and embeddings pass through;
+ * OpenAI-style chat, Responses, embeddings and images, and Anthropic's Messages, are translated to and from it.
+ * Translations that download media are made once per request (input.remember), so a failover does not download them
+ * again.
  */
 export const nativeAdapter = {
   type: "native",

@@ -16,15 +16,15 @@ export interface MessagesToNativeInput extends Omit<ChatToNativeInput, "request"
 }
 
 /**
- * A Messages request → a native generateContent request. The Messages fields are restated as the chat request
- * they mean (the same reading the OpenAI channels get) and handed to convertChatRequestToNative, so the native
- * family keeps one set of rules for media downloads, tools and schema cleaning, tool choice and safety settings.
- * On top: Anthropic's thinking budget is exact on this protocol (`thinkingConfig.thinkingBudget`, thoughts
- * included so they come back as thinking blocks; a generation-3 model takes it as its level) instead of the coarse
- * reasoning effort chat clients send, and a disabled thinking asks for no thoughts. Thought signatures need nothing here: the native answer's signatures
- * ride in the tool call ids (attachThoughtSignature), which Anthropic's clients echo in `tool_use` and
- * `tool_result` as they received them, and the chat rules put them back on the functionCall parts; a text
- * signature comes back in a thinking block (messages-text-signature.ts) and goes on as the turn's `extra_content`.
+ * A Messages request → a native generateContent request. The Messages fields are restated as the chat request they mean
+ * (the same reading the OpenAI channels get) and handed to convertChatRequestToNative, so the native family keeps one
+ * set of rules for media downloads, tools and schema cleaning, tool choice and safety settings. On top: Anthropic's
+ * thinking budget is exact on this protocol (`thinkingConfig.thinkingBudget`, thoughts included so they come back as
+ * thinking blocks; a generation-3 model takes it as its level) instead of the coarse reasoning effort chat clients
+ * send, and a disabled thinking asks for no thoughts. Thought signatures need nothing here: the native answer's
+ * signatures ride in the tool call ids (attachThoughtSignature), which Anthropic's clients echo in `tool_use` and
+ * `tool_result` as they received them, and the chat rules put them back on the functionCall parts; a text signature
+ * comes back in a thinking block (messages-text-signature.ts) and goes on as the turn's `extra_content`.
  */
 export async function convertMessagesRequestToNative(input: MessagesToNativeInput): Promise<ChatToNativeResult> {
   const { request } = input;

@@ -10,8 +10,9 @@ type Message = AnthropicComponents["schemas"]["Message"];
 
 /**
  * A native answer → Anthropic's message, through the chat completion the native rules already build: thoughts as a
- * thinking block, text (its signature, if any, in a signed empty thinking block after it), each functionCall as a `tool_use` whose id carries its thought signature, the finish reason
- * as the stop reason, and the usage (cached prompt tokens as cache reads, thoughts inside the output tokens).
+ * thinking block, text (its signature, if any, in a signed empty thinking block after it), each functionCall as a
+ * `tool_use` whose id carries its thought signature, the finish reason as the stop reason, and the usage (cached prompt
+ * tokens as cache reads, thoughts inside the output tokens).
  */
 export function convertNativeResponseToMessage(
   response: GenerateContentResponse,

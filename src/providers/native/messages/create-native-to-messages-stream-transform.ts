@@ -21,11 +21,12 @@ export interface NativeToMessagesStreamOptions {
 }
 
 /**
- * Native stream events → Anthropic's stream events, as two translations the gateway already has, run by plain
- * calls: native → chat completion chunks (thoughts, text, whole function calls with their signatures in the ids, text signatures in `extra_content`,
- * the finish reason held to the end, then the usage chunk) → Anthropic's event sequence (message_start with the
- * estimate, one content block per thinking, text or tool use, a text signature as a signed empty thinking block, message_delta with the exact counts, message_stop,
- * or an `error` event). The chunks between them are whole SSE frames of one line each, read back without a parser.
+ * Native stream events → Anthropic's stream events, as two translations the gateway already has, run by plain calls:
+ * native → chat completion chunks (thoughts, text, whole function calls with their signatures in the ids, text
+ * signatures in `extra_content`, the finish reason held to the end, then the usage chunk) → Anthropic's event sequence
+ * (message_start with the estimate, one content block per thinking, text or tool use, a text signature as a signed
+ * empty thinking block, message_delta with the exact counts, message_stop, or an `error` event). The chunks between
+ * them are whole SSE frames of one line each, read back without a parser.
  */
 export function createNativeToMessagesStreamTransform(options: NativeToMessagesStreamOptions): StreamEventTransformer {
   const messages = new ChatToMessagesStreamTransform({
