@@ -1,13 +1,11 @@
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
 import type { CreateMessageRequest } from "../../messages-call.js";
 import { convertMessagesRequestToChat } from "../../openai/messages/convert-messages-request-to-chat.js";
-import { createThoughtSignatureExtraContent } from "../create-thought-signature-extra-content.js";
 import {
   convertChatRequestToNative,
   type ChatToNativeInput,
   type ChatToNativeResult,
 } from "../convert-chat-request-to-native.js";
-import { readTextSignatureOfTurn } from "./messages-text-signature.js";
 
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
 
@@ -23,8 +21,10 @@ export interface MessagesToNativeInput extends Omit<ChatToNativeInput, "request"
  * thinking blocks; a generation-3 model takes it as its level) instead of the coarse reasoning effort chat clients
  * send, and a disabled thinking asks for no thoughts. Thought signatures need nothing here: the native answer's
  * signatures ride in the tool call ids (attachThoughtSignature), which Anthropic's clients echo in `tool_use` and
- * `tool_result` as they received them, and the chat rules put them back on the functionCall parts; a text signature
- * comes back in a thinking block (messages-text-signature.ts) and goes on as the turn's `extra_content`.
+ * `tool_result` as they received them, and the chat rules put them back on the functionCall parts. A signature on
+ * answer text is not carried: the API does not require it back (a turn without it only reasons worse), and the one
+ * carrier Anthropic's clients keep, a thinking block, would come after the text in a stream and end the answer
+ * (Claude Code reads its reply from the last block).
  */
 export async function convertMessagesRequestToNative(input: MessagesToNativeInput): Promise<ChatToNativeResult> {
   const { request } = input;
@@ -34,15 +34,6 @@ export async function convertMessagesRequestToNative(input: MessagesToNativeInpu
   // (thoughts for streams) does not apply, so the restated request does not stream.
   delete chatRequest.stream;
   delete chatRequest.stream_options;
-  // Each assistant turn is one assistant chat message, in order: a text signature goes back to its own turn.
-  const assistantTurns = request.messages.filter((message) => message.role === "assistant");
-  const assistantMessages = chatRequest.messages.filter((message) => message.role === "assistant");
-  assistantTurns.forEach((turn, index) => {
-    const signature = typeof turn.content === "string" ? undefined : readTextSignatureOfTurn(turn.content);
-    const message = assistantMessages[index];
-    if (signature !== undefined && message?.role === "assistant")
-      message.extra_content = createThoughtSignatureExtraContent(signature);
-  });
   const thinking = request.thinking;
   const thinkingConfig =
     thinking?.type === "enabled" && typeof thinking.budget_tokens === "number"

@@ -3,27 +3,19 @@ import type { components as NativeComponents } from "../../../../generated/types
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
 import { convertChatCompletionToMessage } from "../../openai/messages/convert-chat-completion-to-message.js";
 import { convertNativeResponseToChat } from "../convert-native-response-to-chat.js";
-import { textSignatureToMessages } from "./messages-text-signature.js";
 
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
 type Message = AnthropicComponents["schemas"]["Message"];
 
 /**
  * A native answer → Anthropic's message, through the chat completion the native rules already build: thoughts as a
- * thinking block, text (its signature, if any, in a signed empty thinking block after it), each functionCall as a
- * `tool_use` whose id carries its thought signature, the finish reason as the stop reason, and the usage (cached prompt
- * tokens as cache reads, thoughts inside the output tokens).
+ * thinking block, text, each functionCall as a `tool_use` whose id carries its thought signature, the finish reason
+ * as the stop reason, and the usage (cached prompt tokens as cache reads, thoughts inside the output tokens).
  */
 export function convertNativeResponseToMessage(
   response: GenerateContentResponse,
   options: { model: string; includeThoughts: boolean; created: number },
 ): { message: Message; usage: MeteredUsage } {
   const { completion, usage } = convertNativeResponseToChat(response, options);
-  const message = convertChatCompletionToMessage(completion, options.model);
-  const signature = textSignatureToMessages(completion.choices[0]?.message.extra_content);
-  if (signature !== undefined) {
-    const afterText = message.content.findIndex((block) => block.type === "text") + 1;
-    message.content.splice(afterText, 0, { type: "thinking", thinking: "", signature });
-  }
-  return { message, usage };
+  return { message: convertChatCompletionToMessage(completion, options.model), usage };
 }

@@ -4,7 +4,6 @@ import type { MeteredUsage } from "../../../billing/metered-usage.js";
 import type { StreamEventTransformer } from "../../../relay/stream-event-transformer.js";
 import { ChatToMessagesStreamTransform } from "../../openai/messages/chat-to-messages-stream-transform.js";
 import { createNativeEventToChatTransform } from "../create-native-event-to-chat-transform.js";
-import { textSignatureToMessages } from "./messages-text-signature.js";
 
 export interface NativeToMessagesStreamOptions {
   /** The model name the client asked for. */
@@ -22,11 +21,10 @@ export interface NativeToMessagesStreamOptions {
 
 /**
  * Native stream events → Anthropic's stream events, as two translations the gateway already has, run by plain calls:
- * native → chat completion chunks (thoughts, text, whole function calls with their signatures in the ids, text
- * signatures in `extra_content`, the finish reason held to the end, then the usage chunk) → Anthropic's event sequence
- * (message_start with the estimate, one content block per thinking, text or tool use, a text signature as a signed
- * empty thinking block, message_delta with the exact counts, message_stop, or an `error` event). The chunks between
- * them are whole SSE frames of one line each, read back without a parser.
+ * native → chat completion chunks (thoughts, text, whole function calls with their signatures in the ids, the finish
+ * reason held to the end, then the usage chunk) → Anthropic's event sequence (message_start with the estimate, one
+ * content block per thinking, text or tool use, message_delta with the exact counts, message_stop, or an `error`
+ * event). The chunks between them are whole SSE frames of one line each, read back without a parser.
  */
 export function createNativeToMessagesStreamTransform(options: NativeToMessagesStreamOptions): StreamEventTransformer {
   const messages = new ChatToMessagesStreamTransform({
@@ -36,7 +34,6 @@ export function createNativeToMessagesStreamTransform(options: NativeToMessagesS
     // Billing reads the native usage (media and thoughts included), not its chat restatement.
     onUsage: () => {},
     onText: () => {},
-    readTextSignature: textSignatureToMessages,
   });
   const chat = createNativeEventToChatTransform({
     model: options.clientModel,

@@ -13,11 +13,6 @@ export interface ChatToMessagesStreamOptions {
   promptTokenEstimate: number;
   onUsage(usage: MeteredUsage): void;
   onText(text: string): void;
-  /**
-   * The Messages `signature` of a signature a delta carries in `extra_content` (a native channel's text signature),
-   * sent as a signed empty thinking block after the text, which Anthropic's clients send back as they got it.
-   */
-  readTextSignature?(extraContent: unknown): string | undefined;
 }
 
 interface ChatChunk {
@@ -26,7 +21,6 @@ interface ChatChunk {
     delta?: {
       content?: string | null;
       reasoning_content?: string | null;
-      extra_content?: unknown;
       tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>;
     };
     finish_reason?: string | null;
@@ -36,7 +30,7 @@ interface ChatChunk {
 }
 
 type Frames = TransformStreamDefaultController<string>;
-type OpenBlock = { kind: "thinking" } | { kind: "signature" } | { kind: "text" } | { kind: "tool"; toolIndex: number };
+type OpenBlock = { kind: "thinking" } | { kind: "text" } | { kind: "tool"; toolIndex: number };
 
 const frame = (data: Record<string, unknown>) => `event: ${data.type as string}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -93,13 +87,6 @@ export class ChatToMessagesStreamTransform implements StreamEventTransformer {
       this.open(controller, { kind: "text" });
       this.options.onText(delta.content);
       this.delta(controller, { type: "text_delta", text: delta.content });
-    }
-    const signature =
-      delta?.extra_content === undefined ? undefined : this.options.readTextSignature?.(delta.extra_content);
-    if (signature !== undefined) {
-      this.open(controller, { kind: "signature" });
-      this.delta(controller, { type: "signature_delta", signature });
-      this.close(controller);
     }
     for (const call of delta?.tool_calls ?? []) {
       const toolIndex = call.index ?? 0;
@@ -158,11 +145,11 @@ export class ChatToMessagesStreamTransform implements StreamEventTransformer {
 
   private open(controller: Frames, block: OpenBlock, tool?: { id: string; name: string }): void {
     const open = this.openBlock;
-    if (open && open.kind === block.kind && block.kind !== "tool" && block.kind !== "signature") return;
+    if (open && open.kind === block.kind && block.kind !== "tool") return;
     this.close(controller);
     this.openBlock = block;
     const contentBlock =
-      block.kind === "thinking" || block.kind === "signature"
+      block.kind === "thinking"
         ? { type: "thinking", thinking: "", signature: "" }
         : block.kind === "text"
           ? { type: "text", text: "" }
