@@ -2,14 +2,14 @@ import type { TransformStreamDefaultController } from "node:stream/web";
 import type { EventSourceMessage } from "eventsource-parser";
 import type { components } from "../../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
-import type { StreamEventTransformer } from "../../../relay/stream-event-transformer.js";
+import type { StreamEventTransformer } from "../../../upstream/stream-event-transformer.js";
 import {
   type AnthropicUsage,
   convertAnthropicUsage,
   mergeAnthropicUsage,
 } from "../../anthropic-wire/anthropic-usage.js";
-import { createResponsesIds } from "../../native/create-responses-ids.js";
-import type { ResponseSettings } from "../../native/echo-response-settings.js";
+import { createResponsesIds } from "../../../http/create-responses-ids.js";
+import type { ResponseSettings } from "../../../http/echo-response-settings.js";
 import {
   claudeUsageToResponses,
   createClaudeReasoningItem,

@@ -1,8 +1,8 @@
 import type { components } from "../../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
 import { type AnthropicUsage, convertAnthropicUsage } from "../../anthropic-wire/anthropic-usage.js";
-import { createResponsesIds } from "../../native/create-responses-ids.js";
-import type { ResponseSettings } from "../../native/echo-response-settings.js";
+import { createResponsesIds } from "../../../http/create-responses-ids.js";
+import type { ResponseSettings } from "../../../http/echo-response-settings.js";
 import { encodeClaudeThinking } from "./claude-thinking-carrier.js";
 
 type ResponseObject = components["schemas"]["ResponseObject"];

@@ -1,12 +1,12 @@
 import type { components } from "../../../../generated/types/openai.js";
 import { withoutInjectedDefaults } from "../../../http/client-body-fields.js";
 import { createSseWriter } from "../../../http/sse-writer.js";
-import { recordStreamedText } from "../../../relay/observed-usage.js";
-import { pipeUpstreamEvents } from "../../../relay/pipe-upstream-events.js";
-import type { RelayAttemptInput } from "../../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../../relay/send-upstream-json-request.js";
-import { sendUpstreamRequest } from "../../../relay/send-upstream-request.js";
-import { echoResponseSettings } from "../../native/echo-response-settings.js";
+import { recordStreamedText } from "../../contract/observed-usage.js";
+import { pipeUpstreamEvents } from "../../../upstream/pipe-upstream-events.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
+import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js";
+import { echoResponseSettings } from "../../../http/echo-response-settings.js";
 import { ClaudeToResponsesStreamTransform } from "./claude-to-responses-stream-transform.js";
 import { type ClaudeMessage, convertMessageToResponse } from "./convert-message-to-response.js";
 import { convertResponsesRequestToMessages } from "./convert-responses-request-to-messages.js";

@@ -1,6 +1,6 @@
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
-import type { CreateMessageRequest } from "../../messages-call.js";
-import { convertMessagesRequestToChat } from "../../openai/messages/convert-messages-request-to-chat.js";
+import type { CreateMessageRequest } from "../../contract/messages-call.js";
+import { convertMessagesRequestToChat } from "../../anthropic-wire/convert-messages-request-to-chat.js";
 import {
   convertChatRequestToNative,
   type ChatToNativeInput,

@@ -1,7 +1,7 @@
 import type { components as AnthropicComponents } from "../../../../generated/types/anthropic.js";
 import type { components as NativeComponents } from "../../../../generated/types/native.js";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
-import { convertChatCompletionToMessage } from "../../openai/messages/convert-chat-completion-to-message.js";
+import { convertChatCompletionToMessage } from "../../anthropic-wire/convert-chat-completion-to-message.js";
 import { convertNativeResponseToChat } from "../convert-native-response-to-chat.js";
 
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];

@@ -1,8 +1,8 @@
 import type { TransformStreamDefaultController } from "node:stream/web";
 import type { EventSourceMessage } from "eventsource-parser";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
-import type { StreamEventTransformer } from "../../../relay/stream-event-transformer.js";
-import { ChatToMessagesStreamTransform } from "../../openai/messages/chat-to-messages-stream-transform.js";
+import type { StreamEventTransformer } from "../../../upstream/stream-event-transformer.js";
+import { ChatToMessagesStreamTransform } from "../../anthropic-wire/chat-to-messages-stream-transform.js";
 import { createNativeEventToChatTransform } from "../create-native-event-to-chat-transform.js";
 
 export interface NativeToMessagesStreamOptions {

@@ -6,7 +6,7 @@ import type { components as NativeComponents } from "../../../../generated/types
 import { loadBundledSpec } from "../../../http/load-bundled-spec.js";
 import type { FetchMedia } from "../../../net/create-safe-fetcher.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
-import type { CreateMessageRequest } from "../../messages-call.js";
+import type { CreateMessageRequest } from "../../contract/messages-call.js";
 import { replayUpstreamStream } from "../../openai/testing/replay-upstream-stream.js";
 import { convertMessagesRequestToNative } from "./convert-messages-request-to-native.js";
 import { convertNativeResponseToMessage } from "./convert-native-response-to-message.js";
