@@ -225,6 +225,9 @@ export interface components {
         /**
          * @description A Messages request. `model`, `max_tokens` and `messages` are required. Fields not named here (beta fields,
          *     `container`, `mcp_servers`, `context_management`, …) are accepted and passed to `anthropic` channels as sent.
+         *     `openai` channels get it as a chat completions request; `native` channels as a generateContent request (a
+         *     thinking budget as `thinkingConfig`; a function call's thought signature carried in its `tool_use` id, to be
+         *     sent back as received).
          */
         CreateMessageRequest: {
             /** @description A model some channel of the key's group serves (the channel's own name for it may differ). */

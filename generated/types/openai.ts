@@ -1628,6 +1628,8 @@ export interface components {
          *     `output` to the next `input`). Native family: the summary is not sent upstream (thinking text is not
          *     replayed); an `encrypted_content` this gateway gave restores its thought signature on the last text part of
          *     the assistant message before it in the same model turn (or of the one after it when none comes before).
+         *     Claude (`anthropic`) channels: an `encrypted_content` this gateway gave (`claude-thinking:…`) goes back as the
+         *     signed thinking block it carries, at its place in the assistant turn; reasoning of another provider is left out.
          */
         ResponseInputReasoning: {
             /**
@@ -1650,7 +1652,8 @@ export interface components {
          * @description An earlier item named by its id instead of sent again (clients of upstreams that store responses, such as the
          *     Vercel AI SDK with `store: true`). Passed through to channels that speak the Responses protocol, routed to the
          *     channel and key that made the item (it exists only on that upstream account). Native family: refused (400 naming
-         *     `input[<n>].id`), as there is no store to resolve it from; send the item itself.
+         *     `input[<n>].id`), as there is no store to resolve it from; send the item itself. Claude (`anthropic`)
+         *     channels: refused (400 naming `input[<n>].type`) for the same reason.
          */
         ResponseInputItemReference: {
             /**
@@ -1671,7 +1674,10 @@ export interface components {
              * @description How much the model reasons before answering. The values belong to the upstream provider (OpenAI today:
              *     `none`, `minimal`, `low`, `medium`, `high`, `xhigh`), so any value passes through to channels that speak the
              *     Responses protocol. Native family: `none`, `minimal`, `low`, `medium` and `high` are mapped (as chat's
-             *     `reasoning_effort`); any other value is refused (400 naming `reasoning.effort`).
+             *     `reasoning_effort`); any other value is refused (400 naming `reasoning.effort`). Claude (`anthropic`)
+             *     channels: `minimal`/`low`, `medium` and `high` become a thinking budget of 1,024, 2,048 and 4,096 tokens
+             *     (`max_tokens` raised above it), `none` no thinking; any other value is refused (400 naming
+             *     `reasoning.effort`).
              * @example low
              * @example minimal
              */
@@ -1761,7 +1767,8 @@ export interface components {
         /**
          * @description Another built-in tool of the upstream provider (OpenAI today: `code_interpreter`, `image_generation`, `mcp`,
          *     `computer_use_preview`, `shell`, …): its kinds belong to the provider, so it passes through as given to channels
-         *     that speak the Responses protocol. Native family: refused (400 naming `tools[<n>].type`).
+         *     that speak the Responses protocol. Native family and Claude (`anthropic`) channels: refused (400 naming
+         *     `tools[<n>].type`).
          */
         ResponseUpstreamTool: {
             /** @description The tool kind, as the upstream names it. */
@@ -1789,7 +1796,11 @@ export interface components {
         } & {
             [key: string]: unknown;
         });
-        /** @description Output text options. Native family → `responseMimeType` plus `responseSchema` for `json_schema` and `json_object`. */
+        /**
+         * @description Output text options. Native family → `responseMimeType` plus `responseSchema` for `json_schema` and
+         *     `json_object`. Claude (`anthropic`) channels: `json_schema` and `json_object` are refused (400 naming
+         *     `text.format`).
+         */
         ResponseTextOptions: ({
             /** @description The output format; `text` (default), `json_object`, or `json_schema` with `name` and `schema`. */
             format?: {
@@ -1858,8 +1869,8 @@ export interface components {
             /**
              * @description Id of an earlier response to continue that conversation without resending it. The request goes to the
              *     channel and key that made that response (it exists only on that upstream account); when that channel can no
-             *     longer serve the model, a 400 names this field. Refused (400) for the native family, whose channels keep no
-             *     conversation store.
+             *     longer serve the model, a 400 names this field. Refused (400) for the native family and for Claude
+             *     (`anthropic`) channels, whose channels keep no conversation store.
              */
             previous_response_id?: string | null;
             /**
@@ -1932,7 +1943,9 @@ export interface components {
          *     reasoning state in `encrypted_content`. Native family: when a generation-3 answer signs its text, a reasoning
          *     item with an empty summary and `encrypted_content` follows the message item whose text was signed; send it
          *     back in the next `input` (appending the whole `output`, as the official SDKs do) and the signature is restored
-         *     on that text.
+         *     on that text. Claude (`anthropic`) channels: each thinking block is a reasoning item, its thinking as the
+         *     summary and the whole signed block in `encrypted_content` (`claude-thinking:…`; a redacted block
+         *     `claude-redacted-thinking:…`); sent back in the next `input`, it lets a tool loop with thinking continue.
          */
         ResponseOutputReasoning: {
             /** @description Item id (`rs_…`). */
@@ -2066,7 +2079,7 @@ export interface components {
             text: components["schemas"]["ResponseTextOptions"];
             /**
              * @description Whether the upstream stored the response (so it can be continued with `previous_response_id`). Always
-             *     false for the native family, whose channels keep no conversation store.
+             *     false for the native family and Claude (`anthropic`) channels, whose channels keep no conversation store.
              */
             store: boolean;
             /** @description Unix seconds when the response was completed; null until then. */

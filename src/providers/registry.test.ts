@@ -51,12 +51,21 @@ describe("the provider registry", () => {
     // The adapters named here serve exactly these; an adapter added later is listed by its own tests.
     expect(served).toMatchObject({
       openai: ["chat", "responses", "embeddings", "images", "speech", "transcription", "videoSubmission", "messages"],
-      native: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding", "videoSubmission"],
+      native: [
+        "chat",
+        "responses",
+        "embeddings",
+        "images",
+        "nativeGeneration",
+        "nativeEmbedding",
+        "videoSubmission",
+        "messages",
+      ],
       ark: ["images", "videoSubmission"],
       dashscope: ["images", "videoSubmission"],
-      anthropic: ["chat", "messages"],
+      anthropic: ["chat", "responses", "messages"],
       azure: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
-      vertex: ["chat", "responses", "images", "nativeGeneration"],
+      vertex: ["chat", "responses", "images", "nativeGeneration", "messages"],
       bedrock: ["chat"],
     });
     expect("messageTokenCount" in providerRegistry.anthropic).toBe(true);

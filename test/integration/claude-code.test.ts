@@ -8,6 +8,8 @@ import {
   type FakeUpstream,
   startFakeAnthropicServer,
 } from "../../mocks/upstreams/anthropic/start-fake-anthropic-server.js";
+import type { FakeNativeUpstream } from "../../mocks/upstreams/native/fake-native-types.js";
+import { startFakeNativeServer } from "../../mocks/upstreams/native/start-fake-native-server.js";
 import { startFakeOpenaiServer } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { createApiKey } from "../support/create-api-key.js";
@@ -37,15 +39,17 @@ interface ClaudeCodeResult {
 describe.each(testDatabases)("Claude Code through the gateway on $name", ({ database }) => {
   let claude: FakeUpstream;
   let openai: FakeUpstream;
+  let native: FakeNativeUpstream;
   let gateway: TestGateway;
   let apiKey: string;
   let tokenId: number;
   let workFolder: string;
 
   beforeAll(async () => {
-    [claude, openai] = await Promise.all([
+    [claude, openai, native] = await Promise.all([
       startFakeAnthropicServer({ apiKey: "sk-ant-upstream-secret" }),
       startFakeOpenaiServer({ apiKey: "openai-upstream-secret" }),
+      startFakeNativeServer({ apiKey: "native-upstream-secret" }),
     ]);
     gateway = await startTestGateway({
       database,
@@ -59,8 +63,20 @@ describe.each(testDatabases)("Claude Code through the gateway on $name", ({ data
             models: ["claude-a"],
           },
           { name: "gpt", type: "openai", base_url: openai.url, key: "openai-upstream-secret", models: ["gpt-coder"] },
+          // A generation-3 model: the fake refuses a function-call turn whose thought signature did not come back.
+          {
+            name: "gmx",
+            type: "native",
+            base_url: native.url,
+            key: "native-upstream-secret",
+            models: ["gmx-3-flash-preview"],
+          },
         ],
-        pricing: { "claude-a": { input: 2, output: 4, cached_input: 1 }, "gpt-coder": { input: 2, output: 4 } },
+        pricing: {
+          "claude-a": { input: 2, output: 4, cached_input: 1 },
+          "gpt-coder": { input: 2, output: 4 },
+          "gmx-3-flash-preview": { input: 2, output: 4 },
+        },
       },
     });
     const created = await createApiKey(gateway, { remainQuota: 5_000_000 });
@@ -69,11 +85,12 @@ describe.each(testDatabases)("Claude Code through the gateway on $name", ({ data
   });
   afterAll(async () => {
     await gateway.close();
-    await Promise.all([claude.close(), openai.close()]);
+    await Promise.all([claude.close(), openai.close(), native.close()]);
   });
   beforeEach(() => {
     claude.reset();
     openai.reset();
+    native.reset();
     workFolder = fs.mkdtempSync(path.join(os.tmpdir(), "claude-code-"));
     fs.writeFileSync(path.join(workFolder, "notes.txt"), "The secret word is pineapple.\n");
   });
@@ -138,6 +155,26 @@ describe.each(testDatabases)("Claude Code through the gateway on $name", ({ data
       .map((request) => (request.body as { messages: Array<{ role: string; content: unknown }> }).messages)
       .find((messages) => messages.some((message) => message.role === "tool"));
     expect(JSON.stringify(toolTurn)).toContain("pineapple");
+    const after = await readToken(gateway, tokenId);
+    expect(before.remain_quota - after.remain_quota).toBeGreaterThan(0);
+    expect(after.used_quota - before.used_quota).toBe(before.remain_quota - after.remain_quota);
+  });
+
+  it("reads a file with its Read tool against a native channel, its thought signature carried across the tool turn", async () => {
+    const notes = path.join(workFolder, "notes.txt");
+    const before = await readToken(gateway, tokenId);
+    const result = await runClaudeCode(
+      `What does notes.txt say? [tool:Read {"file_path":"${notes}"}]`,
+      "gmx-3-flash-preview",
+    );
+    expect(result).toMatchObject({ type: "result", is_error: false });
+    expect(result.result).toContain("pineapple");
+    expect(claude.requests).toHaveLength(0);
+    const toolTurn = native.requests
+      .map((request) => (request.body as { contents?: Array<{ role?: string; parts: unknown[] }> }).contents ?? [])
+      .find((contents) => JSON.stringify(contents).includes("functionResponse"));
+    expect(JSON.stringify(toolTurn)).toContain("pineapple");
+    expect(JSON.stringify(toolTurn)).toContain("thoughtSignature");
     const after = await readToken(gateway, tokenId);
     expect(before.remain_quota - after.remain_quota).toBeGreaterThan(0);
     expect(after.used_quota - before.used_quota).toBe(before.remain_quota - after.remain_quota);

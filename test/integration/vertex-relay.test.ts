@@ -1,3 +1,4 @@
+import Anthropic from "@anthropic-ai/sdk";
 import { generateKeyPairSync } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -47,6 +48,7 @@ describe.each(testDatabases)("Vertex AI channels through the official SDKs on $n
   let gateway: TestGateway;
   let genai: GoogleGenAI;
   let openai: OpenAI;
+  let anthropic: Anthropic;
   let tokenId: number;
   let account: ReturnType<typeof createServiceAccount>;
   let strangerAccount: ReturnType<typeof createServiceAccount>;
@@ -106,6 +108,7 @@ describe.each(testDatabases)("Vertex AI channels through the official SDKs on $n
     tokenId = apiKey.id;
     genai = new GoogleGenAI({ apiKey: apiKey.key, httpOptions: { baseUrl: gateway.url } });
     openai = new OpenAI({ apiKey: apiKey.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    anthropic = new Anthropic({ apiKey: apiKey.key, baseURL: gateway.url, maxRetries: 0 });
   });
   afterAll(async () => {
     await gateway?.close();
@@ -197,6 +200,28 @@ describe.each(testDatabases)("Vertex AI channels through the official SDKs on $n
     expect(response.output_text).toBe("Echo: hello responses");
     expect(apiCalls()[2]!.path).toBe(generatePath("generateContent"));
     expect(afterStream - (await remainQuota())).toBe(response.usage!.input_tokens + 2 * response.usage!.output_tokens);
+  });
+
+  it("serves Anthropic's Messages door (JSON and stream) through the native translation", async () => {
+    const before = await remainQuota();
+    const message = await anthropic.messages.create({
+      model: "gmx-2.5-flash",
+      max_tokens: 50,
+      messages: [{ role: "user", content: "hello messages" }],
+    });
+    answers.push(JSON.stringify(message));
+    expect(message.content).toEqual([{ type: "text", text: "Echo: hello messages" }]);
+    expect(apiCalls()[0]!.path).toBe(generatePath("generateContent"));
+    const afterJson = await remainQuota();
+    expect(before - afterJson).toBe(message.usage.input_tokens + 2 * message.usage.output_tokens);
+
+    const streamed = await anthropic.messages
+      .stream({ model: "gmx-2.5-flash", max_tokens: 50, messages: [{ role: "user", content: "hello stream" }] })
+      .finalMessage();
+    answers.push(JSON.stringify(streamed));
+    expect(streamed.content).toEqual([{ type: "text", text: "Echo: hello stream" }]);
+    expect(apiCalls()[1]!.path).toBe(`${generatePath("streamGenerateContent")}?alt=sse`);
+    expect(afterJson - (await remainQuota())).toBe(streamed.usage.input_tokens + 2 * streamed.usage.output_tokens);
   });
 
   it("gets a fresh token once when Vertex answers 401 to an expired one", async () => {

@@ -206,6 +206,16 @@ describe("generateContent tools", () => {
     expect(none.json.candidates[0].content.parts).toEqual([{ text: "Echo: UTC" }]);
   });
 
+  it("calls the function a [tool:Name {json}] script in the user's text names, with those args", async () => {
+    const { json } = await generate("gmx-2.5-flash", {
+      contents: [user('Time please [tool:get_time {"zone":"Europe/Paris"}]')],
+      tools: [weatherTool],
+    });
+    expect(json.candidates[0].content.parts).toEqual([
+      { functionCall: { name: "get_time", args: { zone: "Europe/Paris" } } },
+    ]);
+  });
+
   it("answers a functionResponse with text that includes the response", async () => {
     const { json } = await generate("gmx-2.5-flash", {
       tools: [weatherTool],

@@ -59,7 +59,8 @@ const IMAGE_SIZE_FACTORS = new Map([
 
 /**
  * The fake model. Deterministic: the same request always yields the same parts, counts and finish reason.
- * Magic user texts: `[block]` blocks the prompt, `[safety]` and `[recitation]` stop the candidate, `[search]` adds grounding.
+ * Magic user texts: `[block]` blocks the prompt, `[safety]` and `[recitation]` stop the candidate, `[search]` adds grounding,
+ * `[tool:Name {"json":"args"}]` calls that declared function with those args.
  */
 export function planGeneration(model: string, request: GenerateContentRequest): GenerationPlan {
   const prompt = computePromptUsage(request);
@@ -254,13 +255,18 @@ function planFunctionCall(
   const allowed = Array.isArray(callingConfig?.allowedFunctionNames)
     ? callingConfig.allowedFunctionNames.map(String)
     : [];
+  const scripted = readScriptedCall(lastUserText, declarations);
   const declaration: NativeFunctionDeclaration =
-    declarations.find((candidate) => allowed.includes(String(candidate.name))) ?? declarations[0]!;
+    scripted?.declaration ??
+    declarations.find((candidate) => allowed.includes(String(candidate.name))) ??
+    declarations[0]!;
   const name = String(declaration.name);
-  const args = generateValueFromSchema(
-    declaration.parameters ?? declaration.parametersJsonSchema ?? { type: "object" },
-    lastUserText,
-  );
+  const args =
+    scripted?.args ??
+    generateValueFromSchema(
+      declaration.parameters ?? declaration.parametersJsonSchema ?? { type: "object" },
+      lastUserText,
+    );
   const part: Record<string, unknown> = { functionCall: { name, args } };
   // Thinking models sign their function calls; clients must send the signature back with the call.
   if (signs) part.thoughtSignature = signFunctionCall(name, lastUserText);
@@ -320,4 +326,21 @@ function buildGroundingMetadata(query: string, answer: string): Record<string, u
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** `[tool:Name {"json": "args"}]` in the user's text scripts the call, as in the other fakes (an agent's tool loop). */
+const scriptedCall = /\[tool:([A-Za-z0-9_-]+) (\{.*?\})\]/;
+
+function readScriptedCall(
+  userText: string,
+  declarations: readonly NativeFunctionDeclaration[],
+): { declaration: NativeFunctionDeclaration; args: Record<string, unknown> } | undefined {
+  const match = scriptedCall.exec(userText);
+  const declaration = declarations.find((candidate) => String(candidate.name) === match?.[1]);
+  if (!match || !declaration) return undefined;
+  try {
+    return { declaration, args: JSON.parse(match[2]!) as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
 }

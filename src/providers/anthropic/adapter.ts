@@ -2,11 +2,13 @@ import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { defaultAnthropicVersion } from "./anthropic-headers.js";
 import { relayAnthropicChat } from "./chat/relay-anthropic-chat.js";
 import { relayAnthropicMessages } from "./relay-anthropic-messages.js";
+import { relayAnthropicResponses } from "./responses/relay-anthropic-responses.js";
 import { relayAnthropicTokenCount } from "./relay-anthropic-token-count.js";
 
 /**
- * Claude's own protocol (`/v1/messages`, the key in `x-api-key`, `anthropic-version` on every call): Messages
- * requests pass through, token counts come from its count_tokens endpoint, and chat completions are translated to it.
+ * Claude's own protocol (`/v1/messages`, the key in `x-api-key`, `anthropic-version` on every call): Messages requests
+ * pass through, token counts come from its count_tokens endpoint, and chat completions and Responses are translated to
+ * it.
  */
 export const anthropicAdapter = {
   type: "anthropic",
@@ -19,5 +21,6 @@ export const anthropicAdapter = {
   }),
   messages: (call, input) => relayAnthropicMessages(call, input),
   chat: (request, input) => relayAnthropicChat(request, input),
+  responses: (request, input) => relayAnthropicResponses(request, input),
   messageTokenCount: (call, input) => relayAnthropicTokenCount(call, input),
 } as const satisfies ProviderAdapter;

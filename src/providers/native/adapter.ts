@@ -7,14 +7,16 @@ import { relayNativeEmbed } from "./relay-native-embed.js";
 import { relayNativeEmbeddings } from "./relay-native-embeddings.js";
 import { relayNativeGenerate } from "./relay-native-generate.js";
 import { relayNativeImage } from "./relay-native-image.js";
+import { relayNativeMessages } from "./messages/relay-native-messages.js";
 import { relayNativeResponses } from "./relay-native-responses.js";
 import { relayNativeCountTokens } from "./relay-native-count-tokens.js";
 import { relayNativeVoices } from "./relay-native-voices.js";
 
 /**
- * The native multimodal family (`generateContent`, `x-goog-api-key`): native generation and embeddings pass
- * through; OpenAI-style chat, Responses, embeddings and images are translated to and from it. Translations that download
- * media are made once per request (input.remember), so a failover does not download them again.
+ * The native multimodal family (`generateContent`, `x-goog-api-key`): native generation and embeddings pass through;
+ * OpenAI-style chat, Responses, embeddings and images, and Anthropic's Messages, are translated to and from it.
+ * Translations that download media are made once per request (input.remember), so a failover does not download them
+ * again.
  */
 export const nativeAdapter = {
   type: "native",
@@ -43,6 +45,17 @@ export const nativeAdapter = {
       now: services.now,
       translations: input.remember(
         "native-responses-translations",
+        () => new Map<string, Promise<ChatToNativeResult>>(),
+      ),
+    }),
+  messages: (call, input, services) =>
+    relayNativeMessages(call, input, {
+      safetySettings: services.safetySettings,
+      fetchMedia: services.fetchMedia,
+      logger: services.logger,
+      now: services.now,
+      translations: input.remember(
+        "native-messages-translations",
         () => new Map<string, Promise<ChatToNativeResult>>(),
       ),
     }),

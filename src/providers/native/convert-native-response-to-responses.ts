@@ -5,11 +5,11 @@ import { collectProducedMedia, type ProducedMedia } from "./collect-produced-med
 import { convertNativePartsToMessage } from "./convert-native-parts-to-message.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
 import { convertNativeUsageToResponses } from "./convert-native-usage-to-responses.js";
-import { createResponsesIds } from "./create-responses-ids.js";
+import { createResponsesIds } from "../../http/create-responses-ids.js";
 import { createSignatureReasoningItem } from "./create-signature-reasoning-item.js";
 import { createToolCallId } from "./create-tool-call-id.js";
 import { describeBlockedPrompt } from "./describe-blocked-prompt.js";
-import type { ResponseSettings } from "./echo-response-settings.js";
+import type { ResponseSettings } from "../../http/echo-response-settings.js";
 import { mapNativeFinishToResponsesStatus } from "./map-native-finish-to-responses-status.js";
 
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { convertNativeResponseToResponses } from "./convert-native-response-to-responses.js";
-import { echoResponseSettings } from "./echo-response-settings.js";
+import { echoResponseSettings } from "../../http/echo-response-settings.js";
 import { createOpenaiSchemaValidator } from "./testing/create-openai-schema-validator.js";
 import { runNativeResponsesStream } from "./testing/run-native-responses-stream.js";
 

@@ -8,7 +8,7 @@ import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
 import { convertNativeResponseToResponses } from "./convert-native-response-to-responses.js";
 import { convertResponsesRequestToNative } from "./convert-responses-request-to-native.js";
 import { createNativeEventToResponsesTransform } from "./create-native-event-to-responses-transform.js";
-import { echoResponseSettings } from "./echo-response-settings.js";
+import { echoResponseSettings } from "../../http/echo-response-settings.js";
 import { observeNativeStream, prepareNativeGenerateCall } from "./prepare-native-generate-call.js";
 import type { NativeChatDependencies } from "./native-chat-dependencies.js";
 

@@ -1,5 +1,5 @@
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { convertOpenaiChatUsage } from "./convert-openai-usage.js";
+import { convertOpenaiChatUsage } from "../../http/convert-openai-usage.js";
 import type { StreamEventTransformer } from "../../upstream/stream-event-transformer.js";
 
 export interface OpenaiChatStreamOptions {

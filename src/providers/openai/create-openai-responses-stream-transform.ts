@@ -1,5 +1,5 @@
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";
+import { convertOpenaiResponsesUsage } from "../../http/convert-openai-usage.js";
 import type { StreamEventTransformer } from "../../upstream/stream-event-transformer.js";
 
 interface ResponsesEvent {

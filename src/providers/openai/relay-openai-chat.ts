@@ -6,7 +6,7 @@ import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
 import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
-import { convertOpenaiChatUsage } from "./convert-openai-usage.js";
+import { convertOpenaiChatUsage } from "../../http/convert-openai-usage.js";
 import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-transform.js";
 import { inlineReasoningIntoContent } from "./inline-reasoning-into-content.js";

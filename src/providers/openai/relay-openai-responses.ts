@@ -6,7 +6,7 @@ import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
 import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
-import { convertOpenaiResponsesUsage } from "./convert-openai-usage.js";
+import { convertOpenaiResponsesUsage } from "../../http/convert-openai-usage.js";
 import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
 import { recordStreamedText } from "../contract/observed-usage.js";

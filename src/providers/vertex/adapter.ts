@@ -2,6 +2,7 @@ import type { ChatToNativeResult } from "../native/convert-chat-request-to-nativ
 import { relayNativeChat } from "../native/relay-native-chat.js";
 import { relayNativeGenerate } from "../native/relay-native-generate.js";
 import { relayNativeImage } from "../native/relay-native-image.js";
+import { relayNativeMessages } from "../native/messages/relay-native-messages.js";
 import { relayNativeResponses } from "../native/relay-native-responses.js";
 import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { vertexTokens } from "./create-vertex-token-cache.js";
@@ -50,6 +51,20 @@ export const vertexAdapter = {
         now: services.now,
         translations: input.remember(
           "native-responses-translations",
+          () => new Map<string, Promise<ChatToNativeResult>>(),
+        ),
+        endpoints: vertexEndpoints,
+      }),
+    ),
+  messages: (call, input, services) =>
+    withVertexAccess(input, (authorized) =>
+      relayNativeMessages(call, authorized, {
+        safetySettings: services.safetySettings,
+        fetchMedia: services.fetchMedia,
+        logger: services.logger,
+        now: services.now,
+        translations: input.remember(
+          "native-messages-translations",
           () => new Map<string, Promise<ChatToNativeResult>>(),
         ),
         endpoints: vertexEndpoints,

@@ -2,7 +2,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
 import { createCollectingController } from "../../../upstream/create-collecting-controller.js";
 import { createNativeEventToResponsesTransform } from "../create-native-event-to-responses-transform.js";
-import { echoResponseSettings, type ResponseSettings } from "../echo-response-settings.js";
+import { echoResponseSettings, type ResponseSettings } from "../../../http/echo-response-settings.js";
 
 export interface NativeResponsesStreamRun {
   /** The frames exactly as the transform emitted them. */

@@ -5,9 +5,9 @@ import { loadBundledSpec } from "../../../http/load-bundled-spec.js";
 import type { CreateMessageRequest } from "../../contract/messages-call.js";
 import { replayUpstreamStream } from "../testing/replay-upstream-stream.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
-import { ChatToMessagesStreamTransform } from "./chat-to-messages-stream-transform.js";
-import { convertChatCompletionToMessage } from "./convert-chat-completion-to-message.js";
-import { convertMessagesRequestToChat } from "./convert-messages-request-to-chat.js";
+import { ChatToMessagesStreamTransform } from "../../anthropic-wire/chat-to-messages-stream-transform.js";
+import { convertChatCompletionToMessage } from "../../anthropic-wire/convert-chat-completion-to-message.js";
+import { convertMessagesRequestToChat } from "../../anthropic-wire/convert-messages-request-to-chat.js";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(loadBundledSpec("anthropic"), "anthropic.json");

@@ -8,10 +8,10 @@ import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js"
 import { anthropicIdlePing } from "../../anthropic-wire/anthropic-idle-ping.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
 import type { MessagesCall } from "../../contract/messages-call.js";
-import { convertOpenaiChatUsage } from "../convert-openai-usage.js";
-import { ChatToMessagesStreamTransform } from "./chat-to-messages-stream-transform.js";
-import { convertChatCompletionToMessage } from "./convert-chat-completion-to-message.js";
-import { convertMessagesRequestToChat } from "./convert-messages-request-to-chat.js";
+import { convertOpenaiChatUsage } from "../../../http/convert-openai-usage.js";
+import { ChatToMessagesStreamTransform } from "../../anthropic-wire/chat-to-messages-stream-transform.js";
+import { convertChatCompletionToMessage } from "../../anthropic-wire/convert-chat-completion-to-message.js";
+import { convertMessagesRequestToChat } from "../../anthropic-wire/convert-messages-request-to-chat.js";
 
 type ChatCompletion = components["schemas"]["ChatCompletion"];
 

@@ -1,5 +1,5 @@
-import type { components as AnthropicComponents } from "../../../../generated/types/anthropic.js";
-import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
+import type { components as AnthropicComponents } from "../../../generated/types/anthropic.js";
+import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 
 type ChatCompletion = OpenaiComponents["schemas"]["ChatCompletion"];
 type Message = AnthropicComponents["schemas"]["Message"];

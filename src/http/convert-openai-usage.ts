@@ -1,4 +1,4 @@
-import type { MeteredUsage } from "../../billing/metered-usage.js";
+import type { MeteredUsage } from "../billing/metered-usage.js";
 
 interface OpenaiChatUsage {
   prompt_tokens?: number;

@@ -1,4 +1,4 @@
-import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
+import type { components as OpenaiComponents } from "../../generated/types/openai.js";
 
 type ResponsesRequest = OpenaiComponents["schemas"]["CreateResponseRequest"];
 type ResponseObject = OpenaiComponents["schemas"]["ResponseObject"];
