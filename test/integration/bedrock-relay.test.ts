@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeBedrockServer } from "../../mocks/upstreams/bedrock/start-fake-bedrock-server.js";
 import type { FakeUpstream } from "../../mocks/upstreams/shared/fake-upstream.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
+import { closeChannelBreakers } from "../support/close-channel-breakers.js";
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
@@ -60,9 +61,10 @@ describe.each(testDatabases)("Bedrock channels through the official SDK on $name
             "wrong",
           ]),
         ],
-        // 2 and 4 USD per 1M tokens (1 and 2 units per token); cached input at 0.2 USD is 0.1 unit per token.
+        // 2 and 4 USD per 1M tokens (1 and 2 units per token); cached input at 0.2 USD is 0.1 unit per token, a
+        // cache write at 10 USD 5 units.
         pricing: {
-          "claude-sonnet": { input: 2, output: 4, cached_input: 0.2 },
+          "claude-sonnet": { input: 2, output: 4, cached_input: 0.2, cache_write_input: 10 },
           [modelId]: { input: 2, output: 4 },
           "nova-pro": { input: 2, output: 4 },
           wrong: { input: 2, output: 4 },
@@ -77,7 +79,11 @@ describe.each(testDatabases)("Bedrock channels through the official SDK on $name
     await gateway?.close();
     await bedrock?.close();
   });
-  beforeEach(() => bedrock.reset());
+  beforeEach(() => {
+    bedrock.reset();
+    // A broken stream counts against its channel: the faults one test injects must not cool the next one's down.
+    closeChannelBreakers(gateway);
+  });
 
   const spent = async (action: () => Promise<void>) => {
     const before = await readToken(gateway, tokenId);
@@ -161,7 +167,7 @@ describe.each(testDatabases)("Bedrock channels through the official SDK on $name
     expect(cost).toBe(6 + 2 * 8);
   });
 
-  it("sends tool results and images as bytes, and bills cache reads at cached_input and writes at input", async () => {
+  it("sends tool results and images as bytes, and bills cache reads at cached_input and writes at cache_write_input", async () => {
     const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGM4UaEBAAN0AWnL+tDXAAAAAElFTkSuQmCC";
     let completion: OpenAI.Chat.ChatCompletion | undefined;
     const cost = await spent(async () => {
@@ -197,8 +203,8 @@ describe.each(testDatabases)("Bedrock channels through the official SDK on $name
       completion_tokens: 4,
       prompt_tokens_details: { cached_tokens: 4 },
     });
-    // 26 uncached × 1 + 4 cached × 0.1 + 4 completion × 2 = 34.4 → 34 units
-    expect(cost).toBe(34);
+    // 24 uncached × 1 + 4 cached × 0.1 + 2 written × 5 + 4 completion × 2 = 42.4 → 42 units
+    expect(cost).toBe(42);
   });
 
   it("sends a Bedrock API key as Bearer", async () => {
