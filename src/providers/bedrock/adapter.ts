@@ -1,5 +1,7 @@
 import type { ProviderAdapter } from "../provider-adapter.js";
 import { bedrockSettingsShape } from "./bedrock-settings.js";
+import { relayBedrockEmbeddings } from "./embeddings/relay-bedrock-embeddings.js";
+import { relayBedrockMessages } from "./messages/relay-bedrock-messages.js";
 import { relayBedrockChat } from "./relay-bedrock-chat.js";
 import { signBedrockRequest } from "./sign-bedrock-request.js";
 
@@ -9,7 +11,8 @@ const channelTestBody = {
 };
 
 /**
- * AWS Bedrock Runtime through the Converse API: chat completions translated to Converse and back, every request
+ * AWS Bedrock Runtime: chat completions translated to the Converse API and back, Anthropic's Messages API passed to
+ * Claude models and embeddings (Titan, Cohere) through InvokeModel, every request
  * signed with Signature Version 4 for the channel's region (or a Bedrock API key as Bearer). The key is never a
  * header as it is: each request is signed on its own.
  */
@@ -33,4 +36,6 @@ export const bedrockAdapter = {
     body: channelTestBody,
   }),
   chat: (request, input) => relayBedrockChat(request, input),
+  messages: (call, input) => relayBedrockMessages(call, input),
+  embeddings: (request, input) => relayBedrockEmbeddings(request, input),
 } as const satisfies ProviderAdapter;
