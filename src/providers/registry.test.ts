@@ -56,7 +56,7 @@ describe("the provider registry", () => {
       anthropic: ["chat", "messages"],
       azure: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
       vertex: ["chat", "responses", "images", "nativeGeneration"],
-      bedrock: ["chat", "embeddings", "messages"],
+      bedrock: ["chat", "responses", "embeddings", "messages"],
     });
     expect("messageTokenCount" in providerRegistry.anthropic).toBe(true);
     expect("nativeVoices" in providerRegistry.native).toBe(true);

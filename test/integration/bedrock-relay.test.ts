@@ -261,6 +261,116 @@ describe.each(testDatabases)("Bedrock channels through the official SDK on $name
     expect((refused as Error).message).toContain("The request signature we calculated does not match");
   });
 
+  it("answers Responses through Converse: instructions as system, function tools, usage with cache reads", async () => {
+    let response: OpenAI.Responses.Response | undefined;
+    const cost = await spent(async () => {
+      response = await client.responses.create({
+        model: "claude-sonnet",
+        instructions: "[cached] rules",
+        input: "one two three",
+        max_output_tokens: 3,
+      });
+    });
+    answers.push(JSON.stringify(response));
+    expect(bedrock.requests[0]!.path).toBe(conversePath(modelId));
+    expect(bedrock.requests[0]!.body).toEqual({
+      system: [{ text: "[cached] rules" }],
+      messages: [{ role: "user", content: [{ text: "one two three" }] }],
+      inferenceConfig: { maxTokens: 3 },
+    });
+    // "Echo: one two three" cut at 3 words: incomplete for the output limit.
+    expect(response!.output_text).toBe("Echo: one two");
+    expect(response!).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
+    // inputTokens 3 + 3 words + 2 system words = 8, plus 4 read and 2 written = 14; 3 output tokens
+    expect(response!.usage).toMatchObject({
+      input_tokens: 14,
+      output_tokens: 3,
+      input_tokens_details: { cached_tokens: 4 },
+    });
+    // 8 × 1 + 4 × 0.1 + 2 × 5 + 3 × 2 = 24.4 → 24 units
+    expect(cost).toBe(24);
+
+    // The function call comes back as an item whose call_id is Bedrock's toolUseId; its output goes back as a toolResult.
+    const called = await client.responses.create({
+      model: "claude-sonnet",
+      input: "weather in Paris",
+      tools: [{ type: "function", name: "get_weather", parameters: weatherTool.function.parameters, strict: false }],
+    });
+    const call = called.output.find((item) => item.type === "function_call");
+    expect(call).toMatchObject({
+      call_id: "tooluse_fake000001",
+      name: "get_weather",
+      arguments: '{"city":"weather in Paris"}',
+    });
+    const answered = await client.responses.create({
+      model: "claude-sonnet",
+      input: [
+        { role: "user", content: "weather in Paris" },
+        { type: "function_call", call_id: call!.call_id, name: "get_weather", arguments: call!.arguments },
+        { type: "function_call_output", call_id: call!.call_id, output: "sunny" },
+      ],
+    });
+    expect((bedrock.requests[2]!.body as { messages: unknown }).messages).toEqual([
+      { role: "user", content: [{ text: "weather in Paris" }] },
+      {
+        role: "assistant",
+        content: [
+          { toolUse: { toolUseId: "tooluse_fake000001", name: "get_weather", input: { city: "weather in Paris" } } },
+        ],
+      },
+      { role: "user", content: [{ toolResult: { toolUseId: "tooluse_fake000001", content: [{ text: "sunny" }] } }] },
+    ]);
+    expect(answered.output_text).toBe("Tool result: sunny");
+  });
+
+  it("streams Responses events from Converse frames, response.completed carrying the metadata usage", async () => {
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    const cost = await spent(async () => {
+      const stream = await client.responses.create({
+        model: "claude-sonnet",
+        input: "weather in Paris",
+        tools: [{ type: "function", name: "get_weather", parameters: weatherTool.function.parameters, strict: false }],
+        stream: true,
+      });
+      for await (const event of stream) events.push(event);
+    });
+    answers.push(JSON.stringify(events));
+    expect(bedrock.requests[0]!.path).toBe(conversePath(modelId, true));
+    expect(events.map((event) => event.type)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(events.map((event) => event.sequence_number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    const completed = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent;
+    expect(completed.response.output[0]).toMatchObject({
+      type: "function_call",
+      status: "completed",
+      arguments: '{"city":"weather in Paris"}',
+    });
+    expect(completed.response.usage).toMatchObject({ input_tokens: 6, output_tokens: 8 });
+    expect(cost).toBe(6 + 2 * 8);
+
+    // A broken frame ends the stream with an error event, the usage seen so far billed.
+    const response = await fetch(`${gateway.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "claude-sonnet", input: "[bad-crc] one two three", stream: true }),
+    });
+    const text = await response.text();
+    const last = text.split("\n\n").filter(Boolean).at(-1)!;
+    expect(last).toMatch(/^event: error\n/);
+    expect(JSON.parse(last.split("\ndata: ")[1]!)).toMatchObject({
+      type: "error",
+      message: "The upstream sent a broken event stream frame.",
+    });
+  });
+
   it("tests a channel with a signed one-token Converse call", async () => {
     const list = await gateway.client.management.GET("/api/channel/", { params: { query: { size: 50 } } });
     const id = list.data!.data.items.find((channel) => channel.name === "bedrock-us")!.id;

@@ -3,6 +3,7 @@ import { bedrockSettingsShape } from "./bedrock-settings.js";
 import { relayBedrockEmbeddings } from "./embeddings/relay-bedrock-embeddings.js";
 import { relayBedrockMessages } from "./messages/relay-bedrock-messages.js";
 import { relayBedrockChat } from "./relay-bedrock-chat.js";
+import { relayBedrockResponses } from "./responses/relay-bedrock-responses.js";
 import { signBedrockRequest } from "./sign-bedrock-request.js";
 
 const channelTestBody = {
@@ -11,7 +12,7 @@ const channelTestBody = {
 };
 
 /**
- * AWS Bedrock Runtime: chat completions translated to the Converse API and back, Anthropic's Messages API passed to
+ * AWS Bedrock Runtime: chat completions and Responses translated to the Converse API and back, Anthropic's Messages API passed to
  * Claude models and embeddings (Titan, Cohere) through InvokeModel, every request
  * signed with Signature Version 4 for the channel's region (or a Bedrock API key as Bearer). The key is never a
  * header as it is: each request is signed on its own.
@@ -36,6 +37,7 @@ export const bedrockAdapter = {
     body: channelTestBody,
   }),
   chat: (request, input) => relayBedrockChat(request, input),
+  responses: (request, input) => relayBedrockResponses(request, input),
   messages: (call, input) => relayBedrockMessages(call, input),
   embeddings: (request, input) => relayBedrockEmbeddings(request, input),
 } as const satisfies ProviderAdapter;
