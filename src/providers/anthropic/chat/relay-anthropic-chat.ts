@@ -8,22 +8,27 @@ import { sendUpstreamJsonRequest } from "../../../relay/send-upstream-json-reque
 import { sendUpstreamRequest } from "../../../relay/send-upstream-request.js";
 import { type AnthropicUsage, convertAnthropicUsage } from "../../anthropic-wire/anthropic-usage.js";
 import { formatChatStreamErrorFrame } from "../../openai/format-chat-stream-error-frame.js";
+import { type AnthropicEndpoint, anthropicOwnEndpoint } from "../anthropic-endpoint.js";
 import { ClaudeToChatStreamTransform } from "./claude-to-chat-stream-transform.js";
 import { convertChatRequestToMessages } from "./convert-chat-request-to-messages.js";
 import { convertMessageToChatCompletion } from "./convert-message-to-chat-completion.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
 
-/** One chat completions attempt against a Claude channel, on Claude's own protocol. */
-export async function relayAnthropicChat(request: ChatRequest, input: RelayAttemptInput): Promise<void> {
+/** One chat completions attempt against a Claude channel, on Claude's protocol at `endpoint`. */
+export async function relayAnthropicChat(
+  request: ChatRequest,
+  input: RelayAttemptInput,
+  endpoint: AnthropicEndpoint = anthropicOwnEndpoint,
+): Promise<void> {
   const clientRequest = withoutInjectedDefaults(request, input.response);
-  const body = convertChatRequestToMessages(clientRequest, input.attempt.upstreamModel);
+  const { model: _model, ...body } = convertChatRequestToMessages(clientRequest, input.attempt.upstreamModel);
   const stream = request.stream === true;
   const upstreamRequest = {
     method: "POST",
-    path: "/v1/messages",
+    path: endpoint.path(input.attempt, stream),
     headers: input.upstreamHeaders({ stream }),
-    body: JSON.stringify(body),
+    body: JSON.stringify(endpoint.body(body, input.attempt, stream)),
     signal: input.signal,
   } as const;
   const created = Math.floor(Date.now() / 1000);
