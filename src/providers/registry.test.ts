@@ -55,7 +55,7 @@ describe("the provider registry", () => {
       dashscope: ["images", "videoSubmission"],
       anthropic: ["chat", "messages"],
       azure: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
-      vertex: ["chat", "responses", "images", "nativeGeneration", "messages"],
+      vertex: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding", "messages"],
       bedrock: ["chat", "responses", "embeddings", "messages"],
     });
     expect("messageTokenCount" in providerRegistry.anthropic).toBe(true);

@@ -9,6 +9,7 @@ import { startFakeUpstreamServer } from "../shared/start-fake-upstream-server.js
 import { createIdSequence } from "../shared/create-id-sequence.js";
 import { createGoogleErrorBody, renderGoogleStatusError } from "./google-error-body.js";
 import { handleClaudeRawPredict } from "./handle-claude-raw-predict.js";
+import { handlePredictEmbeddings } from "./handle-predict-embeddings.js";
 import { verifyTokenRequest } from "./verify-token-request.js";
 
 export interface FakeVertexServerOptions {
@@ -40,7 +41,8 @@ const publisherPath =
  * the service account's public key, expiring tokens), and Google's publisher models under one project and region,
  * which refuse a missing, unknown or expired token with 401 and otherwise answer through an inner fake native
  * upstream (the same generateContent protocol and replies; see ../native); Anthropic's Claude models answer
- * `:rawPredict` and `:streamRawPredict` (handle-claude-raw-predict.ts). Faults as every fake.
+ * `:rawPredict` and `:streamRawPredict` (handle-claude-raw-predict.ts), and the text embedding models `:predict`
+ * (handle-predict-embeddings.ts). Faults as every fake.
  */
 export async function startFakeVertexServer(options: FakeVertexServerOptions): Promise<FakeVertexUpstream> {
   const now = options.now ?? Date.now;
@@ -80,6 +82,7 @@ export async function startFakeVertexServer(options: FakeVertexServerOptions): P
       if (decodeURIComponent(region!) !== options.region) return sendJson(exchange, 404, renderGoogleStatusError(404));
       if (publisher === "anthropic")
         return handleClaudeRawPredict(exchange, decodeURIComponent(model!), method!, claude);
+      if (method === "predict") return handlePredictEmbeddings(exchange, decodeURIComponent(model!));
       await forward(exchange, `${inner.url}/v1beta/models/${model}:${method}${exchange.url.search}`, innerKey);
     },
   });

@@ -8,6 +8,7 @@ import { relayNativeImage } from "../native/relay-native-image.js";
 import { relayNativeResponses } from "../native/relay-native-responses.js";
 import type { ProviderAdapter } from "../provider-adapter.js";
 import { vertexTokens } from "./create-vertex-token-cache.js";
+import { relayVertexEmbeddings, relayVertexNativeEmbed } from "./embeddings/relay-vertex-embeddings.js";
 import { isVertexClaudeModel, vertexClaudeEndpoint } from "./vertex-claude-endpoint.js";
 import { vertexEndpoints } from "./vertex-endpoints.js";
 import { vertexSettingsShape } from "./vertex-settings.js";
@@ -18,7 +19,8 @@ import { withVertexAccess } from "./with-vertex-access.js";
  * OAuth access token the gateway gets for the channel's service account (the key is the account's JSON). Every
  * capability is the native adapter's relay function with Vertex's paths and credential, so chat, Responses, images
  * and /v1beta generation reach Vertex as they reach a native channel. Claude models (`claude-…`) are Anthropic's
- * publisher models: chat and the Messages API reach them with Claude's own translations (rawPredict).
+ * publisher models: chat and the Messages API reach them with Claude's own translations (rawPredict). Embeddings,
+ * OpenAI's door and the native ones, go to the text embedding models' `:predict`.
  */
 export const vertexAdapter = {
   type: "vertex",
@@ -88,6 +90,8 @@ export const vertexAdapter = {
       );
     return withVertexAccess(input, (authorized) => relayAnthropicMessages(call, authorized, vertexClaudeEndpoint));
   },
+  embeddings: (request, input) => withVertexAccess(input, (authorized) => relayVertexEmbeddings(request, authorized)),
+  nativeEmbedding: (call, input) => withVertexAccess(input, (authorized) => relayVertexNativeEmbed(call, authorized)),
   images: (call, input, services) =>
     withVertexAccess(input, (authorized) => relayNativeImage(call, authorized, services, vertexEndpoints)),
   nativeGeneration: (call, input) =>

@@ -3,8 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createEmbeddingVector } from "../../mocks/upstreams/openai/create-embedding-vector.js";
 import {
   type FakeVertexUpstream,
   startFakeVertexServer,
@@ -28,11 +30,12 @@ const cachedSystem = [
   },
 ];
 
-describe.each(testDatabases)("Claude on Vertex AI through rawPredict on $name", ({ database }) => {
+describe.each(testDatabases)("Claude (rawPredict) and embeddings (predict) on Vertex AI on $name", ({ database }) => {
   let vertex: FakeVertexUpstream;
   let gateway: TestGateway;
   let anthropic: Anthropic;
   let openai: OpenAI;
+  let genai: GoogleGenAI;
   let tokenId: number;
   let privateKeyPem = "";
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vertex-claude-log-")), "gateway.log");
@@ -61,7 +64,7 @@ describe.each(testDatabases)("Claude on Vertex AI through rawPredict on $name", 
             base_url: vertex.url,
             key: account,
             settings: { region: "us-east5" },
-            models: ["claude-sonnet", "gmx-2.5-flash"],
+            models: ["claude-sonnet", "gmx-2.5-flash", "text-embedding-005"],
             model_mapping: { "claude-sonnet": claudeModel },
           },
         ],
@@ -69,6 +72,7 @@ describe.each(testDatabases)("Claude on Vertex AI through rawPredict on $name", 
         pricing: {
           "claude-sonnet": { input: 2, output: 4, cached_input: 1, cache_write_input: 4 },
           "gmx-2.5-flash": { input: 2, output: 4 },
+          "text-embedding-005": { input: 2, output: 2 },
         },
       },
     });
@@ -76,6 +80,7 @@ describe.each(testDatabases)("Claude on Vertex AI through rawPredict on $name", 
     tokenId = created.id;
     anthropic = new Anthropic({ apiKey: created.key, baseURL: gateway.url, maxRetries: 0 });
     openai = new OpenAI({ apiKey: created.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    genai = new GoogleGenAI({ apiKey: created.key, httpOptions: { baseUrl: gateway.url } });
   });
   afterAll(async () => {
     await gateway?.close();
@@ -222,6 +227,54 @@ describe.each(testDatabases)("Claude on Vertex AI through rawPredict on $name", 
       max_tokens: 1,
       messages: [{ role: "user", content: "ping" }],
     });
+  });
+
+  const predictPath = "/v1/projects/my-project/locations/us-east5/publishers/google/models/text-embedding-005:predict";
+
+  it("embeds through :predict on the OpenAI door, billing Vertex's token_count", async () => {
+    let answer: OpenAI.CreateEmbeddingResponse | undefined;
+    const cost = await spent(async () => {
+      answer = await openai.embeddings.create({
+        model: "text-embedding-005",
+        input: ["one two three", "four"],
+        dimensions: 256,
+      });
+    });
+    const [call] = apiCalls();
+    expect(call!.path).toBe(predictPath);
+    expect(call!.headers.authorization).toMatch(/^Bearer ya29\.fake-/);
+    expect(call!.body).toEqual({
+      instances: [{ content: "one two three" }, { content: "four" }],
+      parameters: { outputDimensionality: 256 },
+    });
+    expect(answer!.data.map((item) => item.embedding)).toEqual([
+      createEmbeddingVector("one two three", 256),
+      createEmbeddingVector("four", 256),
+    ]);
+    expect(answer!.usage).toEqual({ prompt_tokens: 4, total_tokens: 4 });
+    expect(cost).toBe(4);
+  });
+
+  it("embeds through :predict on the native doors (@google/genai batchEmbedContents), answered in the native shape", async () => {
+    let embedded: Awaited<ReturnType<typeof genai.models.embedContent>> | undefined;
+    const cost = await spent(async () => {
+      embedded = await genai.models.embedContent({
+        model: "text-embedding-005",
+        contents: ["alpha beta", "gamma"],
+        config: { taskType: "RETRIEVAL_DOCUMENT" },
+      });
+    });
+    expect(apiCalls()[0]!.body).toEqual({
+      instances: [
+        { content: "alpha beta", task_type: "RETRIEVAL_DOCUMENT" },
+        { content: "gamma", task_type: "RETRIEVAL_DOCUMENT" },
+      ],
+    });
+    expect(embedded!.embeddings?.map((embedding) => embedding.values)).toEqual([
+      createEmbeddingVector("alpha beta", 768),
+      createEmbeddingVector("gamma", 768),
+    ]);
+    expect(cost).toBe(3);
   });
 
   it("never writes the private key or an access token into a log line or an answer", () => {
