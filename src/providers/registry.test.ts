@@ -54,7 +54,7 @@ describe("the provider registry", () => {
       ark: ["images", "videoSubmission"],
       dashscope: ["images", "videoSubmission"],
       anthropic: ["chat", "messages"],
-      azure: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
+      azure: ["chat", "responses", "embeddings", "images", "speech", "transcription", "messages"],
       vertex: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding", "messages"],
       bedrock: ["chat", "responses", "embeddings", "messages"],
     });

@@ -8,19 +8,28 @@ import { sendUpstreamRequest } from "../../../relay/send-upstream-request.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
 import type { MessagesCall } from "../../messages-call.js";
 import { convertOpenaiChatUsage } from "../convert-openai-usage.js";
+import { type OpenaiDialect, openaiDialect } from "../openai-dialect.js";
 import { ChatToMessagesStreamTransform } from "./chat-to-messages-stream-transform.js";
 import { convertChatCompletionToMessage } from "./convert-chat-completion-to-message.js";
 import { convertMessagesRequestToChat } from "./convert-messages-request-to-chat.js";
 
 type ChatCompletion = components["schemas"]["ChatCompletion"];
 
-/** One Messages attempt against an OpenAI-compatible channel: translated to chat completions and back. */
-export async function relayOpenaiMessages(call: MessagesCall, input: RelayAttemptInput): Promise<void> {
+/**
+ * One Messages attempt against an OpenAI-compatible channel: translated to chat completions and back, on the
+ * dialect's chat completions path (Azure OpenAI's, for one). The translation back reads only the fields it knows,
+ * so a provider's own annotations (Azure's filter results) never reach the client.
+ */
+export async function relayOpenaiMessages(
+  call: MessagesCall,
+  input: RelayAttemptInput,
+  dialect: OpenaiDialect = openaiDialect,
+): Promise<void> {
   const body = convertMessagesRequestToChat(call.request, input.attempt.upstreamModel);
   const stream = call.request.stream === true;
   const upstreamRequest = {
     method: "POST",
-    path: "/v1/chat/completions",
+    path: dialect.path("chat/completions", input.attempt),
     headers: input.upstreamHeaders({ stream }),
     body: JSON.stringify(body),
     signal: input.signal,
