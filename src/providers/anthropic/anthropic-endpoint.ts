@@ -1,4 +1,4 @@
-import type { ChannelAttempt } from "../../channels/channel-router.js";
+import type { ChannelAttempt } from "../contract/channel-attempt.js";
 
 /**
  * Where Claude's Messages protocol lives for one provider and how its body differs: Claude's own API takes

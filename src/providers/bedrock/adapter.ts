@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from "../provider-adapter.js";
+import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { bedrockSettingsShape } from "./bedrock-settings.js";
 import { relayBedrockEmbeddings } from "./embeddings/relay-bedrock-embeddings.js";
 import { relayBedrockMessages } from "./messages/relay-bedrock-messages.js";

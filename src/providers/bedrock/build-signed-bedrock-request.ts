@@ -1,4 +1,4 @@
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { signBedrockRequest } from "./sign-bedrock-request.js";
 
 /** The path of one model operation (`converse`, `invoke`, …); model ids hold `:`, so the id is URL-encoded. */

@@ -1,6 +1,6 @@
 import type { TransformStreamDefaultController } from "node:stream/web";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { formatChatStreamErrorFrame } from "../openai/format-chat-stream-error-frame.js";
+import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import { convertConverseUsage, mapConverseStopReason } from "./convert-converse-usage.js";
 import type { ConverseUsage } from "./converse-types.js";
 import type { BedrockStreamEvent, BedrockStreamTransformer } from "./pipe-bedrock-event-stream.js";

@@ -3,8 +3,8 @@ import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { describe, expect, it } from "vitest";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import { createCollectingController } from "../../relay/create-collecting-controller.js";
-import { createAnthropicMessagesStreamTransform } from "../anthropic/create-anthropic-messages-stream-transform.js";
+import { createCollectingController } from "../../upstream/create-collecting-controller.js";
+import { createAnthropicMessagesStreamTransform } from "../anthropic-wire/create-anthropic-messages-stream-transform.js";
 import { echoResponseSettings } from "../native/echo-response-settings.js";
 import {
   convertEmbeddingRequestToBedrock,

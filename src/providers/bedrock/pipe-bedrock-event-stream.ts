@@ -1,10 +1,10 @@
 import type { Readable } from "node:stream";
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import type { SseWriter } from "../../http/sse-writer.js";
-import { createCollectingController } from "../../relay/create-collecting-controller.js";
-import { pumpUpstreamStream } from "../../relay/pump-upstream-stream.js";
-import type { SynchronousTransformer } from "../../relay/stream-event-transformer.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { createCollectingController } from "../../upstream/create-collecting-controller.js";
+import { pumpUpstreamStream } from "../../upstream/pump-upstream-stream.js";
+import type { SynchronousTransformer } from "../../upstream/stream-event-transformer.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import { EventStreamFrameSplitter } from "./split-event-stream-frames.js";
 
 /** One decoded event of a Bedrock stream: its `:event-type` and JSON payload. */

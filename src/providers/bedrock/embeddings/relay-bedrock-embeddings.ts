@@ -1,7 +1,7 @@
 import type { components } from "../../../../generated/types/openai.js";
-import type { RelayAttemptInput } from "../../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../../relay/send-upstream-json-request.js";
-import { UpstreamFailure } from "../../../relay/upstream-failure.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
+import { UpstreamFailure } from "../../../upstream/upstream-failure.js";
 import { readEmbeddingTexts } from "../../native/convert-embedding-request-to-native.js";
 import { convertNativeEmbeddingsToOpenai } from "../../native/convert-native-embeddings-to-openai.js";
 import { estimateEmbeddingTokens } from "../../native/estimate-embedding-tokens.js";

@@ -1,4 +1,4 @@
-import type { CreateMessageRequest } from "../../messages-call.js";
+import type { CreateMessageRequest } from "../../contract/messages-call.js";
 
 /** The protocol version Bedrock's Claude models take in the body, in place of the `anthropic-version` header. */
 export const bedrockAnthropicVersion = "bedrock-2023-05-31";

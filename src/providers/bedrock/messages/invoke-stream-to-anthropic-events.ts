@@ -1,5 +1,5 @@
 import type { TransformStreamDefaultController } from "node:stream/web";
-import type { StreamEventTransformer } from "../../../relay/stream-event-transformer.js";
+import type { StreamEventTransformer } from "../../../upstream/stream-event-transformer.js";
 import type { BedrockStreamEvent, BedrockStreamTransformer } from "../pipe-bedrock-event-stream.js";
 
 /** The field Bedrock adds to a Claude stream's last event; Anthropic's clients know nothing of it. */

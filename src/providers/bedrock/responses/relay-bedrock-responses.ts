@@ -1,10 +1,10 @@
 import type { components } from "../../../../generated/types/openai.js";
 import { withoutInjectedDefaults } from "../../../http/client-body-fields.js";
 import { createSseWriter } from "../../../http/sse-writer.js";
-import { recordStreamedText } from "../../../relay/observed-usage.js";
-import type { RelayAttemptInput } from "../../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../../relay/send-upstream-json-request.js";
-import { sendUpstreamRequest } from "../../../relay/send-upstream-request.js";
+import { recordStreamedText } from "../../contract/observed-usage.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
+import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js";
 import { echoResponseSettings } from "../../native/echo-response-settings.js";
 import { bedrockModelPath, buildSignedBedrockRequest } from "../build-signed-bedrock-request.js";
 import type { ConverseResponse } from "../converse-types.js";

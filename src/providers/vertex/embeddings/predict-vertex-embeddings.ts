@@ -1,6 +1,6 @@
-import type { RelayAttemptInput } from "../../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../../relay/send-upstream-json-request.js";
-import { UpstreamFailure } from "../../../relay/upstream-failure.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
+import { UpstreamFailure } from "../../../upstream/upstream-failure.js";
 import { vertexEndpoints } from "../vertex-endpoints.js";
 
 /** One text to embed as Vertex's `:predict` instance takes it. */
