@@ -9,6 +9,10 @@ declare module "autocannon" {
     body?: string;
     connections?: number;
     duration?: number;
+    /** Per-request setup; a request's `setupRequest` may change its headers (the bench walks keys this way). */
+    requests?: Array<{
+      setupRequest?: (request: { headers?: Record<string, string> }) => { headers?: Record<string, string> };
+    }>;
   }
 
   interface AutocannonResult {

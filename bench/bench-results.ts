@@ -1,3 +1,4 @@
+import type { MultiInstanceRound } from "./measure-multi-instance.js";
 import type { LoadPointResult } from "./run-load-point.js";
 import type { MeasuredStream } from "./measure-stream-ttfb.js";
 import type { StreamThroughputResult } from "./measure-stream-throughput.js";
@@ -68,5 +69,7 @@ export interface BenchResults {
    * limited token (from `gateway_sqlite_commits_total`), and the ledger's own CPU per request by requests per commit.
    */
   settlementFloor?: { requestsPerCommitRounds: number[]; commitCosts: SettlementCommitPoint[] };
+  /** The multi-instance mode (PostgreSQL + Redis) beside SQLite, every round; absent when it did not run. */
+  multiInstance?: MultiInstanceRound[];
   profile: { summary: CpuProfileSummary; load: LoadPointResult; seconds: number };
 }

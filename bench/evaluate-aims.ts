@@ -1,4 +1,5 @@
 import type { BenchResults, RoundFigures, StreamRoundFigures } from "./bench-results.js";
+import { type MultiInstanceRound, figuresPerRound } from "./measure-multi-instance.js";
 import { median } from "./pick-median-round.js";
 import { directName, gatewayName, handWrittenFloorName, portkeyName, undiciPassThroughName } from "./target-names.js";
 
@@ -181,6 +182,74 @@ export function evaluateAims(results: BenchResults): AimVerdict[] {
       ? `${drain.pollsPerSecond.toFixed(0)} polls/s over ${drain.tasks.toLocaleString("en")} tasks of four protocols`
       : "not measured",
     passed: drain !== undefined && drain.pollsPerSecond >= 1000 && drain.cpuMicrosecondsPerPoll <= 100,
+  });
+  verdicts.push(...evaluateMultiInstanceAims(results.multiInstance ?? []));
+  return verdicts;
+}
+
+/**
+ * The multi-instance mode's aims, each the median over rounds of a ratio between rows measured one right after the
+ * other in the same round: against SQLite's hot key at the same point, and two instances against one.
+ */
+function evaluateMultiInstanceAims(rounds: MultiInstanceRound[]): AimVerdict[] {
+  if (rounds.length === 0) return [];
+  const times = (value: number) => `${value.toFixed(2)}×`;
+  const listed = (values: number[]) => `median ${times(median(values))}; rounds ${values.map(times).join(", ")}`;
+  const cpuOf = (name: string, latencyMs: number, connections: number) => {
+    const gateway = figuresPerRound(
+      rounds,
+      latencyMs,
+      connections,
+      name,
+      (row) => row.gatewayCpuMicrosecondsPerRequest,
+    );
+    const database = figuresPerRound(
+      rounds,
+      latencyMs,
+      connections,
+      name,
+      (row) => row.postgresCpuMicrosecondsPerRequest,
+    );
+    return `gateway ${median(gateway).toFixed(0)} µs + PostgreSQL ${median(database).toFixed(0)} µs per request`;
+  };
+  const verdicts: AimVerdict[] = [];
+  for (const name of ["hot key", "64 keys"]) {
+    const versusSqlite = figuresPerRound(
+      rounds,
+      0,
+      64,
+      name,
+      (row, round) => row.requestsPerSecond / round.sqlite.requestsPerSecond,
+    );
+    verdicts.push({
+      aim: `PostgreSQL + Redis, ${name}, 0 ms upstream, c=64: ≥ 0.70 of SQLite's (hot key) requests/s`,
+      cpu: cpuOf(name, 0, 64),
+      measured: listed(versusSqlite),
+      passed: median(versusSqlite) >= 0.7,
+    });
+  }
+  const addedVersusSqlite = figuresPerRound(
+    rounds,
+    0,
+    1,
+    "hot key",
+    (row, round) => (row.meanMs - round.direct.meanMs) / (round.sqlite.meanMs - round.direct.meanMs),
+  );
+  verdicts.push({
+    aim: "PostgreSQL + Redis, hot key, 0 ms upstream, c=1: added latency ≤ 1.5× SQLite's",
+    cpu: cpuOf("hot key", 0, 1),
+    measured: listed(addedVersusSqlite),
+    passed: median(addedVersusSqlite) <= 1.5,
+  });
+  const pairVersusOne = figuresPerRound(rounds, 0, 64, "2 instances, hot key", (row, round) => {
+    const one = round.postgres.find((candidate) => candidate.name === "hot key");
+    return one === undefined ? Number.NaN : row.requestsPerSecond / one.requestsPerSecond;
+  });
+  verdicts.push({
+    aim: "PostgreSQL + Redis, two instances on one database, hot key, 0 ms upstream, c=64: ≥ one instance's requests/s",
+    cpu: cpuOf("2 instances, hot key", 0, 64),
+    measured: listed(pairVersusOne),
+    passed: median(pairVersusOne) >= 1,
   });
   return verdicts;
 }

@@ -32,6 +32,7 @@ import { writeBenchmarksMarkdown } from "./write-benchmarks-markdown.js";
 import { measureTaskDrain } from "./measure-task-drain.js";
 import { measureSettlementCommits } from "./measure-settlement-commits.js";
 import { readSqliteCommits } from "./read-sqlite-commits.js";
+import { measureMultiInstance } from "./measure-multi-instance.js";
 
 // `npm run bench`: issue 4's benchmark with issue 19's reference and points. Writes docs/BENCHMARKS.md; BENCH_QUICK=1 runs 1 s points to check the harness.
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -217,6 +218,22 @@ try {
   } finally {
     await Promise.all([freshUndici.server.stop(), freshGateway.server.stop()]);
     fs.rmSync(freshGateway.dataFolder, { recursive: true, force: true });
+  }
+  // The multi-instance mode needs PostgreSQL and Redis (BENCH_POSTGRES_URL, BENCH_REDIS_URL); without them the
+  // rest of the bench still runs.
+  try {
+    results.multiInstance = await measureMultiInstance({
+      projectRoot,
+      upstream,
+      launch,
+      upstreamLatenciesMs: plan.upstreamLatenciesMs,
+      concurrencies: [1, 64],
+      rounds: plan.rounds,
+      secondsPerPoint: plan.secondsPerPoint(0),
+      log,
+    });
+  } catch (error) {
+    log(`multi-instance mode not measured: ${(error as Error).message}`);
   }
   log("settlement floor: the SQLite ledger's CPU per request by requests per commit");
   results.settlementFloor = {

@@ -162,7 +162,15 @@ export interface GatewayProcess {
 export async function startGatewayProcess(
   projectRoot: string,
   launch: GatewayLaunch,
-  options: { config: object; dataFolder?: string; configName?: string },
+  options: {
+    config: object;
+    dataFolder?: string;
+    configName?: string;
+    /** Overrides of the environment, e.g. DATABASE_URL and REDIS_URL for the multi-instance mode. */
+    environment?: Record<string, string>;
+    /** The root user's access token; instances of one database share it (default: a new random one). */
+    adminToken?: string;
+  },
 ): Promise<GatewayProcess> {
   const dataFolder =
     options.dataFolder ?? fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? "/tmp"), "gateway-bench-"));
@@ -170,7 +178,7 @@ export async function startGatewayProcess(
   fs.writeFileSync(configFile, YAML.stringify(options.config));
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
-  const adminToken = `bench-admin-${crypto.randomBytes(12).toString("hex")}`;
+  const adminToken = options.adminToken ?? `bench-admin-${crypto.randomBytes(12).toString("hex")}`;
   const server = await startChildServer({
     name: "gateway",
     cwd: projectRoot,
@@ -184,6 +192,7 @@ export async function startGatewayProcess(
       GATEWAY_CONFIG: configFile,
       LOG_LEVEL: "warn",
       NODE_ENV: "production",
+      ...options.environment,
     },
     ready: { probeUrl: `${url}/api/user/self`, url },
   });

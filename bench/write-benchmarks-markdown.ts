@@ -1,5 +1,7 @@
 import type { BenchResults } from "./bench-results.js";
 import { evaluateAims } from "./evaluate-aims.js";
+import { median } from "./pick-median-round.js";
+import { type MultiInstanceRound, type MultiInstanceRow, figuresPerRound } from "./measure-multi-instance.js";
 import type { ProfileEntry } from "./summarise-cpu-profile.js";
 import { formatTaskDrainSection } from "./format-task-drain-section.js";
 import { directName, undiciPassThroughName } from "./target-names.js";
@@ -264,6 +266,7 @@ mark, reset (\`/proc/<pid>/clear_refs\`) right before the requests.
 ${largeImageTable(results)}
 
 ${results.settlementFloor ? `${settlementFloorSection(results.settlementFloor)}\n` : ""}
+${results.multiInstance?.length ? `${multiInstanceSection(results.multiInstance)}\n` : ""}
 ## Profile
 
 A fresh gateway under \`node --cpu-prof\`, limited token, 0 ms upstream, 64 connections, ${results.profile.seconds} s after a warm-up
@@ -286,4 +289,49 @@ ${profileTable(gatewayFrames, summary.busyMs, 15)}
 
 ${findings.trim()}
 ${results.taskDrain ? `\n${formatTaskDrainSection(results.taskDrain)}\n` : ""}`;
+}
+
+/** The multi-instance mode beside SQLite: per point and row, the median over rounds of each figure. */
+function multiInstanceSection(rounds: MultiInstanceRound[]): string {
+  const points = [...new Set(rounds.map((entry) => `${entry.latencyMs}:${entry.connections}`))];
+  const lines: string[] = [];
+  for (const point of points) {
+    const [latencyMs, connections] = point.split(":").map(Number) as [number, number];
+    const atPoint = rounds.filter((entry) => entry.latencyMs === latencyMs && entry.connections === connections);
+    const sqliteRate = median(atPoint.map((entry) => entry.sqlite.requestsPerSecond));
+    const sqliteMean = median(atPoint.map((entry) => entry.sqlite.meanMs));
+    const sqliteCpu = median(atPoint.map((entry) => entry.sqlite.cpuMicrosecondsPerRequest));
+    lines.push(
+      `| ${latencyMs} ms, c=${connections} | SQLite, hot key | ${format(sqliteRate, 0)} | 1.00× | ${format(sqliteMean)} | ${format(sqliteCpu, 0)} | | |`,
+    );
+    for (const name of atPoint[0]!.postgres.map((row) => row.name)) {
+      const figure = (read: (row: MultiInstanceRow, entry: MultiInstanceRound) => number) =>
+        median(figuresPerRound(rounds, latencyMs, connections, name, read));
+      lines.push(
+        `| | PostgreSQL + Redis, ${name} | ${format(
+          figure((row) => row.requestsPerSecond),
+          0,
+        )} | ${format(figure((row, entry) => row.requestsPerSecond / entry.sqlite.requestsPerSecond))}× | ${format(figure((row) => row.meanMs))} | ${format(
+          figure((row) => row.gatewayCpuMicrosecondsPerRequest),
+          0,
+        )} | ${format(
+          figure((row) => row.postgresCpuMicrosecondsPerRequest),
+          0,
+        )} | ${format(figure((row) => row.commitsPerRequest))} |`,
+      );
+    }
+  }
+  return `## Multi-instance mode: PostgreSQL + Redis
+
+The gateway on one fresh PostgreSQL database and Redis (bench/measure-multi-instance.ts): one instance, and two
+instances on the same database behind one load generator (the connections split between them), with one hot key or
+64 keys of one user (each connection walks through the keys), beside the SQLite gateway's hot key measured in the same
+round. Gateway CPU is the instances' together; PostgreSQL CPU is that of the database's backends (the gateways'
+pooled connections; the server's shared writer processes are not counted); commits are the database's
+(\`pg_stat_database\`). Medians over rounds.
+
+| Point | Target | req/s | × SQLite | mean ms | gateway CPU µs/req | PostgreSQL CPU µs/req | commits/req |
+| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |
+${lines.join("\n")}
+`;
 }

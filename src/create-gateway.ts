@@ -71,6 +71,7 @@ export async function createGateway(
     (await openDatabase(config.databaseUrl, {
       sqliteCommitIntervalMs: config.sqliteCommitIntervalMs,
       postgresTimeouts: config.databaseTimeouts,
+      postgresPoolSize: config.databasePoolSize,
       onSqliteCommitError: (error) =>
         logger.error({ err: error }, "quota ledger commit failed; the writes of its window are lost"),
       onSqliteDeferredError: (error) =>
@@ -109,6 +110,7 @@ export async function createGateway(
     }),
     accessTimeRecorder: createAccessTimeRecorder(database.db, {
       intervalMs: 1000,
+      dialect: database.dialect,
       onError: (error) => logger.error({ err: error }, "failed to record token access times"),
     }),
     tokenCache: createTokenCache({ ttlMs: config.tokenCacheTtlMs, maximumEntries: 100_000 }),

@@ -1,16 +1,16 @@
 import { createSqliteQuotaLedger } from "../store/quota/create-sqlite-quota-ledger.js";
+import { createPostgresQuotaLedger } from "../store/quota/create-postgres-quota-ledger.js";
 import { findModelPrice } from "../models/find-model-price.js";
 import type { ModelPrice } from "../config/gateway-config.js";
 import { InsufficientQuotaError } from "../errors/insufficient-quota-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { applyTokenSettlement } from "../store/quota/apply-token-settlement.js";
-import { chargeUnheldUsage } from "../store/quota/charge-unheld-usage.js";
 import { applyWalletSettlement } from "../store/quota/apply-wallet-settlement.js";
 import { findUserWallet } from "../store/users/find-user-wallet.js";
 import { assertQuotaAmount } from "../store/quota/assert-quota-amount.js";
 import { findUnsettledReservationsOlderThan } from "../store/quota/find-unsettled-reservations-older-than.js";
 import type { ReservationRecord } from "../store/quota/reservation-record.js";
-import { type ReserveOutcome, reserveQuotaWithLedgerRow } from "../store/quota/reserve-quota-with-ledger-row.js";
+import type { ReserveOutcome } from "../store/quota/reserve-quota-with-ledger-row.js";
 import { settleReservation } from "../store/quota/settle-reservation.js";
 import { runInTransaction } from "../store/run-in-transaction.js";
 import { findTokenByIdForUser } from "../store/tokens/find-token-by-id-for-user.js";
@@ -19,7 +19,7 @@ import { buildInsufficientQuotaMessage } from "./build-insufficient-quota-messag
 import { computeWorstCaseCost } from "./compute-worst-case-cost.js";
 import { createUsageLogWriter } from "./create-usage-log-writer.js";
 import { createSqliteUsageLogInserter } from "../store/usage-logs/create-sqlite-usage-log-inserter.js";
-import { insertUsageLogs, type NewUsageLog } from "../store/usage-logs/insert-usage-logs.js";
+import type { NewUsageLog } from "../store/usage-logs/insert-usage-logs.js";
 import { priceMeteredUsage } from "./price-metered-usage.js";
 
 /** What billing needs of the gateway; a full GatewayContext fits, and createGateway can build billing before it. */
@@ -28,6 +28,8 @@ export type BillingContext = Pick<GatewayContext, "config" | "database" | "logge
 export interface BillingServiceOptions {
   /** How long a usage row may wait before its batch is written (default 500 ms). */
   flushIntervalMs?: number;
+  /** PostgreSQL: hold batches and settlement batches out at once, each kind (default 2; see the ledger). */
+  ledgerBatchesInFlight?: number;
 }
 
 const RECOVERY_PAGE_SIZE = 500;
@@ -38,14 +40,15 @@ const RECOVERY_PAGE_SIZE = 500;
  *   `pricing.allow_unpriced`, and then it is billed at 0 with a warning logged once per model.
  * - The worst case caps the output at the model's `max_output_tokens` when the request asks for more: the model
  *   cannot produce more, and holding more only refuses requests that would have been affordable.
- * - reserve takes the balance and writes the ledger row in one statement on PostgreSQL (a writable CTE), so a
- *   crash leaves both or neither and recovery finds every hold; SQLite's ledger writes the row with its window.
+ * - reserve takes the balance and writes the ledger row in one statement on PostgreSQL (one call for every hold
+ *   that queued while the previous batch was out), so a crash leaves both or neither and recovery finds every hold;
+ *   SQLite's ledger writes the row with its window.
  * - A request holds its worst case from two balances at once: the token's (unless the token is unlimited) and its
  *   owner's wallet (unless the wallet is unlimited); both or neither, in one statement on PostgreSQL and one
  *   synchronous step on SQLite. The token is a cap, the wallet is the money: an unlimited token spends only what its
  *   owner's wallet holds.
- * - settle marks the reservation settled and moves both balances in one transaction, so a crash cannot leave a
- *   reservation settled but unrefunded. A request holding nothing (an unlimited token of an unlimited wallet) has no
+ * - settle marks the reservation settled and moves both balances in one transaction (PostgreSQL: one statement
+ *   for a batch of settlements and their usage rows), so a crash cannot leave a reservation settled but unrefunded. A request holding nothing (an unlimited token of an unlimited wallet) has no
  *   ledger row: the exactly-once guard for it is the Reservation object itself (settling it twice is a no-op).
  * - recoverAbandonedReservations refunds whole: pick `olderThanSeconds` above the longest request (streams, video
  *   polls), or a live request's later settle becomes a no-op and its usage goes unbilled.
@@ -60,6 +63,10 @@ export function createBillingService(context: BillingContext, options: BillingSe
   const { sqliteConnection, sqliteCommitWindow } = context.database;
   const sqliteLedger =
     sqliteConnection && sqliteCommitWindow ? createSqliteQuotaLedger(sqliteConnection, sqliteCommitWindow) : undefined;
+  // PostgreSQL: holds and settlements of many requests per statement (see create-postgres-quota-ledger.ts).
+  const postgresLedger = sqliteLedger
+    ? undefined
+    : createPostgresQuotaLedger(db, { now: context.now, batchesInFlight: options.ledgerBatchesInFlight });
   const usageLogWriter = createUsageLogWriter(
     db,
     logger,
@@ -112,6 +119,13 @@ export function createBillingService(context: BillingContext, options: BillingSe
   }
 
   async function refundWhole(record: ReservationRecord): Promise<boolean> {
+    if (postgresLedger)
+      return postgresLedger.settle({
+        reservationId: record.id,
+        tokenId: record.tokenId,
+        userId: record.userId,
+        actual: 0,
+      });
     return runInTransaction(db, async (transaction) => {
       const settled = await settleReservation(transaction, {
         reservationId: record.id,
@@ -158,10 +172,11 @@ export function createBillingService(context: BillingContext, options: BillingSe
         tokenLimited: !token.unlimitedQuota,
         createdTime: context.now(),
       };
-      // PostgreSQL: one call; the hold and its ledger row commit together, so a crash never strands a hold unfound.
+      // PostgreSQL: one call per batch; each hold and its ledger row commit together, so a crash never strands a hold
+      // unfound.
       const outcome: ReserveOutcome = sqliteLedger
         ? await sqliteLedger.reserve(input)
-        : await reserveQuotaWithLedgerRow(db, { ...input, id: requestId, reserved: amount });
+        : await postgresLedger!.reserve({ ...input, tokenLimited: input.tokenLimited });
       if (outcome === "held") return { ...base, reserved: amount, unlimited: false };
       if (outcome === "free") return free;
       if (outcome === "wallet") {
@@ -185,14 +200,13 @@ export function createBillingService(context: BillingContext, options: BillingSe
           return true;
         }
         // No balance moves; used_quota still counts what the token and its owner spent.
-        const unheldCharge = { tokenId: reservation.tokenId, userId: reservation.userId, actual: actualCost };
-        if (!usageRow) await chargeUnheldUsage(db, context.database.dialect, unheldCharge);
-        else
-          await runInTransaction(db, async (transaction) => {
-            await chargeUnheldUsage(transaction, context.database.dialect, unheldCharge);
-            await insertUsageLogs(transaction, [usageRow]);
-          });
-        return true;
+        return postgresLedger!.settle({
+          reservationId: null,
+          tokenId: reservation.tokenId,
+          userId: reservation.userId,
+          actual: actualCost,
+          usageRow,
+        });
       }
       if (sqliteLedger) {
         return sqliteLedger.settle({
@@ -201,27 +215,12 @@ export function createBillingService(context: BillingContext, options: BillingSe
           settledTime: context.now(),
         });
       }
-      return runInTransaction(db, async (transaction) => {
-        const settled = await settleReservation(transaction, {
-          reservationId: reservation.requestId,
-          actual: actualCost,
-          settledTime: context.now(),
-        });
-        // The row goes in whatever the guard says, as the relay always logged its request.
-        if (usageRow) await insertUsageLogs(transaction, [usageRow]);
-        if (!settled) return false;
-        const refund = settled.reserved - actualCost;
-        await applyTokenSettlement(transaction, {
-          tokenId: settled.tokenId,
-          refund: settled.tokenHeld ? refund : 0,
-          actual: actualCost,
-        });
-        await applyWalletSettlement(transaction, {
-          userId: settled.userId,
-          refund: settled.walletHeld ? refund : 0,
-          actual: actualCost,
-        });
-        return true;
+      return postgresLedger!.settle({
+        reservationId: reservation.requestId,
+        tokenId: reservation.tokenId,
+        userId: reservation.userId,
+        actual: actualCost,
+        usageRow,
       });
     },
 

@@ -48,6 +48,11 @@ export interface GatewayConfig {
   redisUrl: string | undefined;
   /** Prefix of the Redis keys the gateway writes for per-key rate limits (REDIS_KEY_PREFIX, default `gateway`). */
   redisKeyPrefix: string;
+  /**
+   * DATABASE_POOL_SIZE: PostgreSQL connections each instance keeps at most (default 10). The quota ledger uses up to
+   * four of them (two batches of holds, two of settlements); the rest serve everything else.
+   */
+  databasePoolSize: number;
   /** PostgreSQL: how long the gateway waits at each step (each bounded, so a silent network loss ends). */
   databaseTimeouts: {
     /** DATABASE_CONNECT_TIMEOUT_MS: opening a connection, or waiting for a free one (default 5000). */

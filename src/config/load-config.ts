@@ -69,6 +69,12 @@ function readInteger(environment: Environment, name: string, fallback: number): 
   return Number(raw);
 }
 
+function readPositiveInteger(environment: Environment, name: string, fallback: number): number {
+  const value = readInteger(environment, name, fallback);
+  if (value < 1) throw new ConfigurationError(`${name} must be at least 1, got "${environment[name]}".`);
+  return value;
+}
+
 function readConfigFile(file: string): RawConfigFile {
   let text: string;
   try {
@@ -202,6 +208,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     databaseUrl,
     redisUrl: environment.REDIS_URL || undefined,
     redisKeyPrefix: environment.REDIS_KEY_PREFIX || "gateway",
+    databasePoolSize: readPositiveInteger(environment, "DATABASE_POOL_SIZE", 10),
     databaseTimeouts: {
       connectTimeoutMs: readInteger(environment, "DATABASE_CONNECT_TIMEOUT_MS", 5_000),
       queryTimeoutMs: readInteger(environment, "DATABASE_QUERY_TIMEOUT_MS", 15_000),

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { DatabaseDialect } from "../store/database-dialect.js";
 import type { Database } from "../store/database-schema.js";
 import { touchTokensAccessedTime } from "../store/tokens/touch-tokens-accessed-time.js";
 
@@ -14,7 +15,7 @@ export interface AccessTimeRecorder {
  */
 export function createAccessTimeRecorder(
   db: Kysely<Database>,
-  options: { intervalMs: number; onError(error: unknown): void },
+  options: { intervalMs: number; onError(error: unknown): void; dialect?: DatabaseDialect },
 ): AccessTimeRecorder {
   let pending = new Map<number, number>();
   let flushing: Promise<void> = Promise.resolve();
@@ -26,7 +27,7 @@ export function createAccessTimeRecorder(
     for (const [tokenId, time] of batch) byTime.set(time, [...(byTime.get(time) ?? []), tokenId]);
     flushing = flushing
       .then(async () => {
-        for (const [time, tokenIds] of byTime) await touchTokensAccessedTime(db, tokenIds, time);
+        for (const [time, tokenIds] of byTime) await touchTokensAccessedTime(db, tokenIds, time, options.dialect);
       })
       .catch(options.onError);
     return flushing;

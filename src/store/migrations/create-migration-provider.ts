@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from "kysely";
 import type { DatabaseDialect } from "../database-dialect.js";
+import { createBatchedLedgerFunctionsMigration } from "./create-batched-ledger-functions-migration.js";
 import { createInitialMigration } from "./create-initial-migration.js";
 import { createResponseRoutesMigration } from "./create-response-routes-migration.js";
 import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
@@ -21,6 +22,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0006_task_callback_state": createTaskCallbackStateMigration(),
     "0007_response_routes": createResponseRoutesMigration(),
     "0008_user_wallets": createUserWalletsMigration(dialect),
+    "0013_batched_ledger_functions": createBatchedLedgerFunctionsMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -120,8 +120,10 @@ export function classifyPostgresFailure(error: unknown): "sql" | "connection" | 
   if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) {
     // 08: connection exception; 57P01–57P05: the server shutting down, restarting or terminating this backend.
     if (code.startsWith("08") || code.startsWith("57P")) return "connection";
-    // 57014: cancelled (statement_timeout); 53: insufficient resources (too many connections, out of memory).
-    if (code === "57014" || code.startsWith("53")) return "unavailable";
+    // 57014: cancelled (statement_timeout); 53: insufficient resources (too many connections, out of memory);
+    // 40001 / 40P01: a serialization failure or a deadlock the server broke by cancelling this statement — the
+    // transaction rolled back whole, so nothing was billed and the client may try again.
+    if (code === "57014" || code.startsWith("53") || code === "40001" || code === "40P01") return "unavailable";
     return "sql";
   }
   // No SQLSTATE: the failure is the connection's own (terminated, reset, read timeout, not queryable).

@@ -219,9 +219,9 @@ describe.each(testDatabases)("tokens on $name", ({ database }) => {
     const user = await insertTestUser(db);
     const first = await insertTestToken(db, user.id, { createdTime: 100 });
     const second = await insertTestToken(db, user.id, { createdTime: 100 });
-    expect(await touchTokensAccessedTime(db, [first.id, second.id, first.id], 200)).toBe(2);
-    expect(await touchTokensAccessedTime(db, [first.id], 150)).toBe(0);
-    expect(await touchTokensAccessedTime(db, [], 300)).toBe(0);
+    expect(await touchTokensAccessedTime(db, [first.id, second.id, first.id], 200, database.dialect)).toBe(2);
+    expect(await touchTokensAccessedTime(db, [first.id], 150, database.dialect)).toBe(0);
+    expect(await touchTokensAccessedTime(db, [], 300, database.dialect)).toBe(0);
     expect((await findTokenByIdForUser(db, first.id, user.id))?.accessedTime).toBe(200);
     expect((await findTokenByIdForUser(db, second.id, user.id))?.accessedTime).toBe(200);
   });

@@ -1,0 +1,132 @@
+import { type Kysely, sql } from "kysely";
+import { createGroupCommitQueue } from "../postgres/create-group-commit-queue.js";
+import type { Database } from "../database-schema.js";
+import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
+import { assertQuotaAmount } from "./assert-quota-amount.js";
+import type { ReserveOutcome } from "./reserve-quota-with-ledger-row.js";
+
+export interface PostgresQuotaLedger {
+  /**
+   * Takes `amount` from the token (unless `tokenLimited` is false) and the owner's wallet (unless it is unlimited),
+   * both or neither, and writes the ledger row, committed with the other holds of its batch.
+   */
+  reserve(input: PostgresReserveInput): Promise<ReserveOutcome>;
+  /**
+   * Settles a hold exactly once (true when this call settled it) and writes the usage row, committed with the other
+   * settlements of its batch. `reservationId` null: the request held nothing, only `used_quota` grows.
+   */
+  settle(input: PostgresSettleInput): Promise<boolean>;
+}
+
+export interface PostgresReserveInput {
+  requestId: string;
+  tokenId: number;
+  userId: number;
+  amount: number;
+  tokenLimited: boolean;
+}
+
+export interface PostgresSettleInput {
+  reservationId: string | null;
+  tokenId: number;
+  userId: number;
+  actual: number;
+  /** Written in the settlement's commit whatever the guard says: the relay always logs its request. */
+  usageRow?: NewUsageLog;
+}
+
+export interface PostgresQuotaLedgerOptions {
+  /** Unix seconds: the created and settled times of a batch's rows. */
+  now(): number;
+  /** Batches of each kind (holds, settlements) out at once (default 2); each holds a pooled connection. */
+  batchesInFlight?: number;
+  /** Items of one batch at most (default 256). */
+  maxBatchSize?: number;
+}
+
+/**
+ * The quota ledger on PostgreSQL. Every request of a busy key updates the same token row (and its owner's wallet
+ * row); one statement per request made them queue on that row's lock, one commit each. Here holds and settlements
+ * go through group-commit queues: whatever arrived while the previous batch was out goes as one call of
+ * `reserve_reservation_batch` or `settle_reservation_batch` (migration 0013), one statement and one commit, which
+ * takes each row's lock once and applies the items in order with the same conditional updates a single request made.
+ * No lock is held across a round trip to the gateway: each batch is a single autocommitted statement.
+ *
+ * The usage rows of a settlement batch are inserted by the same statement (a writable CTE over column arrays: the
+ * SQL text and its parameter count stay the same whatever the batch size), so a settled request always has its row.
+ */
+export function createPostgresQuotaLedger(
+  db: Kysely<Database>,
+  options: PostgresQuotaLedgerOptions,
+): PostgresQuotaLedger {
+  const maxInFlight = options.batchesInFlight ?? 2;
+  const maxBatchSize = options.maxBatchSize ?? 256;
+
+  const holds = createGroupCommitQueue<PostgresReserveInput, ReserveOutcome | "duplicate">({
+    maxInFlight,
+    maxBatchSize,
+    async run(items) {
+      const result = await sql<{ outcomes: (ReserveOutcome | "duplicate")[] }>`
+        select reserve_reservation_batch(
+          ${items.map((item) => item.requestId)}::text[],
+          ${items.map((item) => item.tokenId)}::bigint[],
+          ${items.map((item) => item.userId)}::bigint[],
+          ${items.map((item) => item.amount)}::bigint[],
+          ${items.map((item) => (item.tokenLimited ? 1 : 0))}::integer[],
+          ${options.now()}::bigint) as outcomes`.execute(db);
+      return result.rows[0]!.outcomes;
+    },
+  });
+
+  const settlements = createGroupCommitQueue<PostgresSettleInput, boolean>({
+    maxInFlight,
+    maxBatchSize,
+    async run(items) {
+      const settle = sql`settle_reservation_batch(
+          ${items.map((item) => item.reservationId)}::text[],
+          ${items.map((item) => item.tokenId)}::bigint[],
+          ${items.map((item) => item.userId)}::bigint[],
+          ${items.map((item) => item.actual)}::bigint[],
+          ${options.now()}::bigint)`;
+      const rows = items.flatMap((item) => (item.usageRow ? [item.usageRow] : []));
+      const result =
+        rows.length === 0
+          ? await sql<{ outcomes: boolean[] }>`select ${settle} as outcomes`.execute(db)
+          : await sql<{ outcomes: boolean[] }>`
+              with logged as (${insertUsageRowsFromArrays(rows)})
+              select ${settle} as outcomes`.execute(db);
+      return result.rows[0]!.outcomes;
+    },
+  });
+
+  return {
+    async reserve(input) {
+      assertQuotaAmount("amount", input.amount);
+      const outcome = await holds.submit(input);
+      // A request id is made once per request; a repeat means a bug upstream of here, not a short balance.
+      if (outcome === "duplicate") throw new Error(`reservation ${input.requestId} exists already`);
+      return outcome;
+    },
+    settle(input) {
+      assertQuotaAmount("actual", input.actual);
+      return settlements.submit(input);
+    },
+  };
+}
+
+/** The same columns and values as insert-usage-logs.ts, one array per column. */
+function insertUsageRowsFromArrays(rows: readonly NewUsageLog[]) {
+  const column = <Value>(read: (row: NewUsageLog) => Value) => rows.map(read);
+  return sql`insert into usage_logs (user_id, token_id, token_name, model, channel_id, request_id, is_stream,
+      prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, quota, latency_ms, status, error_message,
+      created_time)
+    select * from unnest(
+      ${column((row) => row.userId)}::bigint[], ${column((row) => row.tokenId)}::bigint[],
+      ${column((row) => row.tokenName)}::text[], ${column((row) => row.model)}::text[],
+      ${column((row) => row.channelId)}::bigint[], ${column((row) => row.requestId)}::text[],
+      ${column((row) => (row.isStream ? 1 : 0))}::integer[], ${column((row) => row.promptTokens)}::bigint[],
+      ${column((row) => row.completionTokens)}::bigint[], ${column((row) => row.cachedTokens)}::bigint[],
+      ${column((row) => row.reasoningTokens)}::bigint[], ${column((row) => row.quota)}::bigint[],
+      ${column((row) => row.latencyMs)}::bigint[], ${column((row) => row.status)}::text[],
+      ${column((row) => row.errorMessage)}::text[], ${column((row) => row.createdTime)}::bigint[])`;
+}
