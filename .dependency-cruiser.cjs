@@ -25,7 +25,8 @@ const upstream = "^src/upstream/";
 // anthropic, vertex and bedrock channels and by openai's /v1/messages translation) and the image families (the
 // request rules of image models that several upstreams serve). Two providers compose another on purpose and may
 // import it, nothing else: azure is the openai protocol with Azure's paths and key header, vertex is the native
-// (Gemini) protocol with Vertex's endpoints and OAuth. No other provider imports another.
+// (Gemini) protocol, and Claude's for Anthropic's publisher models, with Vertex's endpoints and OAuth. No other
+// provider imports another.
 const sharedProviderCode = ["^src/providers/anthropic-wire/", "^src/providers/image-families/"];
 
 module.exports = {
@@ -66,7 +67,7 @@ module.exports = {
     },
     ...[
       ["azure", "openai"],
-      ["vertex", "native"],
+      ["vertex", "(native|anthropic)"],
     ].map(([provider, composed]) => ({
       name: `${provider}-composes-only-${composed}`,
       comment: `${provider} speaks the ${composed} protocol: besides the usual layers it may import the ${composed} provider, no other.`,

@@ -21,7 +21,12 @@ export interface paths {
          *     - `openai` channels: translated to chat completions (system, text and image blocks, tools and tool results,
          *       `tool_choice`, `thinking` to `reasoning_effort`, stop sequences) and back (`finish_reason` to `stop_reason`,
          *       tool calls to `tool_use` blocks, `reasoning_content` to `thinking` blocks). Server tools and unknown block
-         *       types are refused there (400).
+         *       types are refused there (400). `azure` channels the same, on the channel's Azure path.
+         *     - `bedrock` channels (Claude models): the body goes through InvokeModel (`invoke-with-response-stream` for
+         *       streams) with `anthropic_version: bedrock-2023-05-31`, without `model` and `stream`, the `anthropic-beta`
+         *       header as the body's `anthropic_beta` list. `vertex` channels (Claude models): `:rawPredict` /
+         *       `:streamRawPredict` with `anthropic_version: vertex-2023-10-16`, without `model`. Other models of those
+         *       channels are refused (400).
          *
          *     With `stream: true` the answer is a Server-Sent Events stream in Anthropic's event sequence: `message_start`,
          *     `content_block_start`, `content_block_delta` (`text_delta`, `input_json_delta`, `thinking_delta`,

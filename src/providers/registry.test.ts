@@ -64,9 +64,9 @@ describe("the provider registry", () => {
       ark: ["images", "videoSubmission"],
       dashscope: ["images", "videoSubmission"],
       anthropic: ["chat", "responses", "messages"],
-      azure: ["chat", "responses", "embeddings", "images", "speech", "transcription"],
-      vertex: ["chat", "responses", "images", "nativeGeneration", "messages"],
-      bedrock: ["chat"],
+      azure: ["chat", "responses", "embeddings", "images", "speech", "transcription", "messages"],
+      vertex: ["chat", "responses", "embeddings", "images", "nativeGeneration", "nativeEmbedding", "messages"],
+      bedrock: ["chat", "responses", "embeddings", "messages"],
     });
     expect("messageTokenCount" in providerRegistry.anthropic).toBe(true);
     expect("nativeVoices" in providerRegistry.native).toBe(true);

@@ -1,3 +1,4 @@
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAzureServer } from "../../mocks/upstreams/azure/start-fake-azure-server.js";
@@ -126,6 +127,59 @@ describe.each(testDatabases)("Azure OpenAI channels through the official SDK on 
     });
     // 10 prompt tokens × 1 unit + 5 completion tokens × 2 units
     expect(cost).toBe(20);
+  });
+
+  it("serves Anthropic's Messages API translated to chat completions on the deployment path and the v1 surface", async () => {
+    const anthropic = new Anthropic({ apiKey: client.apiKey, baseURL: gateway.url, maxRetries: 0 });
+    let message: Anthropic.Message | undefined;
+    const cost = await spent(async () => {
+      message = await anthropic.messages.create({
+        model: "gpt-4o",
+        max_tokens: 5,
+        messages: [{ role: "user", content: "one two three four five six seven" }],
+      });
+    });
+    expect(sent()).toEqual({
+      path: deploymentPath("my-gpt4o", "chat/completions"),
+      apiKey: azureKey,
+      authorization: undefined,
+    });
+    expect(azure.requests[0]!.body).toMatchObject({
+      model: "my-gpt4o",
+      messages: [{ role: "user", content: "one two three four five six seven" }],
+    });
+    expect(message!).toMatchObject({
+      type: "message",
+      model: "gpt-4o",
+      content: [{ type: "text", text: "Echo: one two three four" }],
+      stop_reason: "max_tokens",
+      usage: { input_tokens: 10, output_tokens: 5 },
+    });
+    expectNoAzureFields(message);
+    expect(cost).toBe(20);
+
+    const events: Anthropic.MessageStreamEvent[] = [];
+    const streamed = await spent(async () => {
+      const stream = await anthropic.messages.create({
+        model: "gpt-4o-v1",
+        max_tokens: 50,
+        messages: [{ role: "user", content: "weather in Paris" }],
+        stream: true,
+      });
+      for await (const event of stream) events.push(event);
+    });
+    expect(sent(1).path).toBe("/openai/v1/chat/completions");
+    expectNoAzureFields(events);
+    expect(events.at(-1)!.type).toBe("message_stop");
+    const text = events
+      .map((event) =>
+        event.type === "content_block_delta" && event.delta.type === "text_delta" ? event.delta.text : "",
+      )
+      .join("");
+    expect(text).toBe("Echo: weather in Paris");
+    const delta = events.find((event) => event.type === "message_delta") as Anthropic.RawMessageDeltaEvent;
+    expect(streamed).toBe(delta.usage.input_tokens! + 2 * delta.usage.output_tokens);
+    expect(delta.usage.output_tokens).toBe(4);
   });
 
   it("calls a tool in JSON and in a stream, dropping Azure's filter annotations and first chunk", async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeBedrockServer } from "../../mocks/upstreams/bedrock/start-fake-bedrock-server.js";
 import type { FakeUpstream } from "../../mocks/upstreams/shared/fake-upstream.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
+import { closeChannelBreakers } from "../support/close-channel-breakers.js";
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
@@ -60,9 +61,10 @@ describe.each(testDatabases)("Bedrock channels through the official SDK on $name
             "wrong",
           ]),
         ],
-        // 2 and 4 USD per 1M tokens (1 and 2 units per token); cached input at 0.2 USD is 0.1 unit per token.
+        // 2 and 4 USD per 1M tokens (1 and 2 units per token); cached input at 0.2 USD is 0.1 unit per token, a
+        // cache write at 10 USD 5 units.
         pricing: {
-          "claude-sonnet": { input: 2, output: 4, cached_input: 0.2 },
+          "claude-sonnet": { input: 2, output: 4, cached_input: 0.2, cache_write_input: 10 },
           [modelId]: { input: 2, output: 4 },
           "nova-pro": { input: 2, output: 4 },
           wrong: { input: 2, output: 4 },
@@ -77,7 +79,11 @@ describe.each(testDatabases)("Bedrock channels through the official SDK on $name
     await gateway?.close();
     await bedrock?.close();
   });
-  beforeEach(() => bedrock.reset());
+  beforeEach(() => {
+    bedrock.reset();
+    // A broken stream counts against its channel: the faults one test injects must not cool the next one's down.
+    closeChannelBreakers(gateway);
+  });
 
   const spent = async (action: () => Promise<void>) => {
     const before = await readToken(gateway, tokenId);
@@ -161,7 +167,7 @@ describe.each(testDatabases)("Bedrock channels through the official SDK on $name
     expect(cost).toBe(6 + 2 * 8);
   });
 
-  it("sends tool results and images as bytes, and bills cache reads at cached_input and writes at input", async () => {
+  it("sends tool results and images as bytes, and bills cache reads at cached_input and writes at cache_write_input", async () => {
     const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGM4UaEBAAN0AWnL+tDXAAAAAElFTkSuQmCC";
     let completion: OpenAI.Chat.ChatCompletion | undefined;
     const cost = await spent(async () => {
@@ -197,8 +203,8 @@ describe.each(testDatabases)("Bedrock channels through the official SDK on $name
       completion_tokens: 4,
       prompt_tokens_details: { cached_tokens: 4 },
     });
-    // 26 uncached × 1 + 4 cached × 0.1 + 4 completion × 2 = 34.4 → 34 units
-    expect(cost).toBe(34);
+    // 24 uncached × 1 + 4 cached × 0.1 + 2 written × 5 + 4 completion × 2 = 42.4 → 42 units
+    expect(cost).toBe(42);
   });
 
   it("sends a Bedrock API key as Bearer", async () => {
@@ -253,6 +259,116 @@ describe.each(testDatabases)("Bedrock channels through the official SDK on $name
     answers.push(JSON.stringify(refused), (refused as Error).message);
     expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBeGreaterThanOrEqual(400);
     expect((refused as Error).message).toContain("The request signature we calculated does not match");
+  });
+
+  it("answers Responses through Converse: instructions as system, function tools, usage with cache reads", async () => {
+    let response: OpenAI.Responses.Response | undefined;
+    const cost = await spent(async () => {
+      response = await client.responses.create({
+        model: "claude-sonnet",
+        instructions: "[cached] rules",
+        input: "one two three",
+        max_output_tokens: 3,
+      });
+    });
+    answers.push(JSON.stringify(response));
+    expect(bedrock.requests[0]!.path).toBe(conversePath(modelId));
+    expect(bedrock.requests[0]!.body).toEqual({
+      system: [{ text: "[cached] rules" }],
+      messages: [{ role: "user", content: [{ text: "one two three" }] }],
+      inferenceConfig: { maxTokens: 3 },
+    });
+    // "Echo: one two three" cut at 3 words: incomplete for the output limit.
+    expect(response!.output_text).toBe("Echo: one two");
+    expect(response!).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
+    // inputTokens 3 + 3 words + 2 system words = 8, plus 4 read and 2 written = 14; 3 output tokens
+    expect(response!.usage).toMatchObject({
+      input_tokens: 14,
+      output_tokens: 3,
+      input_tokens_details: { cached_tokens: 4 },
+    });
+    // 8 × 1 + 4 × 0.1 + 2 × 5 + 3 × 2 = 24.4 → 24 units
+    expect(cost).toBe(24);
+
+    // The function call comes back as an item whose call_id is Bedrock's toolUseId; its output goes back as a toolResult.
+    const called = await client.responses.create({
+      model: "claude-sonnet",
+      input: "weather in Paris",
+      tools: [{ type: "function", name: "get_weather", parameters: weatherTool.function.parameters, strict: false }],
+    });
+    const call = called.output.find((item) => item.type === "function_call");
+    expect(call).toMatchObject({
+      call_id: "tooluse_fake000001",
+      name: "get_weather",
+      arguments: '{"city":"weather in Paris"}',
+    });
+    const answered = await client.responses.create({
+      model: "claude-sonnet",
+      input: [
+        { role: "user", content: "weather in Paris" },
+        { type: "function_call", call_id: call!.call_id, name: "get_weather", arguments: call!.arguments },
+        { type: "function_call_output", call_id: call!.call_id, output: "sunny" },
+      ],
+    });
+    expect((bedrock.requests[2]!.body as { messages: unknown }).messages).toEqual([
+      { role: "user", content: [{ text: "weather in Paris" }] },
+      {
+        role: "assistant",
+        content: [
+          { toolUse: { toolUseId: "tooluse_fake000001", name: "get_weather", input: { city: "weather in Paris" } } },
+        ],
+      },
+      { role: "user", content: [{ toolResult: { toolUseId: "tooluse_fake000001", content: [{ text: "sunny" }] } }] },
+    ]);
+    expect(answered.output_text).toBe("Tool result: sunny");
+  });
+
+  it("streams Responses events from Converse frames, response.completed carrying the metadata usage", async () => {
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    const cost = await spent(async () => {
+      const stream = await client.responses.create({
+        model: "claude-sonnet",
+        input: "weather in Paris",
+        tools: [{ type: "function", name: "get_weather", parameters: weatherTool.function.parameters, strict: false }],
+        stream: true,
+      });
+      for await (const event of stream) events.push(event);
+    });
+    answers.push(JSON.stringify(events));
+    expect(bedrock.requests[0]!.path).toBe(conversePath(modelId, true));
+    expect(events.map((event) => event.type)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(events.map((event) => event.sequence_number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    const completed = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent;
+    expect(completed.response.output[0]).toMatchObject({
+      type: "function_call",
+      status: "completed",
+      arguments: '{"city":"weather in Paris"}',
+    });
+    expect(completed.response.usage).toMatchObject({ input_tokens: 6, output_tokens: 8 });
+    expect(cost).toBe(6 + 2 * 8);
+
+    // A broken frame ends the stream with an error event, the usage seen so far billed.
+    const response = await fetch(`${gateway.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "claude-sonnet", input: "[bad-crc] one two three", stream: true }),
+    });
+    const text = await response.text();
+    const last = text.split("\n\n").filter(Boolean).at(-1)!;
+    expect(last).toMatch(/^event: error\n/);
+    expect(JSON.parse(last.split("\ndata: ")[1]!)).toMatchObject({
+      type: "error",
+      message: "The upstream sent a broken event stream frame.",
+    });
   });
 
   it("tests a channel with a signed one-token Converse call", async () => {

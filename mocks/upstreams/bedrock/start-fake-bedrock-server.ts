@@ -2,7 +2,9 @@ import type { FakeExchange } from "../shared/fake-exchange.js";
 import type { FakeUpstream } from "../shared/fake-upstream.js";
 import { sendJson } from "../shared/send-json.js";
 import { startFakeUpstreamServer } from "../shared/start-fake-upstream-server.js";
+import { createIdSequence } from "../shared/create-id-sequence.js";
 import { renderBedrockStatusError } from "./bedrock-errors.js";
+import { BedrockRequestError, handleInvokeModel } from "./handle-invoke-model.js";
 import { planConverseReply } from "./plan-converse-reply.js";
 import { type AwsCredential, verifySigV4 } from "./verify-sigv4.js";
 import { type ConverseStreamFault, writeConverseStream } from "./write-converse-stream.js";
@@ -16,20 +18,26 @@ export interface FakeBedrockServerOptions {
   now?: () => number;
 }
 
-const conversePath = /^\/model\/([^/]+)\/(converse|converse-stream)$/;
+const modelPath = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/;
 
 /**
  * A fake AWS Bedrock Runtime (Converse API) on 127.0.0.1. Every request's Signature Version 4 is recomputed from
  * its canonical request and refused (403) when wrong, stale or for another region; a Bedrock API key works as
- * Bearer. Replies follow planConverseReply; streams are binary AWS event streams (write-converse-stream.ts).
+ * Bearer. Converse replies follow planConverseReply; streams are binary AWS event streams (write-converse-stream.ts).
+ * InvokeModel (and its stream) serves Claude, Titan and Cohere embedding bodies (handle-invoke-model.ts).
  * Markers in the prompt inject faults: `[throttle]` (429 ThrottlingException), `[bad-crc]`, `[broken-frame]`,
  * `[stream-exception]`; programmatic faults as every fake.
  */
 export async function startFakeBedrockServer(options: FakeBedrockServerOptions): Promise<FakeUpstream> {
   const now = options.now ?? Date.now;
+  const invokeState = { ids: createIdSequence(), cachedPrefixes: new Set<string>() };
   return startFakeUpstreamServer({
     now,
     renderErrorBody: renderBedrockStatusError,
+    onReset() {
+      invokeState.ids.reset();
+      invokeState.cachedPrefixes.clear();
+    },
     async handle(exchange) {
       const authorization = String(exchange.request.headers.authorization ?? "");
       if (authorization.startsWith("Bearer ")) {
@@ -47,7 +55,7 @@ export async function startFakeBedrockServer(options: FakeBedrockServerOptions):
         });
         if (problem) return sendError(exchange, 403, problem.type, problem.message);
       }
-      const match = conversePath.exec(exchange.url.pathname);
+      const match = modelPath.exec(exchange.url.pathname);
       if (!match || exchange.request.method !== "POST")
         return sendError(exchange, 404, "UnknownOperationException", "Unknown operation.");
       const modelId = decodeURIComponent(match[1]!);
@@ -56,6 +64,14 @@ export async function startFakeBedrockServer(options: FakeBedrockServerOptions):
       const text = exchange.body.raw.toString("utf8");
       if (text.includes("[throttle]"))
         return sendError(exchange, 429, "ThrottlingException", "Too many requests, please wait before trying again.");
+      if (match[2] === "invoke" || match[2] === "invoke-with-response-stream") {
+        try {
+          return await handleInvokeModel(exchange, modelId, match[2] !== "invoke", invokeState);
+        } catch (error) {
+          if (!(error instanceof BedrockRequestError)) throw error;
+          return sendError(exchange, error.status, error.type, error.message);
+        }
+      }
       const reply = planConverseReply(JSON.parse(text));
       if (match[2] === "converse")
         return sendJson(exchange, 200, {

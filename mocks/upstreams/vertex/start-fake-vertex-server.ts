@@ -6,7 +6,10 @@ import type { FakeExchange } from "../shared/fake-exchange.js";
 import type { FakeUpstream } from "../shared/fake-upstream.js";
 import { sendJson } from "../shared/send-json.js";
 import { startFakeUpstreamServer } from "../shared/start-fake-upstream-server.js";
+import { createIdSequence } from "../shared/create-id-sequence.js";
 import { createGoogleErrorBody, renderGoogleStatusError } from "./google-error-body.js";
+import { handleClaudeRawPredict } from "./handle-claude-raw-predict.js";
+import { handlePredictEmbeddings } from "./handle-predict-embeddings.js";
 import { verifyTokenRequest } from "./verify-token-request.js";
 
 export interface FakeVertexServerOptions {
@@ -30,25 +33,33 @@ export type FakeVertexUpstream = FakeUpstream & {
   expireTokens(): void;
 };
 
-const publisherPath = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/google\/models\/([^/:]+):(\w+)$/;
+const publisherPath =
+  /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):(\w+)$/;
 
 /**
  * A fake Vertex AI on 127.0.0.1: a token endpoint that takes the JWT bearer grant (RS256 signature verified against
  * the service account's public key, expiring tokens), and Google's publisher models under one project and region,
  * which refuse a missing, unknown or expired token with 401 and otherwise answer through an inner fake native
- * upstream (the same generateContent protocol and replies; see ../native). Faults as every fake.
+ * upstream (the same generateContent protocol and replies; see ../native); Anthropic's Claude models answer
+ * `:rawPredict` and `:streamRawPredict` (handle-claude-raw-predict.ts), and the text embedding models `:predict`
+ * (handle-predict-embeddings.ts). Faults as every fake.
  */
 export async function startFakeVertexServer(options: FakeVertexServerOptions): Promise<FakeVertexUpstream> {
   const now = options.now ?? Date.now;
   const innerKey = randomBytes(12).toString("hex");
   const inner = await startFakeNativeServer({ apiKey: innerKey });
   const tokens = new Map<string, number>();
+  const claude = { ids: createIdSequence(), cachedPrefixes: new Set<string>() };
   let issued = 0;
   let tokenUri = "";
   const outer = await startFakeUpstreamServer({
     now,
     renderErrorBody: renderGoogleStatusError,
-    onReset: () => inner.reset(),
+    onReset: () => {
+      inner.reset();
+      claude.ids.reset();
+      claude.cachedPrefixes.clear();
+    },
     async handle(exchange) {
       const path = exchange.url.pathname;
       if (exchange.request.method === "POST" && path === "/token") return issueToken(exchange);
@@ -57,7 +68,7 @@ export async function startFakeVertexServer(options: FakeVertexServerOptions): P
       const bearer = /^Bearer (.+)$/.exec(exchange.request.headers.authorization ?? "")?.[1];
       const expiresAt = bearer === undefined ? undefined : tokens.get(bearer);
       if (expiresAt === undefined || expiresAt <= now()) return sendJson(exchange, 401, renderGoogleStatusError(401));
-      const [, project, region, model, method] = match;
+      const [, project, region, publisher, model, method] = match;
       if (decodeURIComponent(project!) !== options.projectId)
         return sendJson(
           exchange,
@@ -69,6 +80,9 @@ export async function startFakeVertexServer(options: FakeVertexServerOptions): P
           ),
         );
       if (decodeURIComponent(region!) !== options.region) return sendJson(exchange, 404, renderGoogleStatusError(404));
+      if (publisher === "anthropic")
+        return handleClaudeRawPredict(exchange, decodeURIComponent(model!), method!, claude);
+      if (method === "predict") return handlePredictEmbeddings(exchange, decodeURIComponent(model!));
       await forward(exchange, `${inner.url}/v1beta/models/${model}:${method}${exchange.url.search}`, innerKey);
     },
   });

@@ -8,10 +8,11 @@ export const defaultAnthropicVersion = "2023-06-01";
 export function withClientAnthropicHeaders(
   headers: Record<string, string>,
   clientHeaders: Readonly<Record<string, string>>,
+  options: { version: boolean } = { version: true },
 ): Record<string, string> {
   const version = clientHeaders["anthropic-version"];
   const beta = clientHeaders["anthropic-beta"];
-  if (version) headers["anthropic-version"] = version;
+  if (version && options.version) headers["anthropic-version"] = version;
   if (beta) headers["anthropic-beta"] = beta;
   return headers;
 }

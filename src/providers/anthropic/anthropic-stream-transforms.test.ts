@@ -6,7 +6,7 @@ import { createOpenaiSchemaValidator } from "../native/testing/create-openai-sch
 import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import { replayUpstreamStream } from "../openai/testing/replay-upstream-stream.js";
 import { ClaudeToChatStreamTransform } from "./chat/claude-to-chat-stream-transform.js";
-import { createAnthropicMessagesStreamTransform } from "./create-anthropic-messages-stream-transform.js";
+import { createAnthropicMessagesStreamTransform } from "../anthropic-wire/create-anthropic-messages-stream-transform.js";
 
 const validate = createOpenaiSchemaValidator();
 const readFixture = (name: string) => new Uint8Array(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url)));

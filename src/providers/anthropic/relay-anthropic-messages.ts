@@ -7,20 +7,29 @@ import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
 import { type AnthropicUsage, convertAnthropicUsage } from "../anthropic-wire/anthropic-usage.js";
 import { formatAnthropicErrorEvent } from "../anthropic-wire/format-anthropic-error-event.js";
 import type { MessagesCall } from "../contract/messages-call.js";
+import { type AnthropicEndpoint, anthropicOwnEndpoint } from "./anthropic-endpoint.js";
 import { withClientAnthropicHeaders } from "./anthropic-headers.js";
-import { createAnthropicMessagesStreamTransform } from "./create-anthropic-messages-stream-transform.js";
+import { createAnthropicMessagesStreamTransform } from "../anthropic-wire/create-anthropic-messages-stream-transform.js";
 
 /**
  * One Messages attempt against a Claude channel: the client's body as it sent it (unknown and beta fields too)
- * with the channel's model name, its Anthropic headers, and usage read from the answer or the stream.
+ * with the channel's model name, its Anthropic headers, and usage read from the answer or the stream. `endpoint`
+ * says where (Claude's own API, or a cloud hosting Claude).
  */
-export async function relayAnthropicMessages(call: MessagesCall, input: RelayAttemptInput): Promise<void> {
+export async function relayAnthropicMessages(
+  call: MessagesCall,
+  input: RelayAttemptInput,
+  endpoint: AnthropicEndpoint = anthropicOwnEndpoint,
+): Promise<void> {
   const stream = call.request.stream === true;
+  const { model: _clientModel, ...body } = call.request;
   const upstreamRequest = {
     method: "POST",
-    path: "/v1/messages",
-    headers: withClientAnthropicHeaders(input.upstreamHeaders({ stream }), call.anthropicHeaders),
-    body: JSON.stringify({ ...call.request, model: input.attempt.upstreamModel }),
+    path: endpoint.path(input.attempt, stream),
+    headers: withClientAnthropicHeaders(input.upstreamHeaders({ stream }), call.anthropicHeaders, {
+      version: endpoint.forwardsVersionHeader,
+    }),
+    body: JSON.stringify(endpoint.body(body, input.attempt, stream)),
     signal: input.signal,
   } as const;
 

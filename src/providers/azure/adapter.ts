@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from "../contract/provider-adapter.js";
+import { relayOpenaiMessages } from "../openai/messages/relay-openai-messages.js";
 import { relayOpenaiEmbeddings } from "../openai/relay-openai-embeddings.js";
 import { relayOpenaiImage } from "../openai/relay-openai-image.js";
 import { relayOpenaiResponses } from "../openai/relay-openai-responses.js";
@@ -11,7 +12,8 @@ import { relayAzureChat } from "./relay-azure-chat.js";
 /**
  * Azure OpenAI: the OpenAI API on Azure's paths (deployments and an api-version, or the v1 surface), the key in the
  * `api-key` header. Every capability is the openai adapter's relay function with Azure's dialect; chat adds the
- * content filter's refusal of a prompt. The deployment is the channel's mapped model name.
+ * content filter's refusal of a prompt. Anthropic's Messages API is translated to chat completions as on
+ * openai channels. The deployment is the channel's mapped model name.
  */
 export const azureAdapter = {
   type: "azure",
@@ -29,4 +31,5 @@ export const azureAdapter = {
   images: (call, input, services) => relayOpenaiImage(call, input, services, azureDialect),
   speech: (request, input) => relayOpenaiSpeech(request, input.response, input, azureDialect),
   transcription: (call, input) => relayOpenaiTranscription(call, input, azureDialect),
+  messages: (call, input) => relayOpenaiMessages(call, input, azureDialect),
 } as const satisfies ProviderAdapter;

@@ -1,6 +1,9 @@
 import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { bedrockSettingsShape } from "./bedrock-settings.js";
+import { relayBedrockEmbeddings } from "./embeddings/relay-bedrock-embeddings.js";
+import { relayBedrockMessages } from "./messages/relay-bedrock-messages.js";
 import { relayBedrockChat } from "./relay-bedrock-chat.js";
+import { relayBedrockResponses } from "./responses/relay-bedrock-responses.js";
 import { signBedrockRequest } from "./sign-bedrock-request.js";
 
 const channelTestBody = {
@@ -9,7 +12,8 @@ const channelTestBody = {
 };
 
 /**
- * AWS Bedrock Runtime through the Converse API: chat completions translated to Converse and back, every request
+ * AWS Bedrock Runtime: chat completions and Responses translated to the Converse API and back, Anthropic's Messages API passed to
+ * Claude models and embeddings (Titan, Cohere) through InvokeModel, every request
  * signed with Signature Version 4 for the channel's region (or a Bedrock API key as Bearer). The key is never a
  * header as it is: each request is signed on its own.
  */
@@ -33,4 +37,7 @@ export const bedrockAdapter = {
     body: channelTestBody,
   }),
   chat: (request, input) => relayBedrockChat(request, input),
+  responses: (request, input) => relayBedrockResponses(request, input),
+  messages: (call, input) => relayBedrockMessages(call, input),
+  embeddings: (request, input) => relayBedrockEmbeddings(request, input),
 } as const satisfies ProviderAdapter;

@@ -1,6 +1,9 @@
+import type { TransformStreamDefaultController } from "node:stream/web";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
+import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import { convertConverseUsage, mapConverseStopReason } from "./convert-converse-usage.js";
 import type { ConverseUsage } from "./converse-types.js";
+import type { BedrockStreamEvent, BedrockStreamTransformer } from "./pipe-bedrock-event-stream.js";
 
 export interface ConverseStreamOptions {
   id: string;
@@ -15,15 +18,27 @@ export interface ConverseStreamOptions {
  * Converse stream events (messageStart, contentBlockStart/Delta/Stop, messageStop, metadata) → chat completion
  * chunks, as JSON texts for the SSE writer. Tool uses become tool calls numbered in the order they start; the finish
  * chunk comes with messageStop, the usage chunk (when the client asked) with metadata. `finished` says whether the
- * stream reached messageStop: one that did not was cut short.
+ * stream reached messageStop: one that did not was cut short, and ends with an error frame instead of `[DONE]`.
  */
-export class ConverseStreamToChat {
+export class ConverseStreamToChat implements BedrockStreamTransformer {
   finished = false;
   private readonly toolIndexes = new Map<number, number>();
   private readonly options: ConverseStreamOptions;
 
   constructor(options: ConverseStreamOptions) {
     this.options = options;
+  }
+
+  transform(event: BedrockStreamEvent, controller: TransformStreamDefaultController<string>): void {
+    for (const chunk of this.accept(event.type, event.payload)) controller.enqueue(`data: ${chunk}\n\n`);
+  }
+
+  flush(controller: TransformStreamDefaultController<string>): void {
+    controller.enqueue(
+      this.finished
+        ? "data: [DONE]\n\n"
+        : formatChatStreamErrorFrame("The upstream stream ended before the answer was finished."),
+    );
   }
 
   accept(eventType: string, payload: Record<string, unknown>): string[] {

@@ -118,7 +118,13 @@ describe("Converse → chat", () => {
       total_tokens: 20,
       prompt_tokens_details: { cached_tokens: 3 },
     });
-    expect(usage).toEqual({ promptTokens: 15, completionTokens: 5, cachedTokens: 3, reasoningTokens: 0 });
+    expect(usage).toEqual({
+      promptTokens: 15,
+      completionTokens: 5,
+      cachedTokens: 3,
+      cacheWriteTokens: 2,
+      reasoningTokens: 0,
+    });
   });
 
   it("replays a recorded binary event stream byte by byte into chat chunks", () => {

@@ -4,18 +4,25 @@ import type { ConverseUsage } from "./converse-types.js";
 
 /**
  * Converse usage → what billing meters and what chat clients read. Converse counts cache reads and writes apart
- * from `inputTokens`; the prompt is all three, the reads are its cached part (priced `cached_input`). Cache writes
- * are billed as prompt tokens at the input price.
+ * from `inputTokens`; the prompt is all three, the reads are its cached part (priced `cached_input`) and the writes
+ * its part written to the cache (priced `cache_write_input`).
  */
 export function convertConverseUsage(usage: ConverseUsage | undefined): {
   metered: MeteredUsage;
   chat: NonNullable<components["schemas"]["ChatCompletion"]["usage"]>;
 } {
   const cacheRead = usage?.cacheReadInputTokens ?? 0;
-  const promptTokens = (usage?.inputTokens ?? 0) + cacheRead + (usage?.cacheWriteInputTokens ?? 0);
+  const cacheWrite = usage?.cacheWriteInputTokens ?? 0;
+  const promptTokens = (usage?.inputTokens ?? 0) + cacheRead + cacheWrite;
   const completionTokens = usage?.outputTokens ?? 0;
   return {
-    metered: { promptTokens, completionTokens, cachedTokens: cacheRead, reasoningTokens: 0 },
+    metered: {
+      promptTokens,
+      completionTokens,
+      cachedTokens: cacheRead,
+      ...(cacheWrite > 0 ? { cacheWriteTokens: cacheWrite } : {}),
+      reasoningTokens: 0,
+    },
     chat: {
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,

@@ -9,26 +9,31 @@ import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js"
 import { type AnthropicUsage, convertAnthropicUsage } from "../../anthropic-wire/anthropic-usage.js";
 import { formatChatStreamErrorFrame } from "../../../http/format-chat-stream-error-frame.js";
 import { readClientAnthropicHeaders, withClientAnthropicHeaders } from "../anthropic-headers.js";
+import { type AnthropicEndpoint, anthropicOwnEndpoint } from "../anthropic-endpoint.js";
 import { ClaudeToChatStreamTransform } from "./claude-to-chat-stream-transform.js";
 import { convertChatRequestToMessages, findFormatToolName } from "./convert-chat-request-to-messages.js";
 import { convertMessageToChatCompletion } from "./convert-message-to-chat-completion.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
 
-/** One chat completions attempt against a Claude channel, on Claude's own protocol. */
-export async function relayAnthropicChat(request: ChatRequest, input: RelayAttemptInput): Promise<void> {
+/** One chat completions attempt against a Claude channel, on Claude's protocol at `endpoint`. */
+export async function relayAnthropicChat(
+  request: ChatRequest,
+  input: RelayAttemptInput,
+  endpoint: AnthropicEndpoint = anthropicOwnEndpoint,
+): Promise<void> {
   const clientRequest = withoutInjectedDefaults(request, input.response);
-  const body = convertChatRequestToMessages(clientRequest, input.attempt.upstreamModel);
+  const { model: _model, ...body } = convertChatRequestToMessages(clientRequest, input.attempt.upstreamModel);
   const stream = request.stream === true;
   const upstreamRequest = {
     method: "POST",
-    path: "/v1/messages",
+    path: endpoint.path(input.attempt, stream),
     // A chat client of Claude may name beta features (interleaved thinking, a 1M context) as Claude's clients do.
     headers: withClientAnthropicHeaders(
       input.upstreamHeaders({ stream }),
       readClientAnthropicHeaders(input.clientHeader),
     ),
-    body: JSON.stringify(body),
+    body: JSON.stringify(endpoint.body(body, input.attempt, stream)),
     signal: input.signal,
   } as const;
   const created = Math.floor(Date.now() / 1000);

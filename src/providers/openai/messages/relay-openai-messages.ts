@@ -12,16 +12,25 @@ import { convertOpenaiChatUsage } from "../../../http/convert-openai-usage.js";
 import { ChatToMessagesStreamTransform } from "../../anthropic-wire/chat-to-messages-stream-transform.js";
 import { convertChatCompletionToMessage } from "../../anthropic-wire/convert-chat-completion-to-message.js";
 import { convertMessagesRequestToChat } from "../../anthropic-wire/convert-messages-request-to-chat.js";
+import { type OpenaiDialect, openaiDialect } from "../openai-dialect.js";
 
 type ChatCompletion = components["schemas"]["ChatCompletion"];
 
-/** One Messages attempt against an OpenAI-compatible channel: translated to chat completions and back. */
-export async function relayOpenaiMessages(call: MessagesCall, input: RelayAttemptInput): Promise<void> {
+/**
+ * One Messages attempt against an OpenAI-compatible channel: translated to chat completions and back, on the
+ * dialect's chat completions path (Azure OpenAI's, for one). The translation back reads only the fields it knows,
+ * so a provider's own annotations (Azure's filter results) never reach the client.
+ */
+export async function relayOpenaiMessages(
+  call: MessagesCall,
+  input: RelayAttemptInput,
+  dialect: OpenaiDialect = openaiDialect,
+): Promise<void> {
   const body = convertMessagesRequestToChat(call.request, input.attempt.upstreamModel);
   const stream = call.request.stream === true;
   const upstreamRequest = {
     method: "POST",
-    path: "/v1/chat/completions",
+    path: dialect.path("chat/completions", input.attempt),
     headers: input.upstreamHeaders({ stream }),
     body: JSON.stringify(body),
     signal: input.signal,

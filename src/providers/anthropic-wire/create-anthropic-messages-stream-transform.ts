@@ -1,7 +1,7 @@
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import type { StreamEventTransformer } from "../../upstream/stream-event-transformer.js";
-import { type AnthropicUsage, convertAnthropicUsage, mergeAnthropicUsage } from "../anthropic-wire/anthropic-usage.js";
-import { formatAnthropicErrorEvent } from "../anthropic-wire/format-anthropic-error-event.js";
+import { type AnthropicUsage, convertAnthropicUsage, mergeAnthropicUsage } from "./anthropic-usage.js";
+import { formatAnthropicErrorEvent } from "./format-anthropic-error-event.js";
 
 export interface AnthropicMessagesStreamOptions {
   /** The model name the client asked for; `message_start` carries the channel's. */
