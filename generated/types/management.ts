@@ -414,6 +414,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List model prices
+         * @description Every stored model price (administrators only). Prices from the configuration file (`source: config`) are
+         *     rewritten from it at every start; the others were set through this API. A served model without a price is
+         *     refused unless `allow_unpriced` is on.
+         */
+        get: operations["listModelPrices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the models you may use, with their prices
+         * @description The models the channels of the signed-in user's groups serve, each with its price in every one of those groups,
+         *     the group's ratio applied (what a request is billed, in USD per 1M tokens, per image, per second or per call).
+         */
+        get: operations["listSelfModelPrices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model name clients send (URL-encoded).
+                 * @example contract-priced-model
+                 */
+                model: components["parameters"]["ModelName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace a model's price
+         * @description Stores the model's price, replacing the whole previous one (administrators only). Every instance bills with it
+         *     from its next request. A price from the configuration file cannot be changed here (403): change the file.
+         */
+        put: operations["setModelPrice"];
+        post?: never;
+        /**
+         * Delete a model's price
+         * @description Removes a price set through this API (administrators only); the model is then refused unless unpriced models
+         *     are allowed. A price from the configuration file cannot be deleted here (403).
+         */
+        delete: operations["deleteModelPrice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups
+         * @description Every group with its ratio and who may pick it (administrators only), in the configured order.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Create a group
+         * @description Adds a group (administrators only). Channels route in it once they list it; users may put it on tokens when it
+         *     is `selectable` or an administrator allowed it to them. Every instance applies it from its next request.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/group/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Group name.
+                 * @example contract-group
+                 */
+                name: components["parameters"]["GroupNameParameter"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a group
+         * @description Changes a group's ratio, description or whether every user may pick it (administrators only); every instance
+         *     applies it from its next request. A group from the configuration file cannot be changed here (403).
+         */
+        put: operations["updateGroup"];
+        post?: never;
+        /**
+         * Delete a group
+         * @description Removes a group created through this API (administrators only). Tokens that carry it stop routing with a 403
+         *     naming the groups their owner may use. `default` and groups from the configuration file cannot be deleted here.
+         */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit": {
         parameters: {
             query?: never;
@@ -1127,6 +1259,145 @@ export interface components {
             /** @description The codes. */
             data: components["schemas"]["CreatedRedemptionCodes"];
         };
+        /**
+         * @description `config`: from the configuration file, which rewrites it at every start (change it there; the API refuses to).
+         *     `api`: created or changed by an administrator through the API, kept until deleted there.
+         * @enum {string}
+         */
+        ModelPriceSource: "config" | "api";
+        /**
+         * @description A model's price: USD per 1M tokens (`input`, `output`, `cached_input`, `cache_write_input`, `audio_input`,
+         *     `audio_output`, `image_output`), USD per image (`per_image`), per second of video (`per_second`) or per call
+         *     (`per_call`), and the output cap a request is reserved for when it names none (`max_output_tokens`). The same
+         *     keys as the `pricing` section of the configuration file. An empty object prices the model at zero on purpose.
+         */
+        ModelPriceFields: {
+            /** @description USD per 1M prompt tokens. */
+            input?: number;
+            /** @description USD per 1M completion tokens. */
+            output?: number;
+            /** @description USD per 1M prompt tokens read from the provider's cache. */
+            cached_input?: number;
+            /** @description USD per 1M prompt tokens written to the provider's cache (1.25 × `input` when unset). */
+            cache_write_input?: number;
+            /** @description USD per 1M audio input tokens. */
+            audio_input?: number;
+            /** @description USD per 1M audio output tokens. */
+            audio_output?: number;
+            /** @description USD per 1M image output tokens. */
+            image_output?: number;
+            /** @description USD per generated image. */
+            per_image?: number;
+            /** @description USD per second of generated video. */
+            per_second?: number;
+            /** @description USD per request. */
+            per_call?: number;
+            /** @description Output tokens reserved for a request that sets no output limit. */
+            max_output_tokens?: number;
+        };
+        /** @description One model's price as stored. */
+        ModelPriceEntry: {
+            /** @description The model name clients send. */
+            model: string;
+            source: components["schemas"]["ModelPriceSource"];
+            price: components["schemas"]["ModelPriceFields"];
+            /** @description Unix seconds of the last change. */
+            updated_time: number;
+        };
+        ModelPriceList: {
+            /** @description Every priced model, by name. */
+            items: components["schemas"]["ModelPriceEntry"][];
+            /** @description `pricing.allow_unpriced` of the configuration file: models without a price are served at 0. */
+            allow_unpriced: boolean;
+        };
+        /** @description Success envelope whose `data` lists the prices. */
+        ModelPriceListResponse: components["schemas"]["SuccessResponse"] & {
+            data: components["schemas"]["ModelPriceList"];
+        };
+        /** @description A model's price in one of the caller's groups, the group's ratio applied. */
+        SelfGroupPrice: {
+            /** @description The group (a token's `group`). */
+            group: string;
+            /** @description The group's ratio, already applied to `price`. */
+            ratio: number;
+            price: components["schemas"]["ModelPriceFields"];
+        };
+        /** @description A model the caller's groups reach, with what it costs in each of them. */
+        SelfModelPrice: {
+            /** @description The model name to send. */
+            model: string;
+            /**
+             * @description Whether the administrator priced the model. An unpriced model is refused unless the gateway serves unpriced
+             *     models at zero (`pricing.allow_unpriced`); its `price` objects are then empty.
+             */
+            priced: boolean;
+            /** @description The caller's groups whose channels serve the model, in the configured order. */
+            groups: components["schemas"]["SelfGroupPrice"][];
+        };
+        /** @description Success envelope whose `data` lists the models the caller may reach, with their prices. */
+        SelfModelPriceListResponse: components["schemas"]["SuccessResponse"] & {
+            data: {
+                /** @description The models, by name. */
+                items: components["schemas"]["SelfModelPrice"][];
+            };
+        };
+        /** @description Success envelope whose `data` is the stored price. */
+        ModelPriceResponse: components["schemas"]["SuccessResponse"] & {
+            data: components["schemas"]["ModelPriceEntry"];
+        };
+        /** @description A group name (a channel's and a token's `group`); `auto` is reserved. */
+        GroupName: string;
+        /** @description A group of channels and its price ratio. */
+        Group: {
+            name: components["schemas"]["GroupName"];
+            /** @description Prices of requests routed in this group are multiplied by this ratio. */
+            ratio: number;
+            /** @description What the group is for (shown to users who may pick it). */
+            description: string;
+            /**
+             * @description Whether every user may put this group on a token. Otherwise only users whose default group it is, users an
+             *     administrator allowed it (`allowed_groups`) and administrators may use it.
+             */
+            selectable: boolean;
+            source: components["schemas"]["ModelPriceSource"];
+            /** @description Unix seconds of the last change. */
+            updated_time: number;
+        };
+        GroupList: {
+            /** @description Every group, in the configured order. */
+            items: components["schemas"]["Group"][];
+            /** @description The order a token whose group is `auto` tries its groups in. */
+            auto_groups: string[];
+        };
+        /** @description Success envelope whose `data` lists the groups. */
+        GroupListResponse: components["schemas"]["SuccessResponse"] & {
+            data: components["schemas"]["GroupList"];
+        };
+        CreateGroupRequest: {
+            name: components["schemas"]["GroupName"];
+            /** @description Price multiplier of the group. */
+            ratio: number;
+            /** @description What the group is for. */
+            description?: string;
+            /**
+             * @description Whether every user may put this group on a token.
+             * @default false
+             */
+            selectable?: boolean;
+        };
+        /** @description Success envelope whose `data` is the stored group. */
+        GroupResponse: components["schemas"]["SuccessResponse"] & {
+            data: components["schemas"]["Group"];
+        };
+        /** @description The fields to change; the others keep their values. */
+        UpdateGroupRequest: {
+            /** @description Price multiplier of the group. */
+            ratio?: number;
+            /** @description What the group is for. */
+            description?: string;
+            /** @description Whether every user may put this group on a token. */
+            selectable?: boolean;
+        };
         /** @description One administrative change (users, wallets, redemption codes, channels), with the object before and after. */
         AuditEntry: {
             /** @description Row id. */
@@ -1682,6 +1953,16 @@ export interface components {
          * @example 2
          */
         UserId: number;
+        /**
+         * @description The model name clients send (URL-encoded).
+         * @example contract-priced-model
+         */
+        ModelName: string;
+        /**
+         * @description Group name.
+         * @example contract-group
+         */
+        GroupNameParameter: components["schemas"]["GroupName"];
         /**
          * @description Channel id.
          * @example 3
@@ -2877,6 +3158,414 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listModelPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prices. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "model": "gpt-4o-mini",
+                     *             "source": "config",
+                     *             "price": {
+                     *               "input": 0.15,
+                     *               "output": 0.6
+                     *             },
+                     *             "updated_time": 1767225600
+                     *           }
+                     *         ],
+                     *         "allow_unpriced": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ModelPriceListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSelfModelPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models and their prices. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "model": "gpt-4o-mini",
+                     *             "priced": true,
+                     *             "groups": [
+                     *               {
+                     *                 "group": "default",
+                     *                 "ratio": 1,
+                     *                 "price": {
+                     *                   "input": 0.15,
+                     *                   "output": 0.6
+                     *                 }
+                     *               },
+                     *               {
+                     *                 "group": "vip",
+                     *                 "ratio": 2,
+                     *                 "price": {
+                     *                   "input": 0.3,
+                     *                   "output": 1.2
+                     *                 }
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SelfModelPriceListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setModelPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model name clients send (URL-encoded).
+                 * @example contract-priced-model
+                 */
+                model: components["parameters"]["ModelName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "input": 0.5,
+                 *       "output": 1.5
+                 *     }
+                 */
+                "application/json": components["schemas"]["ModelPriceFields"];
+            };
+        };
+        responses: {
+            /** @description The stored price. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "model": "contract-priced-model",
+                     *         "source": "api",
+                     *         "price": {
+                     *           "input": 0.5,
+                     *           "output": 1.5
+                     *         },
+                     *         "updated_time": 1767225600
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ModelPriceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not an administrator, or the price comes from the configuration file. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The price of gpt-4o-mini comes from the configuration file and cannot be changed through the API."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteModelPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model name clients send (URL-encoded).
+                 * @example contract-priced-model
+                 */
+                model: components["parameters"]["ModelName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuccessResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The model has no price. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Model contract-priced-model has no price."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "name": "default",
+                     *             "ratio": 1,
+                     *             "description": "",
+                     *             "selectable": true,
+                     *             "source": "config",
+                     *             "updated_time": 1767225600
+                     *           }
+                     *         ],
+                     *         "auto_groups": [
+                     *           "default"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "contract-group",
+                 *       "ratio": 1.5,
+                 *       "description": "Faster channels",
+                 *       "selectable": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The stored group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "name": "contract-group",
+                     *         "ratio": 1.5,
+                     *         "description": "Faster channels",
+                     *         "selectable": false,
+                     *         "source": "api",
+                     *         "updated_time": 1767225600
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Group name.
+                 * @example contract-group
+                 */
+                name: components["parameters"]["GroupNameParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ratio": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The stored group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "name": "contract-group",
+                     *         "ratio": 2,
+                     *         "description": "Faster channels",
+                     *         "selectable": false,
+                     *         "source": "api",
+                     *         "updated_time": 1767225600
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Group name.
+                 * @example contract-group
+                 */
+                name: components["parameters"]["GroupNameParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuccessResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
