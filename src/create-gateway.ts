@@ -16,6 +16,9 @@ import { checkDatabase } from "./store/check-database.js";
 import { createTokenCache } from "./auth/create-token-cache.js";
 import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.js";
 import { createChannelChangeBus } from "./channels/create-channel-change-bus.js";
+import { createChangeBus } from "./cache/create-change-bus.js";
+import { createPriceCatalog } from "./pricing/price-catalog.js";
+import { syncConfigPrices } from "./pricing/sync-config-prices.js";
 import { listUnpricedModels } from "./models/list-unpriced-models.js";
 import { createChannelRouter } from "./channels/create-channel-router.js";
 import { syncConfigChannels } from "./channels/sync-config-channels.js";
@@ -54,10 +57,13 @@ export interface CreateGatewayOptions {
 
 /** config → store → services → app. Tests call this too, with their own config, and never listen. */
 export async function createGateway(
-  config: GatewayConfig,
+  fileConfig: GatewayConfig,
   logger: Logger,
   options: CreateGatewayOptions = {},
 ): Promise<Gateway> {
+  // This gateway's own copy: its price catalog replaces the live price and group fields with the store's (two
+  // gateways built from one configuration, as in tests, must not share what each read from the store).
+  const config: GatewayConfig = { ...fileConfig };
   // Redis first: a REDIS_URL that cannot connect stops the start before anything else is opened.
   const redisOptions = {
     connectTimeoutMs: config.redisTimeouts.connectTimeoutMs,
@@ -86,7 +92,11 @@ export async function createGateway(
     countTasksByStatus: () => countTasksByStatus(database.db),
     ...(database.sqliteCommitWindow ? { countSqliteCommits: () => database.sqliteCommitWindow?.commits ?? 0 } : {}),
   });
-  const baseContext: Omit<GatewayContext, "channelRouter" | "channelChanges"> = {
+  await syncConfigPrices(config, database, logger, now());
+  const priceCatalog = createPriceCatalog(config, database);
+  await priceCatalog.reload();
+  const baseContext: Omit<GatewayContext, "channelRouter" | "channelChanges" | "priceChanges"> = {
+    priceCatalog,
     config,
     billing,
     database,
@@ -147,8 +157,22 @@ export async function createGateway(
     logger,
     reload: () => channelRouter.reload(),
   });
+  const priceChanges = await createChangeBus({
+    subject: "prices and groups",
+    redis:
+      redis && config.redisUrl
+        ? {
+            url: config.redisUrl,
+            publisher: redis.client,
+            topic: `${config.redisKeyPrefix}:prices-changed`,
+            options: redisOptions,
+          }
+        : undefined,
+    logger,
+    reload: () => priceCatalog.reload(),
+  });
   const openRelays = createOpenRelayRegistry();
-  const context: GatewayContext = { ...baseContext, channelRouter, channelChanges, openRelays };
+  const context: GatewayContext = { ...baseContext, channelRouter, channelChanges, priceChanges, openRelays };
   const reservationRecovery = startReservationRecovery(billing, logger, {
     olderThanSeconds: config.reservationRecoveryAfterSeconds,
     intervalMs: 10 * 60 * 1000,
@@ -238,6 +262,7 @@ export async function createGateway(
       await closeUpstreamDispatchers();
       if (!options.database) await database.close();
       await channelChanges.close();
+      await priceChanges.close();
       await redis?.close();
     },
   };

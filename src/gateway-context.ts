@@ -2,12 +2,14 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { TokenCache } from "./auth/create-token-cache.js";
 import type { AllowList } from "./auth/ip/allow-list.js";
 import type { BillingService } from "./billing/billing-service.js";
+import type { ChangeBus } from "./cache/create-change-bus.js";
 import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import type { ChannelRouter } from "./channels/channel-router.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
 import type { ProviderServices } from "./providers/provider-services.js";
 import type { Logger } from "./logging/logger.js";
+import type { PriceCatalog } from "./pricing/price-catalog.js";
 import type { OpenRelayRegistry } from "./relay/create-open-relay-registry.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
 import type { GatewayMetrics } from "./metrics/gateway-metrics.js";
@@ -32,6 +34,10 @@ export interface GatewayContext {
   channelRouter: ChannelRouter;
   /** Announces admin channel changes to the other instances (a no-op without REDIS_URL). */
   channelChanges: ChannelChangeBus;
+  /** Re-reads prices and groups from the store into this instance's `config` (src/pricing/price-catalog.ts). */
+  priceCatalog: PriceCatalog;
+  /** Announces admin changes of prices and groups to the other instances (a no-op without REDIS_URL). */
+  priceChanges: ChangeBus;
   /** Per-key requests and tokens per minute (rpm_limit, tpm_limit), shared through Redis when configured. */
   rateLimiter: TokenRateLimiter;
   metrics: GatewayMetrics;

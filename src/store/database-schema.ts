@@ -233,6 +233,29 @@ export interface AuditLogTable {
   created_time: number;
 }
 
+export interface ModelPricesTable {
+  /** the model name clients send */
+  model: string;
+  /** `config`: rewritten from the configuration file at every start; `api`: set by an administrator */
+  source: "config" | "api";
+  /** JSON object of the configuration file's price keys (`input`, `output`, `per_image`, …) */
+  price: string;
+  updated_time: number;
+}
+
+export interface BillingGroupsTable {
+  name: string;
+  /** `config`: rewritten from the configuration file at every start; `api`: made by an administrator */
+  source: "config" | "api";
+  ratio: number;
+  description: WithDefault<string>;
+  /** 1: every user may put the group on a token */
+  selectable: StoredBoolean;
+  /** the configured order (also `auto`'s failover order when the file names none) */
+  position: WithDefault<number>;
+  updated_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -246,4 +269,6 @@ export interface Database {
   quota_ledger: QuotaLedgerTable;
   redemption_codes: RedemptionCodesTable;
   audit_log: AuditLogTable;
+  model_prices: ModelPricesTable;
+  billing_groups: BillingGroupsTable;
 }

@@ -79,7 +79,15 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
 
     beforeAll(async () => {
       const configFile = {
-        channels: [{ name: "exact", type: "openai", base_url: upstream.url, key: "k1", models: ["model-x"] }],
+        channels: [
+          {
+            name: "exact",
+            type: "openai",
+            base_url: upstream.url,
+            key: "k1",
+            models: ["model-x", "model-priced-later"],
+          },
+        ],
         pricing: {
           "model-x": { input: 0, output: 4 },
           "model-new": { input: 0, output: 4 },
@@ -143,6 +151,34 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
       });
       expect(removed.response.status).toBe(200);
       await servedBySecondWithin("model-renamed", 404);
+    });
+    it("bills with a price set through one instance's admin API on the other within a second, and refuses the model there after its deletion", async () => {
+      const { id, key } = await createApiKey(first, { unlimitedQuota: true });
+      const setPrice = async (output: number) => {
+        const answer = await first.client.management.PUT("/api/pricing/{model}", {
+          params: { path: { model: "model-priced-later" } },
+          body: { input: 0, output },
+        });
+        expect(answer.response.status).toBe(200);
+      };
+      // 3 output tokens at `output` USD per 1M: 4 → 6 units, 8 → 12 units.
+      const chargedOnSecond = async (): Promise<number | string> => {
+        const before = (await readToken(second, id)).used_quota;
+        const status = await postChat(second, key, chatBody("model-priced-later", { max_tokens: 3 }));
+        return status === 200 ? (await readToken(second, id)).used_quota - before : `status ${status}`;
+      };
+      expect(await chargedOnSecond()).toBe("status 403");
+
+      await setPrice(4);
+      await expect.poll(chargedOnSecond, { timeout: 1_000, interval: 20 }).toBe(6);
+      await setPrice(8);
+      await expect.poll(chargedOnSecond, { timeout: 1_000, interval: 20 }).toBe(12);
+
+      const removed = await first.client.management.DELETE("/api/pricing/{model}", {
+        params: { path: { model: "model-priced-later" } },
+      });
+      expect(removed.response.status).toBe(200);
+      await expect.poll(chargedOnSecond, { timeout: 1_000, interval: 20 }).toBe("status 403");
     });
   });
 

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from "kysely";
 import type { DatabaseDialect } from "../database-dialect.js";
 import { createInitialMigration } from "./create-initial-migration.js";
+import { createPricesAndGroupsMigration } from "./create-prices-and-groups-migration.js";
 import { createResponseRoutesMigration } from "./create-response-routes-migration.js";
 import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
 import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
@@ -21,6 +22,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0006_task_callback_state": createTaskCallbackStateMigration(),
     "0007_response_routes": createResponseRoutesMigration(),
     "0008_user_wallets": createUserWalletsMigration(dialect),
+    "0009_prices_and_groups": createPricesAndGroupsMigration(),
   };
   return { getMigrations: async () => migrations };
 }
