@@ -95,7 +95,7 @@ export async function createGateway(
   await syncConfigPrices(config, database, logger, now());
   const priceCatalog = createPriceCatalog(config, database);
   await priceCatalog.reload();
-  const baseContext: Omit<GatewayContext, "channelRouter" | "channelChanges" | "priceChanges"> = {
+  const baseContext: Omit<GatewayContext, "channelRouter" | "channelChanges" | "priceChanges" | "userChanges"> = {
     priceCatalog,
     config,
     billing,
@@ -157,22 +157,38 @@ export async function createGateway(
     logger,
     reload: () => channelRouter.reload(),
   });
+  // Every instance keeps copies of these in memory: a change through one tells the others to re-read (or forget).
+  const announceOn = (topic: string) =>
+    redis && config.redisUrl
+      ? {
+          url: config.redisUrl,
+          publisher: redis.client,
+          topic: `${config.redisKeyPrefix}:${topic}`,
+          options: redisOptions,
+        }
+      : undefined;
   const priceChanges = await createChangeBus({
     subject: "prices and groups",
-    redis:
-      redis && config.redisUrl
-        ? {
-            url: config.redisUrl,
-            publisher: redis.client,
-            topic: `${config.redisKeyPrefix}:prices-changed`,
-            options: redisOptions,
-          }
-        : undefined,
+    redis: announceOn("prices-changed"),
     logger,
     reload: () => priceCatalog.reload(),
   });
+  const userChanges = await createChangeBus({
+    subject: "users",
+    redis: announceOn("users-changed"),
+    logger,
+    // Cached keys carry their owner's status, groups and wallet flag.
+    reload: async () => baseContext.tokenCache.invalidateAll(),
+  });
   const openRelays = createOpenRelayRegistry();
-  const context: GatewayContext = { ...baseContext, channelRouter, channelChanges, priceChanges, openRelays };
+  const context: GatewayContext = {
+    ...baseContext,
+    channelRouter,
+    channelChanges,
+    priceChanges,
+    userChanges,
+    openRelays,
+  };
   const reservationRecovery = startReservationRecovery(billing, logger, {
     olderThanSeconds: config.reservationRecoveryAfterSeconds,
     intervalMs: 10 * 60 * 1000,
@@ -263,6 +279,7 @@ export async function createGateway(
       if (!options.database) await database.close();
       await channelChanges.close();
       await priceChanges.close();
+      await userChanges.close();
       await redis?.close();
     },
   };

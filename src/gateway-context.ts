@@ -38,6 +38,11 @@ export interface GatewayContext {
   priceCatalog: PriceCatalog;
   /** Announces admin changes of prices and groups to the other instances (a no-op without REDIS_URL). */
   priceChanges: ChangeBus;
+  /**
+   * Announces that a user changed (disabled, deleted, groups or wallet flag) so the other instances drop the keys
+   * they cached at once, not after the cache's lifetime (a no-op without REDIS_URL).
+   */
+  userChanges: ChangeBus;
   /** Per-key requests and tokens per minute (rpm_limit, tpm_limit), shared through Redis when configured. */
   rateLimiter: TokenRateLimiter;
   metrics: GatewayMetrics;

@@ -211,7 +211,12 @@ export interface paths {
          * @description The user the access token belongs to.
          */
         get: operations["getSelf"];
-        put?: never;
+        /**
+         * Change your display name or password
+         * @description The signed-in user changes their display name, or their password (giving the current one as `old_password`).
+         *     A wrong `old_password` is a 400 and counts as a failed sign-in for the sign-in limits.
+         */
+        put: operations["updateSelf"];
         post?: never;
         delete?: never;
         options?: never;
@@ -353,11 +358,45 @@ export interface paths {
         get?: never;
         /**
          * Update a user
-         * @description Administrators change a user's display name, default group, allowed groups, wallet limit and status. Only root
-         *     changes an administrator or root; nobody changes their own status or wallet limit here. Disabling a user refuses
-         *     their keys at once on this instance (within the key cache's lifetime on others).
+         * @description Administrators change a user's display name, default group, allowed groups, wallet limit and status; root also
+         *     their role. Only root changes an administrator or root; nobody changes their own status, role or wallet limit
+         *     here, and the last enabled root keeps its role. Disabling a user refuses their keys at once on every instance.
          */
         put: operations["updateUser"];
+        post?: never;
+        /**
+         * Delete a user
+         * @description Deletes a user's account (administrators; an administrator or root only by root; never yourself, never the
+         *     last enabled root). The deletion is soft: the account can no longer sign in and its keys are refused at once on
+         *     every instance, while its usage logs, top-ups and audit rows are kept; it leaves the user list and its username
+         *     stays taken.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/{id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id.
+                 * @example 2
+                 */
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reset a user's password
+         * @description Sets a new password for a user (administrators; an administrator's or root's only by root) and revokes their
+         *     access token, so they sign in again with the new password. Their API keys keep working.
+         */
+        put: operations["resetUserPassword"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1081,6 +1120,15 @@ export interface components {
             /** @description The user. */
             data: components["schemas"]["User"];
         };
+        /** @description What a user changes on their own account; absent fields stay as they are. */
+        UpdateSelfRequest: {
+            /** @description Name shown in interfaces. */
+            display_name?: string;
+            /** @description The new password, 8 to 128 characters (needs `old_password`). */
+            password?: string;
+            /** @description The current password; required with `password`. */
+            old_password?: string;
+        };
         /** @description The signing secret of the user's task callbacks. */
         WebhookSecret: {
             /**
@@ -1212,10 +1260,21 @@ export interface components {
             /** @description Whether the wallet limits spending. */
             quota_unlimited?: boolean;
             /**
-             * @description 1 enabled, 2 disabled (the user's keys are refused at once).
+             * @description 1 enabled, 2 disabled (the user's keys are refused at once, on every instance).
              * @enum {integer}
              */
             status?: 1 | 2;
+            /**
+             * @description The user's role (root only). Root may make a user an administrator and back; a root account changed to
+             *     another role must not be the last enabled root.
+             * @enum {string}
+             */
+            role?: "user" | "admin";
+        };
+        /** @description A new password an administrator sets for a user. */
+        ResetPasswordRequest: {
+            /** @description The new password, 8 to 128 characters; the user's access token is revoked (they sign in again). */
+            password: string;
         };
         /** @description A signed change to a user's wallet, with the reason kept in the user's top-up history. */
         AdjustQuotaRequest: {
@@ -2642,6 +2701,60 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    updateSelf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "display_name": "Alice Liddell"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSelfRequest"];
+            };
+        };
+        responses: {
+            /** @description The user as updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 2,
+                     *         "username": "alice",
+                     *         "display_name": "Alice Liddell",
+                     *         "role": "user",
+                     *         "group": "default",
+                     *         "status": 1,
+                     *         "created_time": 1767225600,
+                     *         "quota": 500000,
+                     *         "used_quota": 125000,
+                     *         "quota_unlimited": false,
+                     *         "allowed_groups": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     rotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -3043,6 +3156,91 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id.
+                 * @example 2
+                 */
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuccessResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resetUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id.
+                 * @example 2
+                 */
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResetPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuccessResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

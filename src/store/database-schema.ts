@@ -12,7 +12,7 @@ export interface UsersTable {
   display_name: string;
   role: "user" | "admin" | "root";
   group_name: WithDefault<string>;
-  /** 1 enabled, 2 disabled */
+  /** 1 enabled, 2 disabled, 3 deleted (kept for its history; signs in and routes nothing) */
   status: WithDefault<number>;
   access_token_hash: string | null;
   access_token_encrypted: string | null;
