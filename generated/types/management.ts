@@ -439,7 +439,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List redemption codes
+         * @description One page of redemption codes, newest first (administrators only), optionally of one batch (`name`) or one
+         *     status. The codes themselves are not shown: the gateway keeps a keyed hash of each.
+         */
+        get: operations["listRedemptionCodes"];
         put?: never;
         /**
          * Create redemption codes
@@ -580,6 +585,49 @@ export interface paths {
          *     naming the groups their owner may use. `default` and groups from the configuration file cannot be deleted here.
          */
         delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a batch of redemption codes as CSV
+         * @description Every code of one batch as CSV (administrators only), oldest first, with a header row:
+         *     `id,name,quota,status,expires_time,created_by,created_time,redeemed_by,redeemed_time`. The codes themselves
+         *     are not in it (only their creation answer shows them).
+         */
+        get: operations["exportRedemptionCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable redemption codes
+         * @description Disables unused codes (administrators only), by id or a whole batch by name, on every instance at once (a
+         *     redemption racing it either came first or is refused). Redeemed codes stay redeemed.
+         */
+        post: operations["disableRedemptionCodes"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1291,6 +1339,45 @@ export interface components {
             /** @description The change, with the new balance. */
             data: components["schemas"]["QuotaChange"];
         };
+        /**
+         * @description `expired`: unused, but past its `expires_time`, so refused.
+         * @enum {string}
+         */
+        RedemptionCodeStatus: "unused" | "redeemed" | "disabled" | "expired";
+        /** @description A redemption code as stored (the code itself is never shown again after its creation). */
+        RedemptionCode: {
+            /** @description Code id. */
+            id: number;
+            /** @description The batch it was created in (its name). */
+            name: string;
+            /** @description Units it credits. */
+            quota: number;
+            status: components["schemas"]["RedemptionCodeStatus"];
+            /** @description Unix seconds after which it is refused; -1 never expires. */
+            expires_time: number;
+            /** @description The administrator who created it. */
+            created_by: number;
+            /** @description Unix seconds. */
+            created_time: number;
+            /** @description The user who redeemed it; null while unredeemed. */
+            redeemed_by: number | null;
+            /** @description Unix seconds of the redemption; null while unredeemed. */
+            redeemed_time: number | null;
+        };
+        /** @description One page of redemption codes, newest first. */
+        RedemptionCodePage: {
+            items: components["schemas"]["RedemptionCode"][];
+            /** @description Codes matching the filters across all pages. */
+            total: number;
+            /** @description This page's number (the `p` query parameter). */
+            page: number;
+            /** @description Page size used (the `size` query parameter). */
+            page_size: number;
+        };
+        /** @description Success envelope whose `data` is one page of redemption codes. */
+        RedemptionCodePageResponse: components["schemas"]["SuccessResponse"] & {
+            data: components["schemas"]["RedemptionCodePage"];
+        };
         /** @description A batch of one-time codes of one value. */
         CreateRedemptionCodesRequest: {
             /** @description Name of the batch (shown in the redeeming user's top-up history). */
@@ -1456,6 +1543,20 @@ export interface components {
             description?: string;
             /** @description Whether every user may put this group on a token. */
             selectable?: boolean;
+        };
+        /** @description The unused codes to disable, by id or a whole batch by name (one of the two). */
+        DisableRedemptionCodesRequest: {
+            /** @description Code ids. */
+            ids?: number[];
+            /** @description A batch name. */
+            name?: string;
+        };
+        /** @description Success envelope whose `data` says how many codes were disabled. */
+        DisabledRedemptionCodesResponse: components["schemas"]["SuccessResponse"] & {
+            data: {
+                /** @description Codes disabled now (redeemed, expired or already disabled ones are left as they are). */
+                disabled: number;
+            };
         };
         /** @description One administrative change (users, wallets, redemption codes, channels), with the object before and after. */
         AuditEntry: {
@@ -2013,6 +2114,11 @@ export interface components {
          */
         UserId: number;
         /**
+         * @description Only codes of this batch (the name they were created under).
+         * @example spring promotion
+         */
+        RedemptionBatchName: string;
+        /**
          * @description The model name clients send (URL-encoded).
          * @example contract-priced-model
          */
@@ -2022,6 +2128,11 @@ export interface components {
          * @example contract-group
          */
         GroupNameParameter: components["schemas"]["GroupName"];
+        /**
+         * @description The batch (the name its codes were created under).
+         * @example spring promotion
+         */
+        RequiredRedemptionBatchName: string;
         /**
          * @description Channel id.
          * @example 3
@@ -3309,6 +3420,75 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listRedemptionCodes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
+                 * @example 1
+                 */
+                p?: components["parameters"]["PageNumber"];
+                /**
+                 * @description Items per page (default 20, at most 100).
+                 * @example 20
+                 */
+                size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only codes of this batch (the name they were created under).
+                 * @example spring promotion
+                 */
+                name?: components["parameters"]["RedemptionBatchName"];
+                /**
+                 * @description Only codes in this status.
+                 * @example unused
+                 */
+                status?: components["schemas"]["RedemptionCodeStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": 12,
+                     *             "name": "spring promotion",
+                     *             "quota": 250000,
+                     *             "status": "unused",
+                     *             "expires_time": 1780000000,
+                     *             "created_by": 1,
+                     *             "created_time": 1767225600,
+                     *             "redeemed_by": null,
+                     *             "redeemed_time": null
+                     *           }
+                     *         ],
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "page_size": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RedemptionCodePageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createRedemptionCodes: {
         parameters: {
             query?: never;
@@ -3764,6 +3944,84 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportRedemptionCodes: {
+        parameters: {
+            query: {
+                /**
+                 * @description The batch (the name its codes were created under).
+                 * @example spring promotion
+                 */
+                name: components["parameters"]["RequiredRedemptionBatchName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch as CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,name,quota,status,expires_time,created_by,created_time,redeemed_by,redeemed_time
+                     *     12,spring promotion,250000,unused,1780000000,1,1767225600,,
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    disableRedemptionCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "contract-disabled-batch"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DisableRedemptionCodesRequest"];
+            };
+        };
+        responses: {
+            /** @description How many were disabled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "disabled": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DisabledRedemptionCodesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };
