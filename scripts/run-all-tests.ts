@@ -33,6 +33,12 @@ await step("generated/ drift check", bin("tsx"), ["scripts/check-drift.ts"]);
 await step("format and lint (biome)", bin("biome"), ["check", "."]);
 await step("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
 await step("typecheck the web console", bin("tsc"), ["--noEmit", "-p", "console/tsconfig.json"]);
+await step("layers: no import cycle, no import upward (dependency-cruiser)", bin("depcruise"), [
+  "src",
+  "--config",
+  ".dependency-cruiser.cjs",
+  "--ignore-known",
+]);
 
 console.log("\n=== unit and integration tests (vitest)");
 const reportFolder = await mkdtemp(path.join(os.tmpdir(), "gateway-tests-"));

@@ -1,5 +1,6 @@
 import { createAnthropicHandlers } from "./api/anthropic/create-anthropic-handlers.js";
 import type { Express } from "express";
+import { providerRegistry } from "./providers/registry.js";
 import { createManagementHandlers } from "./api/management/create-management-handlers.js";
 import { createNativeHandlers } from "./api/native/create-native-handlers.js";
 import { createOpenaiHandlers } from "./api/openai/create-openai-handlers.js";
@@ -30,7 +31,7 @@ import { createKeyCipher } from "./keys/create-key-cipher.js";
 import type { Logger } from "./logging/logger.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
 import { createOpenRelayRegistry } from "./relay/create-open-relay-registry.js";
-import { closeUpstreamDispatchers } from "./relay/get-upstream-dispatcher.js";
+import { closeUpstreamDispatchers } from "./upstream/get-upstream-dispatcher.js";
 import { openDatabase } from "./store/open-database.js";
 import { createAccessTimeRecorder } from "./tokens/create-access-time-recorder.js";
 import { createKeyRevealLimiter } from "./tokens/create-key-reveal-limiter.js";
@@ -131,6 +132,7 @@ export async function createGateway(
     }),
     metrics,
     providers: createProviderServices(config, logger, now),
+    findAdapter: (type) => providerRegistry[type],
     now,
   };
   await syncConfigChannels(baseContext);

@@ -7,7 +7,8 @@ import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import type { ChannelRouter } from "./channels/channel-router.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { KeyCipher } from "./keys/create-key-cipher.js";
-import type { ProviderServices } from "./providers/provider-services.js";
+import type { ProviderAdapterLookup } from "./providers/contract/provider-adapter-lookup.js";
+import type { ProviderServices } from "./providers/contract/provider-services.js";
 import type { Logger } from "./logging/logger.js";
 import type { PriceCatalog } from "./pricing/price-catalog.js";
 import type { OpenRelayRegistry } from "./relay/create-open-relay-registry.js";
@@ -48,6 +49,8 @@ export interface GatewayContext {
   metrics: GatewayMetrics;
   /** What provider adapters share (downloaders, safety settings, logger, clock), built once. */
   providers: ProviderServices;
+  /** The adapter of each channel type, from the registry (the composition root builds it). */
+  findAdapter: ProviderAdapterLookup;
   /** Upstream calls in flight, for a graceful stop (src/main.ts); absent in contexts built for unit tests. */
   openRelays?: OpenRelayRegistry;
   /** Unix seconds; injectable so tests can move time. */

@@ -6,7 +6,7 @@ import { createGateway, type Gateway } from "./create-gateway.js";
 import { GatewayError } from "./errors/gateway-error.js";
 import { createGatewayServer } from "./http/create-gateway-server.js";
 import { createLogger } from "./logging/logger.js";
-import { UpstreamFailure } from "./relay/upstream-failure.js";
+import { UpstreamFailure } from "./upstream/upstream-failure.js";
 import { countChannels } from "./store/channels/count-channels.js";
 
 // Process entry: config → store → app → listen; SIGTERM/SIGINT stop taking requests, drain, flush, exit.

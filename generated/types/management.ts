@@ -5063,3 +5063,27 @@ export interface operations {
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsApiLogGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/log/"]["get"]["parameters"]["query"]["status"]> = ["success", "error"];
+export const pathsApiLogStatGetParametersQueryScopeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/log/stat"]["get"]["parameters"]["query"]["scope"]> = ["self", "all"];
+export const tokenStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenStatus"]> = [1, 2, 3, 4];
+export const userRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserRole"]> = ["user", "admin", "root"];
+export const userStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["User"]["status"]> = [1, 2];
+export const createUserRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateUserRequest"]["role"]> = ["user", "admin"];
+export const quotaChangeSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuotaChange"]["source"]> = ["admin", "redemption"];
+export const updateUserRequestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateUserRequest"]["status"]> = [1, 2];
+export const updateUserRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateUserRequest"]["role"]> = ["user", "admin"];
+export const redemptionCodeStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RedemptionCodeStatus"]> = ["unused", "redeemed", "disabled", "expired"];
+export const modelPriceSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ModelPriceSource"]> = ["config", "api"];
+export const channelTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChannelType"]> = ["openai", "native", "ark", "dashscope", "anthropic", "azure", "vertex", "bedrock"];
+export const channelSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Channel"]["source"]> = ["config", "api"];
+export const usageLogStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UsageLog"]["status"]> = ["success", "error"];
+export const taskStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatus"]> = ["queued", "in_progress", "completed", "failed"];
+export const statGranularityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StatGranularity"]> = ["day", "hour"];

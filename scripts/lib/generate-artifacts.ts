@@ -35,7 +35,13 @@ export async function generateArtifacts(outputRoot: string, only: readonly ApiNa
     await writeFile(bundlePath, `${JSON.stringify(bundle, null, 2)}\n`);
     written.push(bundlePath);
 
-    const typesAst = await openapiTS(bundle, { defaultNonNullable: false, alphabetize: false });
+    // The management API's enums are lists the gateway and the console enumerate at run time (the channel types):
+    // exported as values too, so those lists come from the spec instead of being written out again.
+    const typesAst = await openapiTS(bundle, {
+      defaultNonNullable: false,
+      alphabetize: false,
+      enumValues: apiName === "management",
+    });
     const typesPath = path.join(outputRoot, "types", `${apiName}.ts`);
     await writeFile(typesPath, typesBanner + astToString(typesAst));
     written.push(typesPath);

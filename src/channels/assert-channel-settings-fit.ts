@@ -1,6 +1,6 @@
 import type { components } from "../../generated/types/management.js";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
-import type { ChannelType } from "../providers/channel-type.js";
+import type { ChannelType } from "../providers/contract/channel-type.js";
 import { findChannelSettingsProblem } from "../providers/find-channel-settings-problem.js";
 
 /** Refuses (400, naming the key as `settings.<key>`) settings that do not fit the channel type's declared shape. */

@@ -1,4 +1,5 @@
-import type { Channel } from "./channel.js";
+import type { Channel } from "../providers/contract/channel.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 
 /** What the router needs to know about the caller's token. */
 export interface RoutingToken {
@@ -7,16 +8,6 @@ export interface RoutingToken {
   crossGroupRetry: boolean;
   /** `auto`'s groups for this token's owner (the configured auto_groups they may use); all of them when absent. */
   autoGroups?: readonly string[];
-}
-
-export interface ChannelAttempt {
-  channel: Channel;
-  /** The group this attempt bills under (its ratio applies). */
-  group: string;
-  /** The upstream model name after the channel's model_mapping. */
-  upstreamModel: string;
-  /** The upstream key to use for this attempt (round-robin over channel.keys). */
-  upstreamKey: string;
 }
 
 /**

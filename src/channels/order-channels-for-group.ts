@@ -1,4 +1,4 @@
-import type { Channel } from "./channel.js";
+import type { Channel } from "../providers/contract/channel.js";
 
 /**
  * The order in which one group's channels are tried: priority tiers, highest first; within a tier a weighted

@@ -1,4 +1,4 @@
-import type { ChannelSettings } from "../providers/channel-settings-shape.js";
+import type { ChannelSettings } from "../providers/contract/channel-settings-shape.js";
 
 /**
  * The protocol settings a channel's stored settings JSON holds (beside its timeouts, under `provider`), as given

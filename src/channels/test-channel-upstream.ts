@@ -1,13 +1,13 @@
+import type { GatewayContext } from "../gateway-context.js";
 import { performance } from "node:perf_hooks";
 import { request } from "undici";
 import type { components } from "../../generated/types/management.js";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
-import { getUpstreamDispatcher } from "../relay/get-upstream-dispatcher.js";
-import { maskUpstreamSecrets } from "../relay/mask-upstream-secrets.js";
-import { readUpstreamErrorMessage } from "../relay/read-upstream-error-message.js";
+import { getUpstreamDispatcher } from "../upstream/get-upstream-dispatcher.js";
+import { maskUpstreamSecrets } from "../upstream/mask-upstream-secrets.js";
+import { readUpstreamErrorMessage } from "../upstream/read-upstream-error-message.js";
 import { findChannelById } from "../store/channels/find-channel-by-id.js";
-import { findProviderAdapter } from "../providers/find-provider-adapter.js";
 import { channelMessages } from "./channel-messages.js";
 import type { ChannelServicesContext } from "./channel-services-context.js";
 import { toChannel } from "./to-channel.js";
@@ -19,7 +19,7 @@ type ChannelTestResult = components["schemas"]["ChannelTestResult"];
  * tests before enabling) and reports the outcome. Upstream failures are results, not errors; nothing is billed.
  */
 export async function testChannelUpstream(
-  context: ChannelServicesContext,
+  context: ChannelServicesContext & Pick<GatewayContext, "findAdapter">,
   channelId: number,
   requestedModel: string | undefined,
 ): Promise<ChannelTestResult> {
@@ -32,7 +32,7 @@ export async function testChannelUpstream(
   if (model === undefined || !channel.models.includes(model)) {
     throw new InvalidRequestError(channelMessages.modelNotServed(channelId, model ?? ""), { param: "model" });
   }
-  const adapter = findProviderAdapter(channel.type);
+  const adapter = context.findAdapter(channel.type);
   const testRequest = adapter.channelTestRequest(channel.modelMapping[model] ?? model, channel);
 
   const started = performance.now();

@@ -1,8 +1,8 @@
 import type { ChannelTimeouts } from "../config/gateway-config.js";
 import type { KeyCipher } from "../keys/create-key-cipher.js";
-import { isChannelType } from "../providers/is-channel-type.js";
+import { isChannelType } from "../providers/contract/is-channel-type.js";
 import type { ChannelRecord } from "../store/channels/channel-record.js";
-import type { Channel } from "./channel.js";
+import type { Channel } from "../providers/contract/channel.js";
 import { decryptChannelKeys } from "./decrypt-channel-keys.js";
 import { readStoredProviderSettings } from "./stored-channel-settings.js";
 import { readStoredChannelTimeouts, resolveChannelTimeouts } from "./stored-channel-timeouts.js";

@@ -13,7 +13,7 @@ import { normalizeBaseUrl } from "./normalize-base-url.js";
 import { assertChannelSettingsFit } from "./assert-channel-settings-fit.js";
 import { readStoredProviderSettings, toStoredChannelSettings } from "./stored-channel-settings.js";
 import { readStoredChannelTimeouts } from "./stored-channel-timeouts.js";
-import { isChannelType } from "../providers/is-channel-type.js";
+import { isChannelType } from "../providers/contract/is-channel-type.js";
 
 type UpdateChannelRequest = components["schemas"]["UpdateChannelRequest"];
 

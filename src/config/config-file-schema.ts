@@ -1,4 +1,4 @@
-import { providerRegistry } from "../providers/registry.js";
+import { channelTypeValues } from "../../generated/types/management.js";
 // JSON Schema of the GATEWAY_CONFIG YAML file. Unknown keys are rejected so a typo is an error, not a silent default.
 
 const timeoutsSchema = {
@@ -43,7 +43,7 @@ export const configFileSchema = {
         required: ["name", "type", "base_url", "models"],
         properties: {
           name: { type: "string", minLength: 1 },
-          type: { type: "string", enum: Object.keys(providerRegistry) },
+          type: { type: "string", enum: [...channelTypeValues] },
           base_url: { type: "string", pattern: "^https?://" },
           key: { type: "string" },
           keys: { type: "array", items: { type: "string" }, minItems: 1 },

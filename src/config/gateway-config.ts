@@ -1,7 +1,7 @@
 import type { CorsOrigins } from "./parse-cors-origins.js";
 import type { AllowList } from "../auth/ip/allow-list.js";
-import type { ChannelSettings } from "../providers/channel-settings-shape.js";
-import type { ChannelType } from "../providers/channel-type.js";
+import type { ChannelSettings } from "../providers/contract/channel-settings-shape.js";
+import type { ChannelType } from "../providers/contract/channel-type.js";
 
 /** Operator configuration: environment variables plus the optional GATEWAY_CONFIG file, validated at start. */
 export interface ChannelTimeouts {

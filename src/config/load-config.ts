@@ -9,8 +9,8 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 import { parseCorsOrigins } from "./parse-cors-origins.js";
 import { findProjectRoot } from "../http/find-project-root.js";
 import { configFileSchema } from "./config-file-schema.js";
-import type { ChannelSettings } from "../providers/channel-settings-shape.js";
-import type { ChannelType } from "../providers/channel-type.js";
+import type { ChannelSettings } from "../providers/contract/channel-settings-shape.js";
+import type { ChannelType } from "../providers/contract/channel-type.js";
 import { findChannelSettingsProblem } from "../providers/find-channel-settings-problem.js";
 import type { ChannelTimeouts, ConfiguredChannel, GatewayConfig, ModelPrice } from "./gateway-config.js";
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createRequestId } from "../relay/create-request-id.js";
+import { createRequestId } from "./create-request-id.js";
 import type { RequestIds } from "./request-ids.js";
 
 // Printable, no spaces or quotes, short: safe in a header, a log line and a message a user quotes back.

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { createRequestId } from "../relay/create-request-id.js";
+import { createRequestId } from "./create-request-id.js";
 import type { RequestIds } from "./request-ids.js";
 
 /** The ids assignRequestId gave the request; fresh ones for a request that did not pass it (unit tests). */

@@ -8,8 +8,8 @@ import {
   nativeMediaMaxBytes,
   nativeMediaTimeoutMs,
 } from "./native/create-native-media-fetcher.js";
-import { nativeImageMimeTypes } from "./native/native-image-mime-types.js";
-import type { ProviderServices } from "./provider-services.js";
+import { nativeImageMimeTypes } from "./image-families/native-image-mime-types.js";
+import type { ProviderServices } from "./contract/provider-services.js";
 
 /** The adapters' shared services, once per gateway; the downloaders reach the operator's fetch.allow_private ranges. */
 export function createProviderServices(config: GatewayConfig, logger: Logger, now: () => number): ProviderServices {

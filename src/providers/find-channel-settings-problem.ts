@@ -1,5 +1,5 @@
-import type { ChannelType } from "./channel-type.js";
-import type { ChannelSettingsShape } from "./channel-settings-shape.js";
+import type { ChannelType } from "./contract/channel-type.js";
+import type { ChannelSettingsShape } from "./contract/channel-settings-shape.js";
 import { findProviderAdapter } from "./find-provider-adapter.js";
 
 /** Why a channel's settings do not fit its type: the key at fault and a sentence an operator can act on. */

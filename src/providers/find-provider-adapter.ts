@@ -1,5 +1,5 @@
-import type { ChannelType } from "./channel-type.js";
-import type { ProviderAdapter } from "./provider-adapter.js";
+import type { ChannelType } from "./contract/channel-type.js";
+import type { ProviderAdapter } from "./contract/provider-adapter.js";
 import { providerRegistry } from "./registry.js";
 
 /** The adapter of a channel type, seen through the common interface (capabilities optional). */

@@ -1,4 +1,4 @@
-import type { ClientGoneSignal } from "./client-gone-signal.js";
+import type { ClientGoneSignal } from "../http/client-gone-signal.js";
 
 /** The upstream calls in flight, so a stopping process can end them in a way their clients can read. */
 export interface OpenRelayRegistry {

@@ -1,4 +1,4 @@
-import type { Channel } from "../channels/channel.js";
+import type { Channel } from "../providers/contract/channel.js";
 import type { RoutingToken } from "../channels/channel-router.js";
 import { ModelNotFoundError, NoAvailableChannelError } from "../errors/no-available-channel-error.js";
 import type { GatewayContext } from "../gateway-context.js";

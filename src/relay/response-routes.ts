@@ -1,4 +1,4 @@
-import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { findResponseRoutes, recordResponseRoutes } from "../store/response-routes/response-route-queries.js";

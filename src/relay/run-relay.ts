@@ -1,10 +1,11 @@
 import type { Request, Response } from "express";
-import { ClientGoneSignal } from "./client-gone-signal.js";
+import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
 import type { Reservation } from "../billing/billing-service.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
-import type { ChannelAttempt, RoutingToken } from "../channels/channel-router.js";
-import type { Channel } from "../channels/channel.js";
+import type { RoutingToken } from "../channels/channel-router.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
+import type { Channel } from "../providers/contract/channel.js";
 import { ClientGoneError } from "../errors/client-gone-error.js";
 import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
 import { UnpricedModelError } from "../errors/unpriced-model-error.js";
@@ -18,46 +19,19 @@ import {
   getAuthenticatedUserGroup,
 } from "../users/authenticated-request.js";
 import { resolveRoutingToken } from "./resolve-routing-token.js";
-import { createObservedUsage, type ObservedUsage } from "./observed-usage.js";
-import { UpstreamFailure } from "./upstream-failure.js";
+import { createObservedUsage, type ObservedUsage } from "../providers/contract/observed-usage.js";
+import { UpstreamFailure } from "../upstream/upstream-failure.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import type { RequestIds } from "../http/request-ids.js";
 import { sendJsonAnswer } from "../http/send-json-answer.js";
 import { holdFinalFrames, releaseFinalFrames } from "../http/sse-writer.js";
-import { findProviderAdapter } from "../providers/find-provider-adapter.js";
-import { buildUpstreamHeaders } from "./build-upstream-headers.js";
+import { buildUpstreamHeaders } from "../upstream/build-upstream-headers.js";
 import { continuationUnavailable, recordCreatedIds, type ContinuationTarget } from "./response-routes.js";
-import type { RelayCapability, RelayCapabilityCalls, RelayCapabilityMethod } from "../providers/provider-adapter.js";
-
-export interface RelayAttemptInput {
-  attempt: ChannelAttempt;
-  /** The headers of an upstream call on this attempt: its channel key as the adapter carries it, body and accept. */
-  upstreamHeaders(options?: Parameters<typeof buildUpstreamHeaders>[1]): Record<string, string>;
-  /** The client's response: streams are written to it as they go (JSON and binary answers go through deliver). */
-  response: Response;
-  /**
-   * A value made once per request and shared by its attempts (a translation that downloaded media: a failover
-   * reuses it instead of downloading again). `key` names the value within the request.
-   */
-  remember<Value>(key: string, create: () => Value): Value;
-  signal: ClientGoneSignal;
-  observed: ObservedUsage;
-  requestId: string;
-  /** The quota held for this request; a call with `handsOverReservation` stores it where it will be settled. */
-  reservation: Reservation;
-  /**
-   * Hands over the JSON answer. A client that reads its balance right after the answer must see the request
-   * billed: it is sent after settlement. Streams write as they go; the relay ends them after settlement.
-   */
-  deliver(body: unknown): void;
-  /** Hands over a binary answer (audio), sent like `deliver`. */
-  deliverBytes(contentType: string, bytes: Buffer): void;
-  /**
-   * Notes upstream ids this attempt made (a Responses answer's id and its output items' ids) as soon as they are
-   * known, so continuations of them reach this channel and key; recorded before the answer ends.
-   */
-  noteCreatedIds(ids: readonly string[]): void;
-}
+import type {
+  RelayCapability,
+  RelayCapabilityCalls,
+  RelayCapabilityMethod,
+} from "../providers/contract/provider-adapter.js";
 
 export interface RelayCall<Capability extends RelayCapability> {
   /** What the client asked for: only channels whose adapter serves this capability are planned. */
@@ -105,7 +79,7 @@ function planContinuation<Capability extends RelayCapability>(
   routing: RoutingToken,
 ): ChannelAttempt[] {
   const attempt = context.channelRouter.planAttemptOn(routingModel, routing, userGroup, target);
-  if (attempt === undefined || findProviderAdapter(attempt.channel.type)[call.capability] === undefined)
+  if (attempt === undefined || context.findAdapter(attempt.channel.type)[call.capability] === undefined)
     throw continuationUnavailable(target, call.model);
   return [attempt];
 }
@@ -132,7 +106,7 @@ export async function runRelay<Capability extends RelayCapability>(
   if (call.continuationTarget) {
     plan = planContinuation(context, call, resolved.routingModel, userGroup, call.continuationTarget, routing);
   } else {
-    const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
+    const servesCapability = (channel: Channel) => context.findAdapter(channel.type)[call.capability] !== undefined;
     const capable = context.channelRouter
       .planAttempts(resolved.routingModel, routing, userGroup, context.config.relay.maxAttempts)
       .filter((attempt) => servesCapability(attempt.channel));
@@ -256,7 +230,7 @@ export async function runRelay<Capability extends RelayCapability>(
       usedAttempt = attempt;
       const attemptStartedAt = performance.now();
       try {
-        const adapter = findProviderAdapter(attempt.channel.type);
+        const adapter = context.findAdapter(attempt.channel.type);
         const method = adapter[call.capability] as RelayCapabilityMethod<RelayCapabilityCalls[Capability]>;
         const credentials = adapter.credentialHeaders(attempt.upstreamKey);
         const routedAttempt = call.upstreamModelSuffix

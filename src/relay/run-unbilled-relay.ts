@@ -1,18 +1,17 @@
 import type { Response } from "express";
 import { assertModelAllowed } from "../auth/assert-model-allowed.js";
-import type { Channel } from "../channels/channel.js";
+import type { Channel } from "../providers/contract/channel.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { exactModelName, type ModelNameResolution } from "../models/resolve-model-name.js";
-import { findProviderAdapter } from "../providers/find-provider-adapter.js";
-import type { ProviderAdapter, UnbilledAttemptInput } from "../providers/provider-adapter.js";
+import type { ProviderAdapter, UnbilledAttemptInput } from "../providers/contract/provider-adapter.js";
 import { readRequestIds } from "../http/read-request-ids.js";
 import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authenticated-request.js";
 import { resolveRoutingToken } from "./resolve-routing-token.js";
-import { buildUpstreamHeaders } from "./build-upstream-headers.js";
-import { ClientGoneSignal } from "./client-gone-signal.js";
+import { buildUpstreamHeaders } from "../upstream/build-upstream-headers.js";
+import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { ClientGoneError } from "../errors/client-gone-error.js";
 import { explainEmptyPlan } from "./explain-empty-plan.js";
-import { UpstreamFailure } from "./upstream-failure.js";
+import { UpstreamFailure } from "../upstream/upstream-failure.js";
 
 /** Reads that are routed like generations but never billed (GET /v1beta/voices, :countTokens, Messages token counts). */
 type UnbilledCapability = "nativeVoices" | "nativeCountTokens" | "messageTokenCount";
@@ -46,7 +45,7 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   assertModelAllowed(token, resolved);
   const routing = resolveRoutingToken(response, token, context.config);
   const userGroup = getAuthenticatedUserGroup(response);
-  const servesCapability = (channel: Channel) => findProviderAdapter(channel.type)[call.capability] !== undefined;
+  const servesCapability = (channel: Channel) => context.findAdapter(channel.type)[call.capability] !== undefined;
   const planned = context.channelRouter.planAttempts(
     resolved.routingModel,
     routing,
@@ -69,7 +68,7 @@ export async function runUnbilledRelay<Capability extends UnbilledCapability>(
   try {
     let lastFailure: unknown;
     for (const attempt of attempts) {
-      const adapter = findProviderAdapter(attempt.channel.type);
+      const adapter = context.findAdapter(attempt.channel.type);
       // One capability's method, called with that capability's input (the union of methods takes no single input).
       const method = adapter[call.capability] as unknown as (
         input: Parameters<UnbilledMethod<Capability>>[0],

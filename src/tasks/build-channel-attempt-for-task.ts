@@ -1,4 +1,5 @@
-import type { ChannelAttempt, ChannelRouter } from "../channels/channel-router.js";
+import type { ChannelRouter } from "../channels/channel-router.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import type { TaskRecord } from "../store/tasks/task-record.js";
 
 /**

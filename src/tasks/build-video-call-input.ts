@@ -1,11 +1,15 @@
-import type { ChannelAttempt } from "../channels/channel-router.js";
-import { findProviderAdapter } from "../providers/find-provider-adapter.js";
-import { buildUpstreamHeaders } from "../relay/build-upstream-headers.js";
-import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
-import type { VideoCallInput } from "./video-task-capability.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
+import type { ProviderAdapterLookup } from "../providers/contract/provider-adapter-lookup.js";
+import { buildUpstreamHeaders } from "../upstream/build-upstream-headers.js";
+import type { ClientGoneSignal } from "../http/client-gone-signal.js";
+import type { VideoCallInput } from "../providers/contract/video-task-capability.js";
 
 /** The input of a poll or content call outside the relay: the channel key carried as its adapter does. */
-export function buildVideoCallInput(attempt: ChannelAttempt, signal: ClientGoneSignal): VideoCallInput {
-  const credentials = findProviderAdapter(attempt.channel.type).credentialHeaders(attempt.upstreamKey);
+export function buildVideoCallInput(
+  findAdapter: ProviderAdapterLookup,
+  attempt: ChannelAttempt,
+  signal: ClientGoneSignal,
+): VideoCallInput {
+  const credentials = findAdapter(attempt.channel.type).credentialHeaders(attempt.upstreamKey);
   return { attempt, signal, upstreamHeaders: (options) => buildUpstreamHeaders(credentials, options) };
 }

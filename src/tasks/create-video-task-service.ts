@@ -6,9 +6,9 @@ import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import { ModelNotFoundError } from "../errors/no-available-channel-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { ClientGoneSignal } from "../relay/client-gone-signal.js";
+import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { runRelay } from "../relay/run-relay.js";
-import { UpstreamFailure } from "../relay/upstream-failure.js";
+import { UpstreamFailure } from "../upstream/upstream-failure.js";
 import { listCallbackDeliveries } from "../store/callback-deliveries/list-callback-deliveries.js";
 import { claimTaskForRefresh } from "../store/tasks/claim-task-for-refresh.js";
 import { findFinishedTasksWithOpenReservations } from "../store/tasks/find-finished-tasks-with-open-reservations.js";
@@ -27,7 +27,7 @@ import { createTaskId } from "./create-task-id.js";
 import { findVideoModelFamily } from "./find-video-model-family.js";
 import { findVideoTaskCapability } from "./find-video-task-capability.js";
 import { hashVideoRequest } from "./hash-video-request.js";
-import type { VideoTaskSnapshot } from "./video-task-capability.js";
+import type { VideoTaskSnapshot } from "../providers/contract/video-task-capability.js";
 import type { VideoTaskService } from "./video-task-service.js";
 
 const unfinished = ["queued", "in_progress"] as const;
@@ -165,7 +165,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
         },
       });
     const attempt = buildChannelAttemptForTask(context.channelRouter, task);
-    const capability = attempt && findVideoTaskCapability(attempt.channel);
+    const capability = attempt && findVideoTaskCapability(context.findAdapter, attempt.channel);
     if (!attempt || !capability || task.upstreamTaskId === null) {
       context.logger.warn({ taskId: task.id, channelId: task.channelId }, "video task's channel is unavailable");
       return backOff(task, undefined);
@@ -175,7 +175,7 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
     let snapshot: VideoTaskSnapshot;
     try {
       snapshot = await capability.poll(task.upstreamTaskId, {
-        ...buildVideoCallInput(attempt, signal),
+        ...buildVideoCallInput(context.findAdapter, attempt, signal),
         stored: storedRequest(task),
       });
     } catch (error) {
@@ -330,11 +330,11 @@ export function createVideoTaskService(context: GatewayContext, options: VideoTa
           code: "task_not_completed",
         });
       const attempt = buildChannelAttemptForTask(context.channelRouter, task);
-      const capability = attempt && findVideoTaskCapability(attempt.channel);
+      const capability = attempt && findVideoTaskCapability(context.findAdapter, attempt.channel);
       if (!attempt || !capability?.fetchContent || task.upstreamTaskId === null)
         throw new NotFoundError(`The video of task ${task.id} is no longer available.`, { code: "video_unavailable" });
       return capability.fetchContent(task.upstreamTaskId, {
-        ...buildVideoCallInput(attempt, new ClientGoneSignal()),
+        ...buildVideoCallInput(context.findAdapter, attempt, new ClientGoneSignal()),
         stored: storedRequest(task),
         openDownload: context.providers.openDownload,
       });

@@ -1,8 +1,11 @@
-import type { Channel } from "../channels/channel.js";
-import { findProviderAdapter } from "../providers/find-provider-adapter.js";
-import type { VideoTaskCapability } from "./video-task-capability.js";
+import type { Channel } from "../providers/contract/channel.js";
+import type { ProviderAdapterLookup } from "../providers/contract/provider-adapter-lookup.js";
+import type { VideoTaskCapability } from "../providers/contract/video-task-capability.js";
 
 /** The video task capability of a channel's protocol (its adapter's `videoTasks`), if it has one. */
-export function findVideoTaskCapability(channel: Pick<Channel, "type">): VideoTaskCapability | undefined {
-  return findProviderAdapter(channel.type).videoTasks;
+export function findVideoTaskCapability(
+  findAdapter: ProviderAdapterLookup,
+  channel: Pick<Channel, "type">,
+): VideoTaskCapability | undefined {
+  return findAdapter(channel.type).videoTasks;
 }

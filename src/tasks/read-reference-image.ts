@@ -1,7 +1,7 @@
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import type { FetchMedia } from "../net/create-safe-fetcher.js";
-import { parseDataUri } from "../providers/native/parse-data-uri.js";
-import type { VideoReferenceImage } from "./video-task-capability.js";
+import { parseDataUri } from "../net/parse-data-uri.js";
+import type { VideoReferenceImage } from "../providers/contract/video-task-capability.js";
 
 const imageMagic: ReadonlyArray<[string, (bytes: Buffer) => boolean]> = [
   ["image/png", (bytes) => bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))],

@@ -1,5 +1,5 @@
 import type { FetchMedia } from "../net/create-safe-fetcher.js";
-import type { VideoSubmission } from "./video-task-capability.js";
+import type { VideoSubmission } from "../providers/contract/video-task-capability.js";
 
 /** A file part of a multipart submission as the validator's uploader left it. */
 export interface UploadedVideoFile {

@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import type { CallbackDeliveryRecord } from "../store/callback-deliveries/callback-delivery-record.js";
 import type { TaskRecord } from "../store/tasks/task-record.js";
 import type { UploadedVideoFile } from "./video-model-family.js";
-import type { VideoContent } from "./video-task-capability.js";
+import type { VideoContent } from "../providers/contract/video-task-capability.js";
 
 export interface VideoSubmitInput {
   /** The validated body (multipart text fields as strings). */

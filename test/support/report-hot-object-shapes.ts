@@ -4,7 +4,7 @@ import BetterSqlite3 from "better-sqlite3";
 import express from "express";
 import { createGatewayServer } from "../../src/http/create-gateway-server.js";
 import { createSseWriter } from "../../src/http/sse-writer.js";
-import { createCollectingController } from "../../src/relay/create-collecting-controller.js";
+import { createCollectingController } from "../../src/upstream/create-collecting-controller.js";
 import { createOpenRelayRegistry } from "../../src/relay/create-open-relay-registry.js";
 import { createCommitWindow } from "../../src/store/quota/create-commit-window.js";
 

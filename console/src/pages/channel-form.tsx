@@ -1,24 +1,10 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { channelTypeValues } from "../../../generated/types/management";
 import type { Channel, CreateChannelRequest } from "../api/management-types";
 import { useFormSubmission } from "../components/use-form-submission";
 
 const splitList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
-
-type ChannelType = CreateChannelRequest["type"];
-const channelTypes = [
-  "openai",
-  "native",
-  "ark",
-  "dashscope",
-  "anthropic",
-  "azure",
-  "vertex",
-  "bedrock",
-] as const satisfies readonly ChannelType[];
-// Fails to compile when the spec adds a channel type this list does not offer yet.
-const everyTypeOffered: Exclude<ChannelType, (typeof channelTypes)[number]> extends never ? true : never = true;
-void everyTypeOffered;
 
 /** A channel's fields. Keys are write-only: editing leaves them as they are unless new ones are typed. */
 export function ChannelForm({
@@ -58,7 +44,7 @@ export function ChannelForm({
     );
     const fields: CreateChannelRequest = {
       name: text("name"),
-      type: text("type") as ChannelType,
+      type: text("type") as CreateChannelRequest["type"],
       base_url: text("baseUrl"),
       ...(keys.length > 0 ? { keys } : {}),
       models: splitList(text("models")),
@@ -82,7 +68,7 @@ export function ChannelForm({
       <label>
         {t("channelForm.type")}
         <select name="type" defaultValue={channel?.type ?? "openai"}>
-          {channelTypes.map((type) => (
+          {channelTypeValues.map((type) => (
             <option key={type} value={type}>
               {type}
             </option>

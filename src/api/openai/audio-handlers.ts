@@ -4,7 +4,7 @@ import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { JsonRequestBody } from "../../http/operation-types.js";
-import type { TranscriptionCall } from "../../providers/openai/relay-openai-transcription.js";
+import type { TranscriptionCall } from "../../providers/contract/transcription-call.js";
 import { runRelay } from "../../relay/run-relay.js";
 
 type UploadedFile = TranscriptionCall["file"] & { fieldname: string };

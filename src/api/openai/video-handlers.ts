@@ -6,7 +6,7 @@ import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";
 import { readPathParameter } from "../../http/read-path-parameter.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import { renderOpenaiVideo } from "../../tasks/render/render-openai-video.js";
 import { renderVideoTaskDetail } from "../../tasks/render/render-video-task-detail.js";
 import { renderVideoTaskPlain } from "../../tasks/render/render-video-task-plain.js";

@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from "../provider-adapter.js";
+import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { defaultAnthropicVersion } from "./anthropic-headers.js";
 import { relayAnthropicChat } from "./chat/relay-anthropic-chat.js";
 import { relayAnthropicMessages } from "./relay-anthropic-messages.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { formatAnthropicErrorEvent } from "../anthropic-wire/format-anthropic-error-event.js";
 import { createOpenaiSchemaValidator } from "../native/testing/create-openai-schema-validator.js";
-import { formatChatStreamErrorFrame } from "../openai/format-chat-stream-error-frame.js";
+import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import { replayUpstreamStream } from "../openai/testing/replay-upstream-stream.js";
 import { ClaudeToChatStreamTransform } from "./chat/claude-to-chat-stream-transform.js";
 import { createAnthropicMessagesStreamTransform } from "./create-anthropic-messages-stream-transform.js";

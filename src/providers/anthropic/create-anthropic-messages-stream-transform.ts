@@ -1,5 +1,5 @@
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import type { StreamEventTransformer } from "../../relay/stream-event-transformer.js";
+import type { StreamEventTransformer } from "../../upstream/stream-event-transformer.js";
 import { type AnthropicUsage, convertAnthropicUsage, mergeAnthropicUsage } from "../anthropic-wire/anthropic-usage.js";
 import { formatAnthropicErrorEvent } from "../anthropic-wire/format-anthropic-error-event.js";
 

@@ -1,6 +1,6 @@
-import type { UnbilledAttemptInput } from "../provider-adapter.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import type { MessageTokenCountCall } from "../messages-call.js";
+import type { UnbilledAttemptInput } from "../contract/provider-adapter.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import type { MessageTokenCountCall } from "../contract/messages-call.js";
 import { withClientAnthropicHeaders } from "./anthropic-headers.js";
 
 /** Claude's own count of a prompt (POST /v1/messages/count_tokens), with the channel's model name. */

@@ -1,6 +1,6 @@
-import { relayVideoSubmission } from "../../tasks/relay-video-submission.js";
+import { relayVideoSubmission } from "../../upstream/relay-video-submission.js";
 import { arkVideoTasks } from "./ark-video-tasks.js";
-import type { ProviderAdapter } from "../provider-adapter.js";
+import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { relayArkImage } from "./relay-ark-image.js";
 
 /**

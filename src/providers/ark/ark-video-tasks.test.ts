@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startFakeArkVideoServer } from "../../../mocks/upstreams/ark/start-fake-ark-video-server.js";
-import type { ChannelAttempt } from "../../channels/channel-router.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
-import { ClientGoneSignal } from "../../relay/client-gone-signal.js";
-import { closeUpstreamDispatchers } from "../../relay/get-upstream-dispatcher.js";
+import type { ChannelAttempt } from "../contract/channel-attempt.js";
+import { buildUpstreamHeaders } from "../../upstream/build-upstream-headers.js";
+import { ClientGoneSignal } from "../../http/client-gone-signal.js";
+import { closeUpstreamDispatchers } from "../../upstream/get-upstream-dispatcher.js";
 import { vidDEFamily } from "../../tasks/families/vid-d-e-family.js";
 import { arkVideoTasks } from "./ark-video-tasks.js";
 

@@ -1,7 +1,7 @@
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
-import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../tasks/upstream-task-gone.js";
-import type { VideoTaskCapability } from "../../tasks/video-task-capability.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
+import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../upstream/upstream-task-gone.js";
+import type { VideoTaskCapability } from "../contract/video-task-capability.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
 import type { ArkTaskAnswer } from "./ark-video-task-types.js";
 import { convertVideoRequestToArk } from "./convert-video-request-to-ark.js";

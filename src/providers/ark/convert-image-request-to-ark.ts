@@ -1,4 +1,4 @@
-import type { ImageFamilyName } from "../image-families/image-family-rules.js";
+import type { ImageFamilyName } from "../contract/image-family-rules.js";
 import { parseReferenceImage } from "../image-families/parse-reference-image.js";
 import { readImagePrompt } from "../image-families/read-image-prompt.js";
 import { readImageReferences } from "../image-families/read-image-references.js";

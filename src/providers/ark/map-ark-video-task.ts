@@ -1,4 +1,4 @@
-import type { UpstreamTaskStatus, VideoTaskSnapshot } from "../../tasks/video-task-capability.js";
+import type { UpstreamTaskStatus, VideoTaskSnapshot } from "../contract/video-task-capability.js";
 import type { ArkTaskAnswer } from "./ark-video-task-types.js";
 
 /**

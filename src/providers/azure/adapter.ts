@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from "../provider-adapter.js";
+import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { relayOpenaiEmbeddings } from "../openai/relay-openai-embeddings.js";
 import { relayOpenaiImage } from "../openai/relay-openai-image.js";
 import { relayOpenaiResponses } from "../openai/relay-openai-responses.js";

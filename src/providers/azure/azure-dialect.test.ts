@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { Channel } from "../../channels/channel.js";
-import type { ChannelAttempt } from "../../channels/channel-router.js";
+import type { Channel } from "../contract/channel.js";
+import type { ChannelAttempt } from "../contract/channel-attempt.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { createOpenaiChatStreamTransform } from "../openai/create-openai-chat-stream-transform.js";
-import { formatChatStreamErrorFrame } from "../openai/format-chat-stream-error-frame.js";
+import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import type { OpenaiOperation } from "../openai/openai-dialect.js";
 import { replayUpstreamStream } from "../openai/testing/replay-upstream-stream.js";
 import { azureAdapter } from "./adapter.js";

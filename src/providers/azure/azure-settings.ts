@@ -1,5 +1,5 @@
-import type { Channel } from "../../channels/channel.js";
-import type { ChannelSettingsShape } from "../channel-settings-shape.js";
+import type { Channel } from "../contract/channel.js";
+import type { ChannelSettingsShape } from "../contract/channel-settings-shape.js";
 
 /** `v1`: Azure's v1 surface (`/openai/v1/...`, no api-version); otherwise a dated GA or preview api-version. */
 const apiVersionPattern = /^(v1|\d{4}-\d{2}-\d{2}(-preview)?)$/;

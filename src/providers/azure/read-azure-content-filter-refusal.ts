@@ -1,4 +1,4 @@
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 
 /**
  * Whether a failed call is Azure's content filter refusing the prompt: a 400 whose error code is `content_filter`

@@ -1,8 +1,8 @@
 import type { Response } from "express";
 import type { components } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { createChatCompletionId } from "../native/create-chat-completion-id.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { createChatCompletionId } from "../../http/create-chat-completion-id.js";
 import { relayOpenaiChat } from "../openai/relay-openai-chat.js";
 import { azureDialect } from "./azure-dialect.js";
 import { isAzurePromptFilterRefusal } from "./read-azure-content-filter-refusal.js";

@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from "../provider-adapter.js";
+import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { bedrockSettingsShape } from "./bedrock-settings.js";
 import { relayBedrockChat } from "./relay-bedrock-chat.js";
 import { signBedrockRequest } from "./sign-bedrock-request.js";

@@ -1,4 +1,4 @@
-import type { ChannelSettingsShape } from "../channel-settings-shape.js";
+import type { ChannelSettingsShape } from "../contract/channel-settings-shape.js";
 
 /** A `bedrock` channel's settings: the AWS region its requests are signed for. */
 export const bedrockSettingsShape: ChannelSettingsShape = {

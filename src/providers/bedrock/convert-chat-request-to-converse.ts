@@ -1,6 +1,6 @@
 import type { components } from "../../../generated/types/openai.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import { parseDataUri } from "../native/parse-data-uri.js";
+import { parseDataUri } from "../../net/parse-data-uri.js";
 import type { ConverseContentBlock, ConverseMessage, ConverseRequest } from "./converse-types.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];

@@ -1,12 +1,12 @@
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import type { components } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
-import { recordStreamedText } from "../../relay/observed-usage.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
-import { createChatCompletionId } from "../native/create-chat-completion-id.js";
-import { formatChatStreamErrorFrame } from "../openai/format-chat-stream-error-frame.js";
+import { recordStreamedText } from "../contract/observed-usage.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
+import { createChatCompletionId } from "../../http/create-chat-completion-id.js";
+import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import { ConverseStreamToChat } from "./converse-stream-to-chat.js";
 import type { ConverseResponse } from "./converse-types.js";
 import { convertChatRequestToConverse } from "./convert-chat-request-to-converse.js";

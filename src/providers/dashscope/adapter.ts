@@ -1,6 +1,6 @@
-import { relayVideoSubmission } from "../../tasks/relay-video-submission.js";
+import { relayVideoSubmission } from "../../upstream/relay-video-submission.js";
 import { dashscopeVideoTasks } from "./dashscope-video-tasks.js";
-import type { ProviderAdapter } from "../provider-adapter.js";
+import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { relayDashscopeImage } from "./relay-dashscope-image.js";
 
 /**

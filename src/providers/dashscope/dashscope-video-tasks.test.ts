@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startFakeDashscopeVideoServer } from "../../../mocks/upstreams/dashscope/start-fake-dashscope-video-server.js";
-import type { ChannelAttempt } from "../../channels/channel-router.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
-import { ClientGoneSignal } from "../../relay/client-gone-signal.js";
-import { closeUpstreamDispatchers } from "../../relay/get-upstream-dispatcher.js";
+import type { ChannelAttempt } from "../contract/channel-attempt.js";
+import { buildUpstreamHeaders } from "../../upstream/build-upstream-headers.js";
+import { ClientGoneSignal } from "../../http/client-gone-signal.js";
+import { closeUpstreamDispatchers } from "../../upstream/get-upstream-dispatcher.js";
 import { vidCFamily } from "../../tasks/families/vid-c-family.js";
 import { dashscopeVideoTasks } from "./dashscope-video-tasks.js";
 

@@ -1,6 +1,6 @@
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
-import type { VideoTaskCapability } from "../../tasks/video-task-capability.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
+import type { VideoTaskCapability } from "../contract/video-task-capability.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
 import { convertVideoRequestToDashScope } from "./convert-video-request-to-dashscope.js";
 import type { DashScopeTaskAnswer } from "./dashscope-video-task-types.js";

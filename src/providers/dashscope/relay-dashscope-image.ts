@@ -1,9 +1,9 @@
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import { downloadResultImages } from "../image-families/download-result-images.js";
-import type { ImageCall } from "../image-call.js";
+import type { ImageCall } from "../contract/image-call.js";
 import { assertFamilyServed } from "../image-families/assert-family-served.js";
-import type { ProviderServices } from "../provider-services.js";
+import type { ProviderServices } from "../contract/provider-services.js";
 import { readImgDMessages } from "../image-families/read-img-d-messages.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { convertDashscopeImageResponse } from "./convert-dashscope-image-response.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import { assertFamilyServed } from "./assert-family-served.js";
 
 describe("assertFamilyServed", () => {

@@ -1,5 +1,5 @@
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
-import type { ImageFamilyName } from "./image-family-rules.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
+import type { ImageFamilyName } from "../contract/image-family-rules.js";
 
 /**
  * A channel whose protocol does not speak the request's image family (an operator listed an `img-b-` model on a

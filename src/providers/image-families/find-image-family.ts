@@ -1,6 +1,6 @@
 import type { ModelPrice } from "../../config/gateway-config.js";
 import { gmxImageFamily } from "./gmx-image-family.js";
-import type { ImageFamilyRules } from "./image-family-rules.js";
+import type { ImageFamilyRules } from "../contract/image-family-rules.js";
 import { imgBFamily } from "./img-b-family.js";
 import { findImgBModel } from "./img-b-models.js";
 import { imgBProFamily } from "./img-b-pro-family.js";

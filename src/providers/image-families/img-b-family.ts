@@ -1,5 +1,5 @@
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import type { ImageFamilyRules } from "./image-family-rules.js";
+import type { ImageFamilyRules } from "../contract/image-family-rules.js";
 import { findImgBModel, type ImgBModel } from "./img-b-models.js";
 import { invalidImageParameter } from "./invalid-image-parameter.js";
 import { listAllowed } from "./list-allowed.js";

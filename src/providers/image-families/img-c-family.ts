@@ -1,6 +1,6 @@
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import type { ImageRequestFields } from "./image-request-fields.js";
-import type { ImageFamilyRules } from "./image-family-rules.js";
+import type { ImageRequestFields } from "../contract/image-request-fields.js";
+import type { ImageFamilyRules } from "../contract/image-family-rules.js";
 import { invalidImageParameter } from "./invalid-image-parameter.js";
 import { listAllowed } from "./list-allowed.js";
 import { parseReferenceImage } from "./parse-reference-image.js";

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import type { ImageFamilyRules } from "./image-family-rules.js";
+import type { ImageFamilyRules } from "../contract/image-family-rules.js";
 import { invalidImageParameter } from "./invalid-image-parameter.js";
 import { parseReferenceImage } from "./parse-reference-image.js";
 import { readImgDMessages } from "./read-img-d-messages.js";

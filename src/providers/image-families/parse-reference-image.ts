@@ -1,6 +1,6 @@
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import { nativeImageMimeTypes } from "../native/native-image-mime-types.js";
-import { parseDataUri } from "../native/parse-data-uri.js";
+import { nativeImageMimeTypes } from "./native-image-mime-types.js";
+import { parseDataUri } from "../../net/parse-data-uri.js";
 import { detectImageMimeType } from "./detect-image-mime-type.js";
 import type { ImageReference } from "./read-image-references.js";
 

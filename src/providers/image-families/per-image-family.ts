@@ -1,4 +1,4 @@
-import type { ImageFamilyRules } from "./image-family-rules.js";
+import type { ImageFamilyRules } from "../contract/image-family-rules.js";
 import { readIntegerField } from "./read-integer-field.js";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import type { ImageRequestFields } from "./image-request-fields.js";
+import type { ImageRequestFields } from "../contract/image-request-fields.js";
 import { resolveImageFamily } from "./resolve-image-family.js";
 
 const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";

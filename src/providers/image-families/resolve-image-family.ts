@@ -1,8 +1,8 @@
 import type { ModelPrice } from "../../config/gateway-config.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import { findImageFamily } from "./find-image-family.js";
-import type { ImageRequestFields } from "./image-request-fields.js";
-import type { ImageFamilyRules } from "./image-family-rules.js";
+import type { ImageRequestFields } from "../contract/image-request-fields.js";
+import type { ImageFamilyRules } from "../contract/image-family-rules.js";
 
 /**
  * The family of an image request's model, its rules already enforced: every refusal happens here, before a

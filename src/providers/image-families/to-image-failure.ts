@@ -1,5 +1,5 @@
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import type { ReadProviderImageError } from "./provider-image-error.js";
 import { redactSecrets } from "./redact-secrets.js";
 

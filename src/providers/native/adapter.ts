@@ -1,7 +1,7 @@
-import { relayVideoSubmission } from "../../tasks/relay-video-submission.js";
+import { relayVideoSubmission } from "../../upstream/relay-video-submission.js";
 import { nativeVideoTasks } from "./native-video-tasks.js";
 import type { ChatToNativeResult } from "./convert-chat-request-to-native.js";
-import type { ProviderAdapter } from "../provider-adapter.js";
+import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { relayNativeChat } from "./relay-native-chat.js";
 import { relayNativeEmbed } from "./relay-native-embed.js";
 import { relayNativeEmbeddings } from "./relay-native-embeddings.js";

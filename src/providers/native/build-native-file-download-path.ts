@@ -1,4 +1,4 @@
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 
 /**
  * The download path of a video file the provider named, on the channel's own base URL: the request carries the

@@ -6,7 +6,7 @@ import { detectMimeTypeFromFilename } from "./detect-mime-type-from-filename.js"
 import { extractMarkdownDataImages } from "./extract-markdown-data-images.js";
 import { nativeMediaMimeTypes } from "./native-media-mime-types.js";
 import { assertInlineDataMatchesType } from "./assert-inline-data-matches-type.js";
-import { parseDataUri } from "./parse-data-uri.js";
+import { parseDataUri } from "../../net/parse-data-uri.js";
 
 type Part = NativeComponents["schemas"]["Part"];
 type ContentPart =

@@ -5,9 +5,9 @@ import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 import { detectImageMimeType } from "../image-families/detect-image-mime-type.js";
 import { mapImageQualityToSize } from "./map-image-quality-to-size.js";
 import { mapImageSizeToAspectRatio } from "./map-image-size-to-aspect-ratio.js";
-import { nativeImageMimeTypes } from "./native-image-mime-types.js";
+import { nativeImageMimeTypes } from "../image-families/native-image-mime-types.js";
 import { assertInlineDataMatchesType } from "./assert-inline-data-matches-type.js";
-import { parseDataUri } from "./parse-data-uri.js";
+import { parseDataUri } from "../../net/parse-data-uri.js";
 
 type ImageRequest = OpenaiComponents["schemas"]["ImageGenerationRequest"];
 type GenerateContentRequest = NativeComponents["schemas"]["GenerateContentRequest"];

@@ -2,7 +2,7 @@ import type { components as NativeComponents } from "../../../generated/types/na
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
 
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];

@@ -5,12 +5,12 @@ import { collectProducedMedia, type ProducedMedia } from "./collect-produced-med
 import { convertNativePartsToMessage } from "./convert-native-parts-to-message.js";
 import { convertNativeLogprobs } from "./convert-native-logprobs.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
-import { createChatCompletionId } from "./create-chat-completion-id.js";
+import { createChatCompletionId } from "../../http/create-chat-completion-id.js";
 import { createThoughtSignatureExtraContent } from "./create-thought-signature-extra-content.js";
 import { createToolCallId } from "./create-tool-call-id.js";
 import { describeBlockedPrompt } from "./describe-blocked-prompt.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";
-import type { StreamEventTransformer } from "../../relay/stream-event-transformer.js";
+import type { StreamEventTransformer } from "../../upstream/stream-event-transformer.js";
 
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
 type UsageMetadata = NativeComponents["schemas"]["UsageMetadata"];

@@ -1,7 +1,7 @@
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
-import type { StreamEventTransformer } from "../../relay/stream-event-transformer.js";
+import type { StreamEventTransformer } from "../../upstream/stream-event-transformer.js";
 import { collectProducedMedia, type ProducedMedia } from "./collect-produced-media.js";
 import { convertNativePartsToMessage } from "./convert-native-parts-to-message.js";
 import { convertNativeUsage } from "./convert-native-usage.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { createCollectingController } from "../../relay/create-collecting-controller.js";
+import { createCollectingController } from "../../upstream/create-collecting-controller.js";
 import { createNativeUsageObserverTransform } from "./create-native-usage-observer-transform.js";
 
 const readFixture = (name: string) => new Uint8Array(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url)));

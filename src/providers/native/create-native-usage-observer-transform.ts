@@ -3,8 +3,8 @@ import type { MeteredUsage } from "../../billing/metered-usage.js";
 import type { components } from "../../../generated/types/native.js";
 import { collectProducedMedia, type ProducedMedia } from "./collect-produced-media.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
-import { maximumUpstreamEventSize } from "../../relay/oversized-upstream-event.js";
-import type { StreamByteTransformer } from "../../relay/stream-event-transformer.js";
+import { maximumUpstreamEventSize } from "../../upstream/oversized-upstream-event.js";
+import type { StreamByteTransformer } from "../../upstream/stream-event-transformer.js";
 
 type GenerateContentResponse = components["schemas"]["GenerateContentResponse"];
 type UsageMetadata = components["schemas"]["UsageMetadata"];

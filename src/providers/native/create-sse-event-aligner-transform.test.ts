@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCollectingController } from "../../relay/create-collecting-controller.js";
+import { createCollectingController } from "../../upstream/create-collecting-controller.js";
 import { createSseEventAlignerTransform } from "./create-sse-event-aligner-transform.js";
 
 async function run(pieces: string[]): Promise<string[]> {

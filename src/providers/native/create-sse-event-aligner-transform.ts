@@ -1,5 +1,5 @@
-import { maximumUpstreamEventSize, oversizedUpstreamEventFailure } from "../../relay/oversized-upstream-event.js";
-import type { StreamByteTransformer } from "../../relay/stream-event-transformer.js";
+import { maximumUpstreamEventSize, oversizedUpstreamEventFailure } from "../../upstream/oversized-upstream-event.js";
+import type { StreamByteTransformer } from "../../upstream/stream-event-transformer.js";
 
 // Blank lines end events; they are ASCII, so they are found in the bytes without decoding (UTF-8 never uses these
 // byte values inside a multi-byte character).

@@ -1,12 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ChannelAttempt } from "../../channels/channel-router.js";
+import type { ChannelAttempt } from "../contract/channel-attempt.js";
 import { createCheckedDownloadOpener } from "../../net/create-checked-download-opener.js";
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
-import { ClientGoneSignal } from "../../relay/client-gone-signal.js";
-import { closeUpstreamDispatchers } from "../../relay/get-upstream-dispatcher.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { buildUpstreamHeaders } from "../../upstream/build-upstream-headers.js";
+import { ClientGoneSignal } from "../../http/client-gone-signal.js";
+import { closeUpstreamDispatchers } from "../../upstream/get-upstream-dispatcher.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import { downloadNativeVideoFile } from "./download-native-video-file.js";
 
 interface Seen {

@@ -1,10 +1,10 @@
 import { RefusedAddressError } from "../../net/create-checked-dispatcher.js";
-import { readUpstreamErrorText } from "../../relay/read-upstream-error-text.js";
-import { sendUpstreamRequest, type UpstreamResponse } from "../../relay/send-upstream-request.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
-import { upstreamStatusFailure } from "../../relay/upstream-status-failure.js";
-import { upstreamTransportFailure } from "../../relay/upstream-transport-failure.js";
-import type { VideoCallInput } from "../../tasks/video-task-capability.js";
+import { readUpstreamErrorText } from "../../upstream/read-upstream-error-text.js";
+import { sendUpstreamRequest, type UpstreamResponse } from "../../upstream/send-upstream-request.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
+import { upstreamStatusFailure } from "../../upstream/upstream-status-failure.js";
+import { upstreamTransportFailure } from "../../upstream/upstream-transport-failure.js";
+import type { VideoCallInput } from "../contract/video-task-capability.js";
 
 /** Redirects followed from the channel's file URL to the bytes (the real API answers one 302, to its storage). */
 export const maximumDownloadRedirects = 3;

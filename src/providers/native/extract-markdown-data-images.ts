@@ -1,6 +1,6 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import { nativeMediaMimeTypes } from "./native-media-mime-types.js";
-import { parseDataUri } from "./parse-data-uri.js";
+import { parseDataUri } from "../../net/parse-data-uri.js";
 
 type Part = NativeComponents["schemas"]["Part"];
 

@@ -1,6 +1,6 @@
 import { errors as undiciErrors } from "undici";
 import { nativeErrorStatus } from "../../http/native-error-status.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 
 /**
  * The last event of a native stream that failed after its 200 was sent: the native error envelope as one `data:`

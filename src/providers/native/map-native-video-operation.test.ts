@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import { buildNativeFileDownloadPath } from "./build-native-file-download-path.js";
 import { listNativeVideoFiles } from "./list-native-video-files.js";
 import { mapNativeVideoOperation } from "./map-native-video-operation.js";

@@ -1,4 +1,4 @@
-import type { VideoTaskSnapshot } from "../../tasks/video-task-capability.js";
+import type { VideoTaskSnapshot } from "../contract/video-task-capability.js";
 import { listNativeVideoFiles } from "./list-native-video-files.js";
 import type { NativeVideoOperation } from "./native-video-operation-types.js";
 

@@ -1,4 +1,4 @@
-import type { ChannelAttempt } from "../../channels/channel-router.js";
+import type { ChannelAttempt } from "../contract/channel-attempt.js";
 
 /**
  * Where a model's methods (`generateContent`, `streamGenerateContent`) live for one channel. The native API keeps

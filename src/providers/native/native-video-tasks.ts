@@ -1,9 +1,9 @@
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
-import type { VideoReferenceImage, VideoTaskCapability } from "../../tasks/video-task-capability.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
+import type { VideoReferenceImage, VideoTaskCapability } from "../contract/video-task-capability.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
-import { readUpstreamVideoContent } from "../../tasks/read-upstream-video-content.js";
-import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../tasks/upstream-task-gone.js";
+import { readUpstreamVideoContent } from "../../upstream/read-upstream-video-content.js";
+import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../upstream/upstream-task-gone.js";
 import { buildNativeFileDownloadPath } from "./build-native-file-download-path.js";
 import { downloadNativeVideoFile } from "./download-native-video-file.js";
 import { convertVideoRequestToNative } from "./convert-video-request-to-native.js";

@@ -1,9 +1,9 @@
 import type { Readable } from "node:stream";
 import type { Response } from "express";
 import { createSseWriter } from "../../http/sse-writer.js";
-import { createCollectingController } from "../../relay/create-collecting-controller.js";
-import { pumpUpstreamStream } from "../../relay/pump-upstream-stream.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
+import { createCollectingController } from "../../upstream/create-collecting-controller.js";
+import { pumpUpstreamStream } from "../../upstream/pump-upstream-stream.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { createNativeUsageObserverTransform } from "./create-native-usage-observer-transform.js";
 import { createSseEventAlignerTransform } from "./create-sse-event-aligner-transform.js";
 import { formatNativeErrorEvent } from "./format-native-error-event.js";

@@ -1,10 +1,10 @@
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { recordStreamedText } from "../../relay/observed-usage.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import type { UpstreamRequest } from "../../relay/send-upstream-request.js";
+import { recordStreamedText } from "../contract/observed-usage.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import type { UpstreamRequest } from "../../upstream/send-upstream-request.js";
 import type { ChatToNativeResult } from "./convert-chat-request-to-native.js";
 import { nativeEndpoints } from "./native-endpoints.js";
-import type { NativeChatDependencies } from "./relay-native-chat.js";
+import type { NativeChatDependencies } from "./native-chat-dependencies.js";
 
 /**
  * What a chat and a Responses attempt on a native channel share before the call: the translation, remembered per

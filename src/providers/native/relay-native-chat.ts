@@ -1,40 +1,20 @@
 import type { Response } from "express";
-import type { NativeEndpoints } from "./native-endpoints.js";
+import type { NativeChatDependencies } from "./native-chat-dependencies.js";
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
-import type { Logger } from "../../logging/logger.js";
-import type { FetchMedia } from "../../net/create-safe-fetcher.js";
-import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { convertChatRequestToNative, type ChatToNativeResult } from "./convert-chat-request-to-native.js";
+import { pipeUpstreamEvents } from "../../upstream/pipe-upstream-events.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import { convertChatRequestToNative } from "./convert-chat-request-to-native.js";
 import { observeNativeStream, prepareNativeGenerateCall } from "./prepare-native-generate-call.js";
 import { convertNativeResponseToChat } from "./convert-native-response-to-chat.js";
 import { createNativeEventToChatTransform } from "./create-native-event-to-chat-transform.js";
-import { formatChatStreamErrorFrame } from "../openai/format-chat-stream-error-frame.js";
+import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
-type SafetySetting = NativeComponents["schemas"]["SafetySetting"];
-
-export interface NativeChatDependencies {
-  /** Platform default safety settings (config native.safety_settings). */
-  safetySettings: readonly SafetySetting[] | undefined;
-  /** The SSRF-safe media downloader (createNativeMediaFetcher). */
-  fetchMedia: FetchMedia;
-  logger: Logger;
-  /** Unix seconds, for `created`. */
-  now(): number;
-  /**
-   * Translations of this request already made, by upstream model name: a failover to another channel that maps
-   * the model to the same name reuses the translation instead of downloading the request's media again.
-   */
-  translations?: Map<string, Promise<ChatToNativeResult>>;
-  /** Where the generate methods live (default the native API's own paths). */
-  endpoints?: NativeEndpoints;
-}
 
 /**
  * One chat attempt against a native channel. `attempt.upstreamModel` is the channel's name for the model with the

@@ -1,6 +1,6 @@
 import type { components } from "../../../generated/types/native.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import type { UnbilledAttemptInput } from "../provider-adapter.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import type { UnbilledAttemptInput } from "../contract/provider-adapter.js";
 
 type CountTokensRequest = components["schemas"]["CountTokensRequest"];
 type CountTokensResponse = components["schemas"]["CountTokensResponse"];

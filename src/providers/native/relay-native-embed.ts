@@ -1,14 +1,11 @@
 import type { Response } from "express";
+import type { NativeEmbedCall } from "../contract/native-embed-call.js";
 import type { components } from "../../../generated/types/native.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 
 type EmbedContentRequest = components["schemas"]["EmbedContentRequest"];
 type BatchEmbedContentsRequest = components["schemas"]["BatchEmbedContentsRequest"];
-
-export type NativeEmbedCall =
-  | { method: "embedContent"; request: EmbedContentRequest; promptTokens: number }
-  | { method: "batchEmbedContents"; request: BatchEmbedContentsRequest; promptTokens: number };
 
 /**
  * One embedding attempt against a `native` channel. The body passes through with every `model` it names (the

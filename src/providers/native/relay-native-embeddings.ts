@@ -1,8 +1,8 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import { convertEmbeddingRequestToNative, readEmbeddingTexts } from "./convert-embedding-request-to-native.js";
 import { convertNativeEmbeddingsToOpenai } from "./convert-native-embeddings-to-openai.js";
 import { estimateEmbeddingTokens } from "./estimate-embedding-tokens.js";

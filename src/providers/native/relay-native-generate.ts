@@ -1,9 +1,10 @@
 import type { Response } from "express";
+import type { NativeGenerateCall } from "../contract/native-generate-call.js";
 import type { components } from "../../../generated/types/native.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import { collectProducedMedia, type ProducedMedia } from "./collect-produced-media.js";
 import { convertNativeUsage } from "./convert-native-usage.js";
 import { nativeEndpoints, type NativeEndpoints } from "./native-endpoints.js";
@@ -11,15 +12,6 @@ import { pipeNativeEventStream } from "./pipe-native-event-stream.js";
 
 type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
 type GenerateContentResponse = components["schemas"]["GenerateContentResponse"];
-
-export interface NativeGenerateCall {
-  /** The body as the client sent it (thinking suffix applied); not re-validated: the upstream judges it. */
-  request: GenerateContentRequest;
-  /** `json`: generateContent; `sse`: streamGenerateContent?alt=sse; `json-array`: streamGenerateContent without alt. */
-  mode: "json" | "sse" | "json-array";
-  /** Billed as prompt tokens when an upstream answer carries no usageMetadata at all. */
-  promptTokenEstimate: number;
-}
 
 /**
  * One native generation attempt against a `native` channel: the path's model is the channel's mapped model, the

@@ -1,12 +1,12 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import type { ImageCall } from "../image-call.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import type { ImageCall } from "../contract/image-call.js";
 import { assertFamilyServed } from "../image-families/assert-family-served.js";
-import type { ProviderServices } from "../provider-services.js";
+import type { ProviderServices } from "../contract/provider-services.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
-import { readOpenaiImageError } from "../openai/read-openai-image-error.js";
+import { readOpenaiImageError } from "../image-families/read-openai-image-error.js";
 import { convertImageRequestToNative } from "./convert-image-request-to-native.js";
 import { convertNativeToImageResult } from "./convert-native-to-image-result.js";
 import { nativeEndpoints, type NativeEndpoints } from "./native-endpoints.js";

@@ -1,16 +1,16 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
-import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
+import { pipeUpstreamEvents } from "../../upstream/pipe-upstream-events.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
 import { convertNativeResponseToResponses } from "./convert-native-response-to-responses.js";
 import { convertResponsesRequestToNative } from "./convert-responses-request-to-native.js";
 import { createNativeEventToResponsesTransform } from "./create-native-event-to-responses-transform.js";
 import { echoResponseSettings } from "./echo-response-settings.js";
 import { observeNativeStream, prepareNativeGenerateCall } from "./prepare-native-generate-call.js";
-import type { NativeChatDependencies } from "./relay-native-chat.js";
+import type { NativeChatDependencies } from "./native-chat-dependencies.js";
 
 type ResponsesRequest = OpenaiComponents["schemas"]["CreateResponseRequest"];
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];

@@ -1,7 +1,7 @@
 import type { components, operations } from "../../../generated/types/native.js";
 import type { QueryParameters } from "../../http/operation-types.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import type { UnbilledAttemptInput } from "../provider-adapter.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import type { UnbilledAttemptInput } from "../contract/provider-adapter.js";
 
 type VoiceQuery = QueryParameters<operations["listVoices"]>;
 type ListVoicesResponse = components["schemas"]["ListVoicesResponse"];

@@ -1,5 +1,5 @@
-import type { ProviderAdapter } from "../provider-adapter.js";
-import { relayVideoSubmission } from "../../tasks/relay-video-submission.js";
+import type { ProviderAdapter } from "../contract/provider-adapter.js";
+import { relayVideoSubmission } from "../../upstream/relay-video-submission.js";
 import { openaiVideoTasks } from "./openai-video-tasks.js";
 import { relayOpenaiChat } from "./relay-openai-chat.js";
 import { relayOpenaiEmbeddings } from "./relay-openai-embeddings.js";

@@ -1,4 +1,4 @@
-import type { ChannelAttempt } from "../../channels/channel-router.js";
+import type { ChannelAttempt } from "../contract/channel-attempt.js";
 
 /** An operation of the OpenAI API, named by its path after the API's root (`/v1/` on OpenAI itself). */
 export type OpenaiOperation =

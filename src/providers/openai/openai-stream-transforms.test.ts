@@ -4,7 +4,7 @@ import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { createOpenaiSchemaValidator } from "../native/testing/create-openai-schema-validator.js";
 import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-transform.js";
 import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
-import { formatChatStreamErrorFrame } from "./format-chat-stream-error-frame.js";
+import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import { replayUpstreamStream } from "./testing/replay-upstream-stream.js";
 
 const validate = createOpenaiSchemaValidator();

@@ -1,9 +1,9 @@
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
-import { readUpstreamVideoContent } from "../../tasks/read-upstream-video-content.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
-import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../tasks/upstream-task-gone.js";
-import type { VideoTaskCapability } from "../../tasks/video-task-capability.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
+import { readUpstreamVideoContent } from "../../upstream/read-upstream-video-content.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
+import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../upstream/upstream-task-gone.js";
+import type { VideoTaskCapability } from "../contract/video-task-capability.js";
 import { convertOpenaiVideoToSnapshot } from "./convert-openai-video-to-snapshot.js";
 import { convertVideoSubmissionToOpenai } from "./convert-video-submission-to-openai.js";
 import type { OpenaiVideoObject } from "./openai-video-object.js";

@@ -1,18 +1,18 @@
 import type { Response } from "express";
 import type { components } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
-import { pipeUpstreamEvents } from "../../relay/pipe-upstream-events.js";
+import { pipeUpstreamEvents } from "../../upstream/pipe-upstream-events.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamRequest } from "../../relay/send-upstream-request.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import { convertOpenaiChatUsage } from "./convert-openai-usage.js";
-import { formatChatStreamErrorFrame } from "./format-chat-stream-error-frame.js";
+import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-transform.js";
 import { inlineReasoningIntoContent } from "./inline-reasoning-into-content.js";
 import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { prepareOpenaiChatBody } from "./prepare-openai-chat-body.js";
-import { recordStreamedText } from "../../relay/observed-usage.js";
+import { recordStreamedText } from "../contract/observed-usage.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
 type ChatCompletion = components["schemas"]["ChatCompletion"];

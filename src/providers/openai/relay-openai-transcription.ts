@@ -1,18 +1,12 @@
 import { FormData } from "undici";
+import type { TranscriptionCall } from "../contract/transcription-call.js";
 import type { components } from "../../../generated/types/openai.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../relay/send-upstream-json-request.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
 import { formatTranscript, type TranscriptFormat } from "./format-transcript.js";
 
 type VerboseTranscript = components["schemas"]["TranscriptionVerboseResponse"];
-
-export interface TranscriptionCall {
-  task: "transcriptions" | "translations";
-  /** The form's text fields as the client sent them. */
-  fields: Record<string, string>;
-  file: { buffer: Buffer; originalname: string; mimetype: string };
-}
 
 /**
  * Transcription or translation on an OpenAI-compatible channel. The multipart form is rebuilt for the upstream with

@@ -3,7 +3,7 @@ import { relayNativeChat } from "../native/relay-native-chat.js";
 import { relayNativeGenerate } from "../native/relay-native-generate.js";
 import { relayNativeImage } from "../native/relay-native-image.js";
 import { relayNativeResponses } from "../native/relay-native-responses.js";
-import type { ProviderAdapter } from "../provider-adapter.js";
+import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { vertexTokens } from "./create-vertex-token-cache.js";
 import { vertexEndpoints } from "./vertex-endpoints.js";
 import { vertexSettingsShape } from "./vertex-settings.js";

@@ -4,8 +4,8 @@ import {
   type FakeVertexUpstream,
   startFakeVertexServer,
 } from "../../../mocks/upstreams/vertex/start-fake-vertex-server.js";
-import type { Channel } from "../../channels/channel.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import type { Channel } from "../contract/channel.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import { createVertexTokenCache, tokenRefreshMarginMs } from "./create-vertex-token-cache.js";
 import { vertexEndpoints } from "./vertex-endpoints.js";
 

@@ -1,6 +1,6 @@
 import { importPKCS8, SignJWT } from "jose";
 import { request } from "undici";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import type { ServiceAccount } from "./read-service-account.js";
 
 /** The OAuth scope Vertex AI's API takes. */

@@ -1,4 +1,4 @@
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 
 /** The fields of a Google service account key (the JSON file the console downloads) the gateway uses. */
 export interface ServiceAccount {

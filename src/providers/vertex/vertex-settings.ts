@@ -1,5 +1,5 @@
-import type { ChannelAttempt } from "../../channels/channel-router.js";
-import type { ChannelSettingsShape } from "../channel-settings-shape.js";
+import type { ChannelAttempt } from "../contract/channel-attempt.js";
+import type { ChannelSettingsShape } from "../contract/channel-settings-shape.js";
 import { readServiceAccount } from "./read-service-account.js";
 
 /** A `vertex` channel's settings: its region, and the project when it is not the service account's own. */

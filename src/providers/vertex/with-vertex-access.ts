@@ -1,6 +1,6 @@
-import { buildUpstreamHeaders } from "../../relay/build-upstream-headers.js";
-import type { RelayAttemptInput } from "../../relay/run-relay.js";
-import { UpstreamFailure } from "../../relay/upstream-failure.js";
+import { buildUpstreamHeaders } from "../../upstream/build-upstream-headers.js";
+import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
+import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import { vertexTokens } from "./create-vertex-token-cache.js";
 
 /**

@@ -1,7 +1,7 @@
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import { readReferenceImage } from "../read-reference-image.js";
 import type { VideoModelFamily } from "../video-model-family.js";
-import type { VideoReferenceImage } from "../video-task-capability.js";
+import type { VideoReferenceImage } from "../../providers/contract/video-task-capability.js";
 import { readCallbackKeep } from "./read-callback-keep.js";
 
 const allowedSeconds = [4, 8, 12];

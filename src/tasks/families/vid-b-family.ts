@@ -3,7 +3,7 @@ import { nativeSecondsPerSampleKey } from "../../providers/native/native-seconds
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
 import { readReferenceImage } from "../read-reference-image.js";
 import type { VideoModelFamily } from "../video-model-family.js";
-import type { VideoReferenceImage } from "../video-task-capability.js";
+import type { VideoReferenceImage } from "../../providers/contract/video-task-capability.js";
 import { readCallbackKeep } from "./read-callback-keep.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { components } from "../../../generated/types/openai.js";
 import type { CallbackDeliveryRecord } from "../../store/callback-deliveries/callback-delivery-record.js";
 import type { TaskRecord } from "../../store/tasks/task-record.js";
-import type { VideoTaskSnapshot } from "../video-task-capability.js";
+import type { VideoTaskSnapshot } from "../../providers/contract/video-task-capability.js";
 import { describeTaskResultUrl } from "./describe-task-result-url.js";
 
 type VideoTaskQueryResponse = components["schemas"]["VideoTaskQueryResponse"];

@@ -1,6 +1,6 @@
 import { pipeline } from "node:stream/promises";
 import type { Response } from "express";
-import type { VideoContent } from "../video-task-capability.js";
+import type { VideoContent } from "../../providers/contract/video-task-capability.js";
 
 /**
  * Streams a finished video to the client: 200 with the upstream's content type and, when known, its length. Shared

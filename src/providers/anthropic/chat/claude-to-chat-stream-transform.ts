@@ -1,7 +1,7 @@
 import type { TransformStreamDefaultController } from "node:stream/web";
 import type { EventSourceMessage } from "eventsource-parser";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
-import type { StreamEventTransformer } from "../../../relay/stream-event-transformer.js";
+import type { StreamEventTransformer } from "../../../upstream/stream-event-transformer.js";
 import {
   type AnthropicUsage,
   convertAnthropicUsage,

@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
 import type { SseWriter } from "../../../http/sse-writer.js";
-import { pipeUpstreamEvents } from "../../../relay/pipe-upstream-events.js";
-import { formatChatStreamErrorFrame } from "../../openai/format-chat-stream-error-frame.js";
+import { pipeUpstreamEvents } from "../../../upstream/pipe-upstream-events.js";
+import { formatChatStreamErrorFrame } from "../../../http/format-chat-stream-error-frame.js";
 import { createNativeEventToChatTransform } from "../create-native-event-to-chat-transform.js";
 
 export interface NativeChatStreamRun {

@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
-import { createCollectingController } from "../../../relay/create-collecting-controller.js";
+import { createCollectingController } from "../../../upstream/create-collecting-controller.js";
 import { createNativeEventToResponsesTransform } from "../create-native-event-to-responses-transform.js";
 import { echoResponseSettings, type ResponseSettings } from "../echo-response-settings.js";
 

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
-import type { CreateMessageRequest } from "../../messages-call.js";
+import type { CreateMessageRequest } from "../../contract/messages-call.js";
 
 type ContentBlock = Exclude<CreateMessageRequest["messages"][number]["content"], string>[number];
 type ChatContentPart = Record<string, unknown>;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { loadBundledSpec } from "../../../http/load-bundled-spec.js";
-import type { CreateMessageRequest } from "../../messages-call.js";
+import type { CreateMessageRequest } from "../../contract/messages-call.js";
 import { replayUpstreamStream } from "../testing/replay-upstream-stream.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
 import { ChatToMessagesStreamTransform } from "./chat-to-messages-stream-transform.js";

@@ -1,12 +1,12 @@
 import type { components } from "../../../../generated/types/openai.js";
 import { createSseWriter } from "../../../http/sse-writer.js";
-import { recordStreamedText } from "../../../relay/observed-usage.js";
-import { pipeUpstreamEvents } from "../../../relay/pipe-upstream-events.js";
-import type { RelayAttemptInput } from "../../../relay/run-relay.js";
-import { sendUpstreamJsonRequest } from "../../../relay/send-upstream-json-request.js";
-import { sendUpstreamRequest } from "../../../relay/send-upstream-request.js";
+import { recordStreamedText } from "../../contract/observed-usage.js";
+import { pipeUpstreamEvents } from "../../../upstream/pipe-upstream-events.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
+import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
-import type { MessagesCall } from "../../messages-call.js";
+import type { MessagesCall } from "../../contract/messages-call.js";
 import { convertOpenaiChatUsage } from "../convert-openai-usage.js";
 import { ChatToMessagesStreamTransform } from "./chat-to-messages-stream-transform.js";
 import { convertChatCompletionToMessage } from "./convert-chat-completion-to-message.js";

@@ -1,5 +1,5 @@
-import { UpstreamFailure } from "../relay/upstream-failure.js";
-import type { VideoTaskSnapshot } from "./video-task-capability.js";
+import { UpstreamFailure } from "./upstream-failure.js";
+import type { VideoTaskSnapshot } from "../providers/contract/video-task-capability.js";
 
 /** The upstream answered 404 or 410 for a task: it no longer knows it (VideoTaskCapability.poll's contract). */
 export function isUpstreamTaskGone(error: unknown): boolean {

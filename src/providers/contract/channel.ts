@@ -1,4 +1,4 @@
-import type { ConfiguredChannel } from "../config/gateway-config.js";
+import type { ConfiguredChannel } from "../../config/gateway-config.js";
 
 /**
  * One upstream account, as the relay uses it (keys decrypted, JSON columns parsed): the fields of a configured

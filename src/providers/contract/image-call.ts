@@ -1,5 +1,5 @@
-import type { ImageFamilyRules } from "./image-families/image-family-rules.js";
-import type { ImageRequestFields } from "./image-families/image-request-fields.js";
+import type { ImageFamilyRules } from "./image-family-rules.js";
+import type { ImageRequestFields } from "./image-request-fields.js";
 
 /** One uploaded file part of a multipart image edit, as the validator's uploader left it. */
 export interface UploadedImageFile {

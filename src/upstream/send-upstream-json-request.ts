@@ -1,4 +1,4 @@
-import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import { maximumUpstreamAnswerSize, sendUpstreamBufferedRequest } from "./send-upstream-buffered-request.js";
 import type { UpstreamRequest } from "./send-upstream-request.js";
 import { UpstreamFailure } from "./upstream-failure.js";

@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ChannelAttempt } from "../channels/channel-router.js";
-import { ClientGoneSignal } from "./client-gone-signal.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
+import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { closeUpstreamDispatchers } from "./get-upstream-dispatcher.js";
 import { maximumUpstreamAnswerSize } from "./send-upstream-buffered-request.js";
 import { sendUpstreamJsonRequest, sendUpstreamJsonRequestKeepingBytes } from "./send-upstream-json-request.js";

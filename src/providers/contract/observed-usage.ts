@@ -1,4 +1,4 @@
-import type { MeteredUsage } from "../billing/metered-usage.js";
+import type { MeteredUsage } from "../../billing/metered-usage.js";
 
 /**
  * Usage as far as the relay has seen it. A stream fills it in as chunks pass; if the client leaves mid-stream,

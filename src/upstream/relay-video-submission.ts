@@ -1,7 +1,7 @@
 import { InvalidRequestError } from "../errors/invalid-request-error.js";
-import type { RelayAttemptInput } from "../relay/run-relay.js";
-import type { VideoSubmissionCall } from "./video-submission-call.js";
-import type { SubmittedVideoTask, VideoTaskCapability } from "./video-task-capability.js";
+import type { RelayAttemptInput } from "../providers/contract/relay-attempt-input.js";
+import type { VideoSubmissionCall } from "../providers/contract/video-submission-call.js";
+import type { SubmittedVideoTask, VideoTaskCapability } from "../providers/contract/video-task-capability.js";
 
 /**
  * One attempt of a video submission, for every adapter with `videoTasks` (which passes its own capability, so

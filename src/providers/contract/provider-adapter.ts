@@ -1,19 +1,22 @@
-import type { components as NativeComponents, operations as NativeOperations } from "../../generated/types/native.js";
-import type { components as OpenaiComponents } from "../../generated/types/openai.js";
-import type { Channel } from "../channels/channel.js";
-import type { ChannelAttempt } from "../channels/channel-router.js";
-import type { QueryParameters } from "../http/operation-types.js";
-import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
-import type { RelayAttemptInput } from "../relay/run-relay.js";
+import type {
+  components as NativeComponents,
+  operations as NativeOperations,
+} from "../../../generated/types/native.js";
+import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
+import type { Channel } from "./channel.js";
+import type { ChannelAttempt } from "./channel-attempt.js";
+import type { QueryParameters } from "../../http/operation-types.js";
+import type { ClientGoneSignal } from "../../http/client-gone-signal.js";
+import type { RelayAttemptInput } from "./relay-attempt-input.js";
 import type { ChannelSettingsShape } from "./channel-settings-shape.js";
 import type { ImageCall } from "./image-call.js";
 import type { MessagesCall, MessageTokenCountCall } from "./messages-call.js";
-import type { NativeEmbedCall } from "./native/relay-native-embed.js";
-import type { NativeGenerateCall } from "./native/relay-native-generate.js";
-import type { TranscriptionCall } from "./openai/relay-openai-transcription.js";
+import type { NativeEmbedCall } from "./native-embed-call.js";
+import type { NativeGenerateCall } from "./native-generate-call.js";
+import type { TranscriptionCall } from "./transcription-call.js";
 import type { ProviderServices } from "./provider-services.js";
-import type { VideoSubmissionCall } from "../tasks/video-submission-call.js";
-import type { VideoTaskCapability } from "../tasks/video-task-capability.js";
+import type { VideoSubmissionCall } from "./video-submission-call.js";
+import type { VideoTaskCapability } from "./video-task-capability.js";
 
 /**
  * The typed call each billed capability takes, by capability name. A capability is one client operation family;

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
-import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import { getUpstreamPool } from "./get-upstream-dispatcher.js";
 import { maximumUpstreamErrorBodySize } from "./read-upstream-error-text.js";
 import type { UpstreamRequest } from "./send-upstream-request.js";

@@ -1,9 +1,9 @@
-import type { OpenCheckedDownload } from "../net/create-checked-download-opener.js";
+import type { OpenCheckedDownload } from "../../net/create-checked-download-opener.js";
 import type { Readable } from "node:stream";
-import type { ChannelAttempt } from "../channels/channel-router.js";
-import type { buildUpstreamHeaders } from "../relay/build-upstream-headers.js";
-import type { ClientGoneSignal } from "../relay/client-gone-signal.js";
-import type { TaskStatus } from "../store/tasks/task-record.js";
+import type { ChannelAttempt } from "./channel-attempt.js";
+import type { UpstreamHeaderOptions } from "./relay-attempt-input.js";
+import type { ClientGoneSignal } from "../../http/client-gone-signal.js";
+import type { TaskStatus } from "../../store/tasks/task-record.js";
 
 /**
  * The seed's upstream vocabulary for `metadata.output.task_status` (troubleshooting only). Each protocol maps its
@@ -51,7 +51,7 @@ export interface VideoSubmission {
  */
 export interface VideoCallInput {
   attempt: ChannelAttempt;
-  upstreamHeaders(options?: Parameters<typeof buildUpstreamHeaders>[1]): Record<string, string>;
+  upstreamHeaders(options?: UpstreamHeaderOptions): Record<string, string>;
   signal: ClientGoneSignal;
   /** Polls and downloads: the task's stored request body (the submission's `keep` fields among it). */
   stored?: Record<string, unknown>;

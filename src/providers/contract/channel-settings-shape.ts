@@ -1,4 +1,4 @@
-import type { components } from "../../generated/types/management.js";
+import type { components } from "../../../generated/types/management.js";
 
 /** A channel's protocol settings (`settings` of a channel), as the spec names them. */
 export type ChannelSettings = components["schemas"]["ChannelSettings"];

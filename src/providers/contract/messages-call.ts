@@ -1,4 +1,4 @@
-import type { components } from "../../generated/types/anthropic.js";
+import type { components } from "../../../generated/types/anthropic.js";
 
 export type CreateMessageRequest = components["schemas"]["CreateMessageRequest"];
 export type CountTokensRequest = components["schemas"]["CountTokensRequest"];

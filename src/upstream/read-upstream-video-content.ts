@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
-import type { UpstreamResponse } from "../relay/send-upstream-request.js";
-import type { VideoContent } from "./video-task-capability.js";
+import type { UpstreamResponse } from "./send-upstream-request.js";
+import type { VideoContent } from "../providers/contract/video-task-capability.js";
 
 /** A video download's answer as the content path streams it: its type (MP4 when unsaid), length when said, body. */
 export function readUpstreamVideoContent(response: UpstreamResponse): VideoContent {

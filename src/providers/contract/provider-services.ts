@@ -1,7 +1,7 @@
-import type { GatewayConfig } from "../config/gateway-config.js";
-import type { Logger } from "../logging/logger.js";
-import type { OpenCheckedDownload } from "../net/create-checked-download-opener.js";
-import type { FetchMedia } from "../net/create-safe-fetcher.js";
+import type { GatewayConfig } from "../../config/gateway-config.js";
+import type { Logger } from "../../logging/logger.js";
+import type { OpenCheckedDownload } from "../../net/create-checked-download-opener.js";
+import type { FetchMedia } from "../../net/create-safe-fetcher.js";
 
 /**
  * What adapters need beyond the call and the attempt, built once per gateway (createProviderServices): the

@@ -1,5 +1,5 @@
-import type { ProviderImageError } from "../image-families/provider-image-error.js";
-import { readErrorEnvelope } from "../image-families/read-error-envelope.js";
+import type { ProviderImageError } from "./provider-image-error.js";
+import { readErrorEnvelope } from "./read-error-envelope.js";
 
 /** Codes OpenAI-compatible image APIs use for a safety refusal (`content_filter`: Azure OpenAI's content filter). */
 const blockedCodes = new Set(["moderation_blocked", "content_policy_violation", "prompt_blocked", "content_filter"]);

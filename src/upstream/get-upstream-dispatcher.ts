@@ -1,5 +1,5 @@
 import { Pool } from "undici";
-import type { Channel } from "../channels/channel.js";
+import type { Channel } from "../providers/contract/channel.js";
 
 interface PoolEntry {
   channelId: number;

@@ -1,6 +1,6 @@
 import type { Dispatcher, FormData as UndiciFormData } from "undici";
-import type { ClientGoneSignal } from "./client-gone-signal.js";
-import type { ChannelAttempt } from "../channels/channel-router.js";
+import type { ClientGoneSignal } from "../http/client-gone-signal.js";
+import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import { getUpstreamPool } from "./get-upstream-dispatcher.js";
 import { readUpstreamErrorText } from "./read-upstream-error-text.js";
 import { upstreamStatusFailure } from "./upstream-status-failure.js";

@@ -1,4 +1,4 @@
-import type { RelayAttemptInput } from "../relay/run-relay.js";
+import type { RelayAttemptInput } from "./relay-attempt-input.js";
 import type { SubmittedVideoTask, VideoSubmission } from "./video-task-capability.js";
 
 /**
