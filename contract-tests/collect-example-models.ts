@@ -16,7 +16,9 @@ export function collectExampleModels(operations: SpecOperation[]): ContractChann
       if (typeof body?.model === "string") names.add(body.model);
     }
     for (const parameter of operation.parameters) {
-      if (parameter.name === "model" && typeof parameter.example === "string") names.add(parameter.example);
+      // The management API's `model` (a price to set) names no model to serve.
+      if (operation.generation !== "management" && parameter.name === "model" && typeof parameter.example === "string")
+        names.add(parameter.example);
     }
   }
   const models = [...names].map((name) => name.replace(/^models\//, ""));

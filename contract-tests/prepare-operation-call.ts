@@ -158,6 +158,19 @@ async function createRedemptionCode(context: ContractContext): Promise<string | 
   return (answer.json as { data?: { codes?: string[] } } | undefined)?.data?.codes?.[0];
 }
 
+/** A fresh ordinary user for the operations that would otherwise delete or sign out a seeded one. */
+async function createDisposableUser(context: ContractContext): Promise<number | undefined> {
+  const answer = await callGateway(context.gatewayUrl, {
+    method: "POST",
+    path: "/api/user/",
+    bearer: context.seeded.adminToken,
+    body: { username: `ct${crypto.randomBytes(5).toString("hex")}`, password: "contract password" },
+  });
+  return (answer.json as { data?: { id?: number } } | undefined)?.data?.id;
+}
+
+const operationsOnDisposableUsers = new Set(["deleteUser", "resetUserPassword"]);
+
 async function createDisposableChannel(
   context: ContractContext,
   allOperations: SpecOperation[],
@@ -236,6 +249,8 @@ async function pathParameterValue(
     });
     return (answer.json as { data?: { items?: Array<{ id: number }> } } | undefined)?.data?.items?.[0]?.id ?? example;
   }
+  if (operationsOnDisposableUsers.has(operation.operationId) && name === "id")
+    return (await createDisposableUser(context)) ?? example;
   if (isVideoTaskOperation(operation) && (name === "task_id" || name === "id"))
     return (await submitVideoTask(operation, context, allOperations)) ?? example;
   return example;

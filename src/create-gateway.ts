@@ -19,6 +19,9 @@ import { checkDatabase } from "./store/check-database.js";
 import { createTokenCache } from "./auth/create-token-cache.js";
 import { createApiKeyAuthenticator } from "./auth/create-api-key-authenticator.js";
 import { createChannelChangeBus } from "./channels/create-channel-change-bus.js";
+import { createChangeBus } from "./cache/create-change-bus.js";
+import { createPriceCatalog } from "./pricing/price-catalog.js";
+import { syncConfigPrices } from "./pricing/sync-config-prices.js";
 import { listUnpricedModels } from "./models/list-unpriced-models.js";
 import { createChannelRouter } from "./channels/create-channel-router.js";
 import type { ChannelHealth } from "./channels/health/channel-health.js";
@@ -60,10 +63,13 @@ export interface CreateGatewayOptions {
 
 /** config → store → services → app. Tests call this too, with their own config, and never listen. */
 export async function createGateway(
-  config: GatewayConfig,
+  fileConfig: GatewayConfig,
   logger: Logger,
   options: CreateGatewayOptions = {},
 ): Promise<Gateway> {
+  // This gateway's own copy: its price catalog replaces the live price and group fields with the store's (two
+  // gateways built from one configuration, as in tests, must not share what each read from the store).
+  const config: GatewayConfig = { ...fileConfig };
   // Redis first: a REDIS_URL that cannot connect stops the start before anything else is opened.
   const redisOptions = {
     connectTimeoutMs: config.redisTimeouts.connectTimeoutMs,
@@ -95,7 +101,11 @@ export async function createGateway(
     countTasksByStatus: () => countTasksByStatus(database.db),
     ...(database.sqliteCommitWindow ? { countSqliteCommits: () => database.sqliteCommitWindow?.commits ?? 0 } : {}),
   });
-  const baseContext: Omit<GatewayContext, "channelRouter" | "channelChanges"> = {
+  await syncConfigPrices(config, database, logger, now());
+  const priceCatalog = createPriceCatalog(config, database);
+  await priceCatalog.reload();
+  const baseContext: Omit<GatewayContext, "channelRouter" | "channelChanges" | "priceChanges" | "userChanges"> = {
+    priceCatalog,
     config,
     billing,
     database,
@@ -170,6 +180,29 @@ export async function createGateway(
       await channelHealthReference?.refreshRules();
     },
   });
+  // Every instance keeps copies of these in memory: a change through one tells the others to re-read (or forget).
+  const announceOn = (topic: string) =>
+    redis && config.redisUrl
+      ? {
+          url: config.redisUrl,
+          publisher: redis.client,
+          topic: `${config.redisKeyPrefix}:${topic}`,
+          options: redisOptions,
+        }
+      : undefined;
+  const priceChanges = await createChangeBus({
+    subject: "prices and groups",
+    redis: announceOn("prices-changed"),
+    logger,
+    reload: () => priceCatalog.reload(),
+  });
+  const userChanges = await createChangeBus({
+    subject: "users",
+    redis: announceOn("users-changed"),
+    logger,
+    // Cached keys carry their owner's status, groups and wallet flag.
+    reload: async () => baseContext.tokenCache.invalidateAll(),
+  });
   const openRelays = createOpenRelayRegistry();
   const callbackDeliverer = createCallbackDeliverer({
     isAllowedAddress: createAddressRule(config.fetchAllowPrivate),
@@ -183,7 +216,15 @@ export async function createGateway(
   });
   channelHealthReference = channelHealth;
   await channelHealth.refreshRules();
-  const context: GatewayContext = { ...baseContext, channelRouter, channelChanges, channelHealth, openRelays };
+  const context: GatewayContext = {
+    ...baseContext,
+    channelRouter,
+    channelChanges,
+    channelHealth,
+    priceChanges,
+    userChanges,
+    openRelays,
+  };
   const reservationRecovery = startReservationRecovery(billing, logger, {
     olderThanSeconds: config.reservationRecoveryAfterSeconds,
     intervalMs: 10 * 60 * 1000,
@@ -273,6 +314,8 @@ export async function createGateway(
       await closeUpstreamDispatchers();
       if (!options.database) await database.close();
       await channelChanges.close();
+      await priceChanges.close();
+      await userChanges.close();
       await redis?.close();
     },
   };

@@ -2,6 +2,7 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { TokenCache } from "./auth/create-token-cache.js";
 import type { AllowList } from "./auth/ip/allow-list.js";
 import type { BillingService } from "./billing/billing-service.js";
+import type { ChangeBus } from "./cache/create-change-bus.js";
 import type { ChannelChangeBus } from "./channels/create-channel-change-bus.js";
 import type { ChannelRouter } from "./channels/channel-router.js";
 import type { ChannelHealth } from "./channels/health/channel-health.js";
@@ -11,6 +12,7 @@ import type { KeyCipher } from "./keys/create-key-cipher.js";
 import type { ProviderAdapterLookup } from "./providers/contract/provider-adapter-lookup.js";
 import type { ProviderServices } from "./providers/contract/provider-services.js";
 import type { Logger } from "./logging/logger.js";
+import type { PriceCatalog } from "./pricing/price-catalog.js";
 import type { OpenRelayRegistry } from "./relay/create-open-relay-registry.js";
 import type { GatewayDatabase } from "./store/gateway-database.js";
 import type { GatewayMetrics } from "./metrics/gateway-metrics.js";
@@ -37,6 +39,15 @@ export interface GatewayContext {
   channelChanges: ChannelChangeBus;
   /** Takes channels and keys whose credential the upstream refuses out of routing; absent in unit-test contexts. */
   channelHealth?: ChannelHealth;
+  /** Re-reads prices and groups from the store into this instance's `config` (src/pricing/price-catalog.ts). */
+  priceCatalog: PriceCatalog;
+  /** Announces admin changes of prices and groups to the other instances (a no-op without REDIS_URL). */
+  priceChanges: ChangeBus;
+  /**
+   * Announces that a user changed (disabled, deleted, groups or wallet flag) so the other instances drop the keys
+   * they cached at once, not after the cache's lifetime (a no-op without REDIS_URL).
+   */
+  userChanges: ChangeBus;
   /** Per-key requests and tokens per minute (rpm_limit, tpm_limit), shared through Redis when configured. */
   rateLimiter: TokenRateLimiter;
   /** The channel and key each conversation was last served by, shared through Redis when configured. */

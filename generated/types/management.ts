@@ -211,7 +211,12 @@ export interface paths {
          * @description The user the access token belongs to.
          */
         get: operations["getSelf"];
-        put?: never;
+        /**
+         * Change your display name or password
+         * @description The signed-in user changes their display name, or their password (giving the current one as `old_password`).
+         *     A wrong `old_password` is a 400 and counts as a failed sign-in for the sign-in limits.
+         */
+        put: operations["updateSelf"];
         post?: never;
         delete?: never;
         options?: never;
@@ -353,11 +358,45 @@ export interface paths {
         get?: never;
         /**
          * Update a user
-         * @description Administrators change a user's display name, default group, allowed groups, wallet limit and status. Only root
-         *     changes an administrator or root; nobody changes their own status or wallet limit here. Disabling a user refuses
-         *     their keys at once on this instance (within the key cache's lifetime on others).
+         * @description Administrators change a user's display name, default group, allowed groups, wallet limit and status; root also
+         *     their role. Only root changes an administrator or root; nobody changes their own status, role or wallet limit
+         *     here, and the last enabled root keeps its role. Disabling a user refuses their keys at once on every instance.
          */
         put: operations["updateUser"];
+        post?: never;
+        /**
+         * Delete a user
+         * @description Deletes a user's account (administrators; an administrator or root only by root; never yourself, never the
+         *     last enabled root). The deletion is soft: the account can no longer sign in and its keys are refused at once on
+         *     every instance, while its usage logs, top-ups and audit rows are kept; it leaves the user list and its username
+         *     stays taken.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/{id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id.
+                 * @example 2
+                 */
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reset a user's password
+         * @description Sets a new password for a user (administrators; an administrator's or root's only by root) and revokes their
+         *     access token, so they sign in again with the new password. Their API keys keep working.
+         */
+        put: operations["resetUserPassword"];
         post?: never;
         delete?: never;
         options?: never;
@@ -400,7 +439,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List redemption codes
+         * @description One page of redemption codes, newest first (administrators only), optionally of one batch (`name`) or one
+         *     status. The codes themselves are not shown: the gateway keeps a keyed hash of each.
+         */
+        get: operations["listRedemptionCodes"];
         put?: never;
         /**
          * Create redemption codes
@@ -408,6 +452,181 @@ export interface paths {
          *     (administrators only). The codes are returned only in this answer; the gateway keeps a keyed hash of each.
          */
         post: operations["createRedemptionCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List model prices
+         * @description Every stored model price (administrators only). Prices from the configuration file (`source: config`) are
+         *     rewritten from it at every start; the others were set through this API. A served model without a price is
+         *     refused unless `allow_unpriced` is on.
+         */
+        get: operations["listModelPrices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the models you may use, with their prices
+         * @description The models the channels of the signed-in user's groups serve, each with its price in every one of those groups,
+         *     the group's ratio applied (what a request is billed, in USD per 1M tokens, per image, per second or per call).
+         */
+        get: operations["listSelfModelPrices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model name clients send (URL-encoded).
+                 * @example contract-priced-model
+                 */
+                model: components["parameters"]["ModelName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace a model's price
+         * @description Stores the model's price, replacing the whole previous one (administrators only). Every instance bills with it
+         *     from its next request. A price from the configuration file cannot be changed here (403): change the file.
+         */
+        put: operations["setModelPrice"];
+        post?: never;
+        /**
+         * Delete a model's price
+         * @description Removes a price set through this API (administrators only); the model is then refused unless unpriced models
+         *     are allowed. A price from the configuration file cannot be deleted here (403).
+         */
+        delete: operations["deleteModelPrice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups
+         * @description Every group with its ratio and who may pick it (administrators only), in the configured order.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Create a group
+         * @description Adds a group (administrators only). Channels route in it once they list it; users may put it on tokens when it
+         *     is `selectable` or an administrator allowed it to them. Every instance applies it from its next request.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/group/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Group name.
+                 * @example contract-group
+                 */
+                name: components["parameters"]["GroupNameParameter"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a group
+         * @description Changes a group's ratio, description or whether every user may pick it (administrators only); every instance
+         *     applies it from its next request. A group from the configuration file cannot be changed here (403).
+         */
+        put: operations["updateGroup"];
+        post?: never;
+        /**
+         * Delete a group
+         * @description Removes a group created through this API (administrators only). Tokens that carry it stop routing with a 403
+         *     naming the groups their owner may use. `default` and groups from the configuration file cannot be deleted here.
+         */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a batch of redemption codes as CSV
+         * @description Every code of one batch as CSV (administrators only), oldest first, with a header row:
+         *     `id,name,quota,status,expires_time,created_by,created_time,redeemed_by,redeemed_time`. The codes themselves
+         *     are not in it (only their creation answer shows them).
+         */
+        get: operations["exportRedemptionCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/redemption/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable redemption codes
+         * @description Disables unused codes (administrators only), by id or a whole batch by name, on every instance at once (a
+         *     redemption racing it either came first or is refused). Redeemed codes stay redeemed.
+         */
+        post: operations["disableRedemptionCodes"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1082,6 +1301,15 @@ export interface components {
             /** @description The user. */
             data: components["schemas"]["User"];
         };
+        /** @description What a user changes on their own account; absent fields stay as they are. */
+        UpdateSelfRequest: {
+            /** @description Name shown in interfaces. */
+            display_name?: string;
+            /** @description The new password, 8 to 128 characters (needs `old_password`). */
+            password?: string;
+            /** @description The current password; required with `password`. */
+            old_password?: string;
+        };
         /** @description The signing secret of the user's task callbacks. */
         WebhookSecret: {
             /**
@@ -1213,10 +1441,21 @@ export interface components {
             /** @description Whether the wallet limits spending. */
             quota_unlimited?: boolean;
             /**
-             * @description 1 enabled, 2 disabled (the user's keys are refused at once).
+             * @description 1 enabled, 2 disabled (the user's keys are refused at once, on every instance).
              * @enum {integer}
              */
             status?: 1 | 2;
+            /**
+             * @description The user's role (root only). Root may make a user an administrator and back; a root account changed to
+             *     another role must not be the last enabled root.
+             * @enum {string}
+             */
+            role?: "user" | "admin";
+        };
+        /** @description A new password an administrator sets for a user. */
+        ResetPasswordRequest: {
+            /** @description The new password, 8 to 128 characters; the user's access token is revoked (they sign in again). */
+            password: string;
         };
         /** @description A signed change to a user's wallet, with the reason kept in the user's top-up history. */
         AdjustQuotaRequest: {
@@ -1232,6 +1471,45 @@ export interface components {
         QuotaChangeResponse: components["schemas"]["SuccessResponse"] & {
             /** @description The change, with the new balance. */
             data: components["schemas"]["QuotaChange"];
+        };
+        /**
+         * @description `expired`: unused, but past its `expires_time`, so refused.
+         * @enum {string}
+         */
+        RedemptionCodeStatus: "unused" | "redeemed" | "disabled" | "expired";
+        /** @description A redemption code as stored (the code itself is never shown again after its creation). */
+        RedemptionCode: {
+            /** @description Code id. */
+            id: number;
+            /** @description The batch it was created in (its name). */
+            name: string;
+            /** @description Units it credits. */
+            quota: number;
+            status: components["schemas"]["RedemptionCodeStatus"];
+            /** @description Unix seconds after which it is refused; -1 never expires. */
+            expires_time: number;
+            /** @description The administrator who created it. */
+            created_by: number;
+            /** @description Unix seconds. */
+            created_time: number;
+            /** @description The user who redeemed it; null while unredeemed. */
+            redeemed_by: number | null;
+            /** @description Unix seconds of the redemption; null while unredeemed. */
+            redeemed_time: number | null;
+        };
+        /** @description One page of redemption codes, newest first. */
+        RedemptionCodePage: {
+            items: components["schemas"]["RedemptionCode"][];
+            /** @description Codes matching the filters across all pages. */
+            total: number;
+            /** @description This page's number (the `p` query parameter). */
+            page: number;
+            /** @description Page size used (the `size` query parameter). */
+            page_size: number;
+        };
+        /** @description Success envelope whose `data` is one page of redemption codes. */
+        RedemptionCodePageResponse: components["schemas"]["SuccessResponse"] & {
+            data: components["schemas"]["RedemptionCodePage"];
         };
         /** @description A batch of one-time codes of one value. */
         CreateRedemptionCodesRequest: {
@@ -1259,6 +1537,159 @@ export interface components {
         CreatedRedemptionCodesResponse: components["schemas"]["SuccessResponse"] & {
             /** @description The codes. */
             data: components["schemas"]["CreatedRedemptionCodes"];
+        };
+        /**
+         * @description `config`: from the configuration file, which rewrites it at every start (change it there; the API refuses to).
+         *     `api`: created or changed by an administrator through the API, kept until deleted there.
+         * @enum {string}
+         */
+        ModelPriceSource: "config" | "api";
+        /**
+         * @description A model's price: USD per 1M tokens (`input`, `output`, `cached_input`, `cache_write_input`, `audio_input`,
+         *     `audio_output`, `image_output`), USD per image (`per_image`), per second of video (`per_second`) or per call
+         *     (`per_call`), and the output cap a request is reserved for when it names none (`max_output_tokens`). The same
+         *     keys as the `pricing` section of the configuration file. An empty object prices the model at zero on purpose.
+         */
+        ModelPriceFields: {
+            /** @description USD per 1M prompt tokens. */
+            input?: number;
+            /** @description USD per 1M completion tokens. */
+            output?: number;
+            /** @description USD per 1M prompt tokens read from the provider's cache. */
+            cached_input?: number;
+            /** @description USD per 1M prompt tokens written to the provider's cache (1.25 × `input` when unset). */
+            cache_write_input?: number;
+            /** @description USD per 1M audio input tokens. */
+            audio_input?: number;
+            /** @description USD per 1M audio output tokens. */
+            audio_output?: number;
+            /** @description USD per 1M image output tokens. */
+            image_output?: number;
+            /** @description USD per generated image. */
+            per_image?: number;
+            /** @description USD per second of generated video. */
+            per_second?: number;
+            /** @description USD per request. */
+            per_call?: number;
+            /** @description Output tokens reserved for a request that sets no output limit. */
+            max_output_tokens?: number;
+        };
+        /** @description One model's price as stored. */
+        ModelPriceEntry: {
+            /** @description The model name clients send. */
+            model: string;
+            source: components["schemas"]["ModelPriceSource"];
+            price: components["schemas"]["ModelPriceFields"];
+            /** @description Unix seconds of the last change. */
+            updated_time: number;
+        };
+        ModelPriceList: {
+            /** @description Every priced model, by name. */
+            items: components["schemas"]["ModelPriceEntry"][];
+            /** @description `pricing.allow_unpriced` of the configuration file: models without a price are served at 0. */
+            allow_unpriced: boolean;
+        };
+        /** @description Success envelope whose `data` lists the prices. */
+        ModelPriceListResponse: components["schemas"]["SuccessResponse"] & {
+            data: components["schemas"]["ModelPriceList"];
+        };
+        /** @description A model's price in one of the caller's groups, the group's ratio applied. */
+        SelfGroupPrice: {
+            /** @description The group (a token's `group`). */
+            group: string;
+            /** @description The group's ratio, already applied to `price`. */
+            ratio: number;
+            price: components["schemas"]["ModelPriceFields"];
+        };
+        /** @description A model the caller's groups reach, with what it costs in each of them. */
+        SelfModelPrice: {
+            /** @description The model name to send. */
+            model: string;
+            /**
+             * @description Whether the administrator priced the model. An unpriced model is refused unless the gateway serves unpriced
+             *     models at zero (`pricing.allow_unpriced`); its `price` objects are then empty.
+             */
+            priced: boolean;
+            /** @description The caller's groups whose channels serve the model, in the configured order. */
+            groups: components["schemas"]["SelfGroupPrice"][];
+        };
+        /** @description Success envelope whose `data` lists the models the caller may reach, with their prices. */
+        SelfModelPriceListResponse: components["schemas"]["SuccessResponse"] & {
+            data: {
+                /** @description The models, by name. */
+                items: components["schemas"]["SelfModelPrice"][];
+            };
+        };
+        /** @description Success envelope whose `data` is the stored price. */
+        ModelPriceResponse: components["schemas"]["SuccessResponse"] & {
+            data: components["schemas"]["ModelPriceEntry"];
+        };
+        /** @description A group name (a channel's and a token's `group`); `auto` is reserved. */
+        GroupName: string;
+        /** @description A group of channels and its price ratio. */
+        Group: {
+            name: components["schemas"]["GroupName"];
+            /** @description Prices of requests routed in this group are multiplied by this ratio. */
+            ratio: number;
+            /** @description What the group is for (shown to users who may pick it). */
+            description: string;
+            /**
+             * @description Whether every user may put this group on a token. Otherwise only users whose default group it is, users an
+             *     administrator allowed it (`allowed_groups`) and administrators may use it.
+             */
+            selectable: boolean;
+            source: components["schemas"]["ModelPriceSource"];
+            /** @description Unix seconds of the last change. */
+            updated_time: number;
+        };
+        GroupList: {
+            /** @description Every group, in the configured order. */
+            items: components["schemas"]["Group"][];
+            /** @description The order a token whose group is `auto` tries its groups in. */
+            auto_groups: string[];
+        };
+        /** @description Success envelope whose `data` lists the groups. */
+        GroupListResponse: components["schemas"]["SuccessResponse"] & {
+            data: components["schemas"]["GroupList"];
+        };
+        CreateGroupRequest: {
+            name: components["schemas"]["GroupName"];
+            /** @description Price multiplier of the group. */
+            ratio: number;
+            /** @description What the group is for. */
+            description?: string;
+            /**
+             * @description Whether every user may put this group on a token.
+             * @default false
+             */
+            selectable?: boolean;
+        };
+        /** @description Success envelope whose `data` is the stored group. */
+        GroupResponse: components["schemas"]["SuccessResponse"] & {
+            data: components["schemas"]["Group"];
+        };
+        /** @description The fields to change; the others keep their values. */
+        UpdateGroupRequest: {
+            /** @description Price multiplier of the group. */
+            ratio?: number;
+            /** @description What the group is for. */
+            description?: string;
+            /** @description Whether every user may put this group on a token. */
+            selectable?: boolean;
+        };
+        /** @description The unused codes to disable, by id or a whole batch by name (one of the two). */
+        DisableRedemptionCodesRequest: {
+            /** @description Code ids. */
+            ids?: number[];
+            /** @description A batch name. */
+            name?: string;
+        };
+        /** @description Success envelope whose `data` says how many codes were disabled. */
+        DisabledRedemptionCodesResponse: components["schemas"]["SuccessResponse"] & {
+            data: {
+                /** @description Codes disabled now (redeemed, expired or already disabled ones are left as they are). */
+                disabled: number;
+            };
         };
         /** @description One administrative change (users, wallets, redemption codes, channels), with the object before and after. */
         AuditEntry: {
@@ -1935,6 +2366,26 @@ export interface components {
          * @example 2
          */
         UserId: number;
+        /**
+         * @description Only codes of this batch (the name they were created under).
+         * @example spring promotion
+         */
+        RedemptionBatchName: string;
+        /**
+         * @description The model name clients send (URL-encoded).
+         * @example contract-priced-model
+         */
+        ModelName: string;
+        /**
+         * @description Group name.
+         * @example contract-group
+         */
+        GroupNameParameter: components["schemas"]["GroupName"];
+        /**
+         * @description The batch (the name its codes were created under).
+         * @example spring promotion
+         */
+        RequiredRedemptionBatchName: string;
         /**
          * @description Channel id.
          * @example 3
@@ -2675,6 +3126,60 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    updateSelf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "display_name": "Alice Liddell"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSelfRequest"];
+            };
+        };
+        responses: {
+            /** @description The user as updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 2,
+                     *         "username": "alice",
+                     *         "display_name": "Alice Liddell",
+                     *         "role": "user",
+                     *         "group": "default",
+                     *         "status": 1,
+                     *         "created_time": 1767225600,
+                     *         "quota": 500000,
+                     *         "used_quota": 125000,
+                     *         "quota_unlimited": false,
+                     *         "allowed_groups": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     rotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -3087,6 +3592,91 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id.
+                 * @example 2
+                 */
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuccessResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resetUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description User id.
+                 * @example 2
+                 */
+                id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResetPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuccessResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     adjustUserQuota: {
         parameters: {
             query?: never;
@@ -3144,6 +3734,75 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listRedemptionCodes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, starting at 1 (at most 1,000,000). A page past the last one returns an empty `items` array.
+                 * @example 1
+                 */
+                p?: components["parameters"]["PageNumber"];
+                /**
+                 * @description Items per page (default 20, at most 100).
+                 * @example 20
+                 */
+                size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only codes of this batch (the name they were created under).
+                 * @example spring promotion
+                 */
+                name?: components["parameters"]["RedemptionBatchName"];
+                /**
+                 * @description Only codes in this status.
+                 * @example unused
+                 */
+                status?: components["schemas"]["RedemptionCodeStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": 12,
+                     *             "name": "spring promotion",
+                     *             "quota": 250000,
+                     *             "status": "unused",
+                     *             "expires_time": 1780000000,
+                     *             "created_by": 1,
+                     *             "created_time": 1767225600,
+                     *             "redeemed_by": null,
+                     *             "redeemed_time": null
+                     *           }
+                     *         ],
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "page_size": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RedemptionCodePageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createRedemptionCodes: {
         parameters: {
             query?: never;
@@ -3184,6 +3843,492 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedRedemptionCodesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listModelPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prices. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "model": "gpt-4o-mini",
+                     *             "source": "config",
+                     *             "price": {
+                     *               "input": 0.15,
+                     *               "output": 0.6
+                     *             },
+                     *             "updated_time": 1767225600
+                     *           }
+                     *         ],
+                     *         "allow_unpriced": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ModelPriceListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSelfModelPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models and their prices. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "model": "gpt-4o-mini",
+                     *             "priced": true,
+                     *             "groups": [
+                     *               {
+                     *                 "group": "default",
+                     *                 "ratio": 1,
+                     *                 "price": {
+                     *                   "input": 0.15,
+                     *                   "output": 0.6
+                     *                 }
+                     *               },
+                     *               {
+                     *                 "group": "vip",
+                     *                 "ratio": 2,
+                     *                 "price": {
+                     *                   "input": 0.3,
+                     *                   "output": 1.2
+                     *                 }
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SelfModelPriceListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setModelPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model name clients send (URL-encoded).
+                 * @example contract-priced-model
+                 */
+                model: components["parameters"]["ModelName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "input": 0.5,
+                 *       "output": 1.5
+                 *     }
+                 */
+                "application/json": components["schemas"]["ModelPriceFields"];
+            };
+        };
+        responses: {
+            /** @description The stored price. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "model": "contract-priced-model",
+                     *         "source": "api",
+                     *         "price": {
+                     *           "input": 0.5,
+                     *           "output": 1.5
+                     *         },
+                     *         "updated_time": 1767225600
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ModelPriceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not an administrator, or the price comes from the configuration file. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The price of gpt-4o-mini comes from the configuration file and cannot be changed through the API."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteModelPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model name clients send (URL-encoded).
+                 * @example contract-priced-model
+                 */
+                model: components["parameters"]["ModelName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuccessResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The model has no price. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Model contract-priced-model has no price."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "name": "default",
+                     *             "ratio": 1,
+                     *             "description": "",
+                     *             "selectable": true,
+                     *             "source": "config",
+                     *             "updated_time": 1767225600
+                     *           }
+                     *         ],
+                     *         "auto_groups": [
+                     *           "default"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "contract-group",
+                 *       "ratio": 1.5,
+                 *       "description": "Faster channels",
+                 *       "selectable": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The stored group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "name": "contract-group",
+                     *         "ratio": 1.5,
+                     *         "description": "Faster channels",
+                     *         "selectable": false,
+                     *         "source": "api",
+                     *         "updated_time": 1767225600
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Group name.
+                 * @example contract-group
+                 */
+                name: components["parameters"]["GroupNameParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ratio": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The stored group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "name": "contract-group",
+                     *         "ratio": 2,
+                     *         "description": "Faster channels",
+                     *         "selectable": false,
+                     *         "source": "api",
+                     *         "updated_time": 1767225600
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Group name.
+                 * @example contract-group
+                 */
+                name: components["parameters"]["GroupNameParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": ""
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuccessResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportRedemptionCodes: {
+        parameters: {
+            query: {
+                /**
+                 * @description The batch (the name its codes were created under).
+                 * @example spring promotion
+                 */
+                name: components["parameters"]["RequiredRedemptionBatchName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch as CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,name,quota,status,expires_time,created_by,created_time,redeemed_by,redeemed_time
+                     *     12,spring promotion,250000,unused,1780000000,1,1767225600,,
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    disableRedemptionCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "contract-disabled-batch"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DisableRedemptionCodesRequest"];
+            };
+        };
+        responses: {
+            /** @description How many were disabled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "disabled": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DisabledRedemptionCodesResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4657,6 +5802,9 @@ export const userStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["
 export const createUserRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateUserRequest"]["role"]> = ["user", "admin"];
 export const quotaChangeSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuotaChange"]["source"]> = ["admin", "redemption"];
 export const updateUserRequestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateUserRequest"]["status"]> = [1, 2];
+export const updateUserRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateUserRequest"]["role"]> = ["user", "admin"];
+export const redemptionCodeStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RedemptionCodeStatus"]> = ["unused", "redeemed", "disabled", "expired"];
+export const modelPriceSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ModelPriceSource"]> = ["config", "api"];
 export const channelTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChannelType"]> = ["openai", "native", "ark", "dashscope", "anthropic", "azure", "vertex", "bedrock"];
 export const channelHealthStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChannelHealthState"]> = ["healthy", "cooling", "auto_disabled", "disabled"];
 export const channelKeyHealthStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ChannelKeyHealth"]["state"]> = ["healthy", "auto_disabled", "disabled"];

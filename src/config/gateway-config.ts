@@ -95,6 +95,12 @@ export interface GatewayConfig {
   validateResponses: boolean;
   shutdownGraceMs: number;
   channels: ConfiguredChannel[];
+  /**
+   * `pricing`, `groupRatios`, `groupDetails` and `autoGroups` are first what the file says, which seeds the store;
+   * each gateway then works on its own copy of this object whose four fields are replaced with the store's prices
+   * and groups at start and after every change (src/pricing/price-catalog.ts). Read them when pricing or routing,
+   * never keep them.
+   */
   groupRatios: Record<string, number>;
   /**
    * The groups section's other fields: what a group is for, and whether every user may pick it (`selectable`; only
@@ -105,6 +111,8 @@ export interface GatewayConfig {
   /** The wallet of a new account (`users.initial_quota`, units; 0 by default): new users start limited. */
   usersInitialQuota: number;
   autoGroups: string[];
+  /** Whether the file named `auto_groups` (kept as `auto`'s order); otherwise `auto` walks every group in order. */
+  autoGroupsListed?: boolean;
   pricing: Record<string, ModelPrice>;
   /**
    * `pricing.allow_unpriced`: serve models without a price, billed at 0 (off by default: such a model is refused,

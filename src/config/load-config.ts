@@ -256,6 +256,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     groupDetails,
     usersInitialQuota: file.users?.initial_quota ?? 0,
     autoGroups: file.auto_groups ?? Object.keys(groupRatios),
+    autoGroupsListed: file.auto_groups !== undefined,
     pricing: readPricing(file.pricing),
     allowUnpriced: file.pricing?.allow_unpriced === true,
     defaultMaxOutputTokens: file.default_max_output_tokens ?? 4096,

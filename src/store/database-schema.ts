@@ -12,7 +12,7 @@ export interface UsersTable {
   display_name: string;
   role: "user" | "admin" | "root";
   group_name: WithDefault<string>;
-  /** 1 enabled, 2 disabled */
+  /** 1 enabled, 2 disabled, 3 deleted (kept for its history; signs in and routes nothing) */
   status: WithDefault<number>;
   access_token_hash: string | null;
   access_token_encrypted: string | null;
@@ -290,6 +290,29 @@ export interface AuditLogTable {
   created_time: number;
 }
 
+export interface ModelPricesTable {
+  /** the model name clients send */
+  model: string;
+  /** `config`: rewritten from the configuration file at every start; `api`: set by an administrator */
+  source: "config" | "api";
+  /** JSON object of the configuration file's price keys (`input`, `output`, `per_image`, …) */
+  price: string;
+  updated_time: number;
+}
+
+export interface BillingGroupsTable {
+  name: string;
+  /** `config`: rewritten from the configuration file at every start; `api`: made by an administrator */
+  source: "config" | "api";
+  ratio: number;
+  description: WithDefault<string>;
+  /** 1: every user may put the group on a token */
+  selectable: StoredBoolean;
+  /** the configured order (also `auto`'s failover order when the file names none) */
+  position: WithDefault<number>;
+  updated_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -307,4 +330,6 @@ export interface Database {
   quota_ledger: QuotaLedgerTable;
   redemption_codes: RedemptionCodesTable;
   audit_log: AuditLogTable;
+  model_prices: ModelPricesTable;
+  billing_groups: BillingGroupsTable;
 }

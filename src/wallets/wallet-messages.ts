@@ -8,5 +8,5 @@ export const walletMessages = {
     `Cannot take ${-delta} units: the wallet holds ${balance} units (${formatUnitsAsUsd(balance)}) and never goes below zero.`,
   codeNotRedeemable: "This redemption code is not valid, or it was used already, disabled or expired.",
   rootOnly: "Only root can change an administrator or root.",
-  notOnYourself: "You cannot change your own status or wallet limit.",
+  notOnYourself: "You cannot change your own status, role or wallet limit.",
 } as const;

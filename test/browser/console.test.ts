@@ -182,6 +182,13 @@ describe("web console", () => {
     await dialog.getByLabel(/^IP allow-list/).fill("127.0.0.1,::1");
     await dialog.getByLabel(/^Requests per minute/).fill("50");
     await dialog.getByLabel(/^Tokens per minute/).fill("100000");
+    // The group is picked from the groups this user may use (GET /api/user/self/groups), with their ratios.
+    expect(
+      await dialog
+        .getByLabel(/^Billing group/)
+        .locator("option")
+        .allTextContents(),
+    ).toEqual(["Your own group (default)", "auto: fail over between your groups", "default (prices × 1)"]);
     await screenshot("token-form");
     const creation = page.waitForRequest(
       (request) => request.method() === "POST" && request.url().endsWith("/api/token/"),

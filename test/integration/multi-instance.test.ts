@@ -13,6 +13,9 @@ import { DEFAULT_TEST_DATABASE_URL, openTestDatabases } from "../../src/store/te
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type StartTestGatewayOptions, type TestGateway } from "../support/start-test-gateway.js";
+import { createSignedInUser } from "./helpers/create-signed-in-user.js";
+import { createTokenForTest } from "./helpers/create-token-for-test.js";
+import { revealApiKey } from "./helpers/reveal-api-key.js";
 
 // The multi-instance mode for real (DESIGN.md): two gateways in this process, each with its own PostgreSQL pool on
 // one schema and its own Redis connections to the machine's Redis, as two processes behind a load balancer would be.
@@ -46,11 +49,12 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
   async function startInstance(
     database: GatewayDatabase,
     configFile: StartTestGatewayOptions["configFile"],
+    environment: Record<string, string> = {},
   ): Promise<TestGateway> {
     const instance = await startTestGateway({
       database,
       configFile,
-      environment: { REDIS_URL: redisUrl, GATEWAY_ADMIN_TOKEN: adminToken },
+      environment: { REDIS_URL: redisUrl, GATEWAY_ADMIN_TOKEN: adminToken, ...environment },
     });
     started.push(instance);
     return { ...instance, adminToken, client: instance.clientFor({ accessToken: adminToken }) };
@@ -79,7 +83,15 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
 
     beforeAll(async () => {
       const configFile = {
-        channels: [{ name: "exact", type: "openai", base_url: upstream.url, key: "k1", models: ["model-x"] }],
+        channels: [
+          {
+            name: "exact",
+            type: "openai",
+            base_url: upstream.url,
+            key: "k1",
+            models: ["model-x", "model-priced-later"],
+          },
+        ],
         pricing: {
           "model-x": { input: 0, output: 4 },
           "model-new": { input: 0, output: 4 },
@@ -143,6 +155,76 @@ describe("two gateway instances sharing PostgreSQL and Redis", () => {
       });
       expect(removed.response.status).toBe(200);
       await servedBySecondWithin("model-renamed", 404);
+    });
+    it("bills with a price set through one instance's admin API on the other within a second, and refuses the model there after its deletion", async () => {
+      const { id, key } = await createApiKey(first, { unlimitedQuota: true });
+      const setPrice = async (output: number) => {
+        const answer = await first.client.management.PUT("/api/pricing/{model}", {
+          params: { path: { model: "model-priced-later" } },
+          body: { input: 0, output },
+        });
+        expect(answer.response.status).toBe(200);
+      };
+      // 3 output tokens at `output` USD per 1M: 4 → 6 units, 8 → 12 units.
+      const chargedOnSecond = async (): Promise<number | string> => {
+        const before = (await readToken(second, id)).used_quota;
+        const status = await postChat(second, key, chatBody("model-priced-later", { max_tokens: 3 }));
+        return status === 200 ? (await readToken(second, id)).used_quota - before : `status ${status}`;
+      };
+      expect(await chargedOnSecond()).toBe("status 403");
+
+      await setPrice(4);
+      await expect.poll(chargedOnSecond, { timeout: 1_000, interval: 20 }).toBe(6);
+      await setPrice(8);
+      await expect.poll(chargedOnSecond, { timeout: 1_000, interval: 20 }).toBe(12);
+
+      const removed = await first.client.management.DELETE("/api/pricing/{model}", {
+        params: { path: { model: "model-priced-later" } },
+      });
+      expect(removed.response.status).toBe(200);
+      await expect.poll(chargedOnSecond, { timeout: 1_000, interval: 20 }).toBe("status 403");
+    });
+  });
+
+  describe("users changed through one instance", () => {
+    let first: TestGateway;
+    let second: TestGateway;
+
+    beforeAll(async () => {
+      const configFile = {
+        channels: [{ name: "exact", type: "openai", base_url: upstream.url, key: "k1", models: ["model-x"] }],
+        pricing: { "model-x": { input: 0, output: 4 } },
+      };
+      // Keys stay cached for ten minutes: only the notice on Redis can make the other instance drop them sooner.
+      const longCache = { TOKEN_CACHE_TTL_MS: "600000" };
+      first = await startInstance(sharedDatabase, configFile, longCache);
+      second = await startInstance(secondPool, configFile, longCache);
+    });
+
+    it("refuses a disabled or deleted user's key on the other instance within a second, though it cached the key", async () => {
+      const alice = await createSignedInUser(first);
+      const token = await createTokenForTest(alice.client, { unlimited_quota: true });
+      const key = await revealApiKey(alice.client, token.id);
+      const statusOnSecond = () => postChat(second, key, chatBody("model-x"));
+      expect(await statusOnSecond()).toBe(200);
+
+      const setStatus = async (status: 1 | 2) => {
+        const answer = await first.client.management.PUT("/api/user/{id}", {
+          params: { path: { id: alice.user.id } },
+          body: { status },
+        });
+        expect(answer.response.status).toBe(200);
+      };
+      await setStatus(2);
+      await expect.poll(statusOnSecond, { timeout: 1_000, interval: 20 }).toBe(403);
+      await setStatus(1);
+      await expect.poll(statusOnSecond, { timeout: 1_000, interval: 20 }).toBe(200);
+
+      const deleted = await first.client.management.DELETE("/api/user/{id}", {
+        params: { path: { id: alice.user.id } },
+      });
+      expect(deleted.response.status).toBe(200);
+      await expect.poll(statusOnSecond, { timeout: 1_000, interval: 20 }).toBe(403);
     });
   });
 

@@ -19,3 +19,4 @@ export type LogStatistics = components["schemas"]["LogStatistics"];
 export type UsageBucket = components["schemas"]["UsageBucket"];
 export type UserTask = components["schemas"]["UserTask"];
 export type TaskStatus = components["schemas"]["TaskStatus"];
+export type UsableGroupList = components["schemas"]["UsableGroupList"];

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { CreateTokenRequest, Token } from "../api/management-types";
+import type { CreateTokenRequest, Token, UsableGroupList } from "../api/management-types";
 import { useFormSubmission } from "../components/use-form-submission";
 import { unitsPerDollar, useFormat } from "../format/use-format";
 
@@ -15,10 +15,13 @@ function toLocalInput(unixSeconds: number): string {
  */
 export function TokenForm({
   token,
+  groups,
   onSubmit,
   onCancel,
 }: {
   token?: Token;
+  /** The groups the user may use (GET /api/user/self/groups); the picker offers only these, `auto` and empty. */
+  groups?: UsableGroupList;
   onSubmit: (fields: CreateTokenRequest) => Promise<void>;
   onCancel: () => void;
 }) {
@@ -129,16 +132,20 @@ export function TokenForm({
         <legend>{t("tokenForm.group")}</legend>
         <label>
           {t("tokenForm.billingGroup")}
-          <input
-            name="group"
-            list="group-suggestions"
-            value={group}
-            onChange={(event) => setGroup(event.target.value)}
-          />
-          <datalist id="group-suggestions">
-            <option value="auto" />
-            <option value="default" />
-          </datalist>
+          <select name="group" value={group} onChange={(event) => setGroup(event.target.value)}>
+            <option value="">
+              {t("tokenForm.ownGroup", { group: groups?.items.find((item) => item.is_default)?.name ?? "default" })}
+            </option>
+            <option value="auto">{t("tokenForm.autoGroup")}</option>
+            {(groups?.items ?? []).map((item) => (
+              <option key={item.name} value={item.name}>
+                {t("tokenForm.groupWithRatio", { group: item.name, ratio: item.ratio })}
+              </option>
+            ))}
+            {group !== "" && group !== "auto" && !groups?.items.some((item) => item.name === group) && (
+              <option value={group}>{groups ? t("tokenForm.groupNoLongerAllowed", { group }) : group}</option>
+            )}
+          </select>
         </label>
         <label className="inline">
           <input

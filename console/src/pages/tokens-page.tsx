@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { CreateTokenRequest, Token } from "../api/management-types";
+import type { CreateTokenRequest, Token, UsableGroupList } from "../api/management-types";
 import { unwrapAnswer } from "../api/unwrap-answer";
 import { ModalDialog } from "../components/modal-dialog";
 import { Notice, type NoticeMessage } from "../components/notice";
@@ -25,6 +25,7 @@ export function TokensPage({ session }: { session: Session }) {
   const [revealed, setRevealed] = useState<RevealedKey[]>([]);
   const [editing, setEditing] = useState<Token | "new">();
   const [notice, setNotice] = useState<NoticeMessage>();
+  const [groups, setGroups] = useState<UsableGroupList>();
 
   const load = useCallback(async () => {
     const searching = filter.keyword !== "" || filter.token !== "";
@@ -54,6 +55,13 @@ export function TokensPage({ session }: { session: Session }) {
   useEffect(() => {
     void load();
   }, [load]);
+  // The groups this user may put on a token, for the form's picker; without them the form offers its defaults.
+  useEffect(() => {
+    unwrapAnswer(client.GET("/api/user/self/groups")).then(
+      (answer) => setGroups(answer.data),
+      () => setGroups(undefined),
+    );
+  }, [client]);
 
   async function act(action: () => Promise<string>) {
     try {
@@ -176,6 +184,7 @@ export function TokensPage({ session }: { session: Session }) {
         >
           <TokenForm
             token={editing === "new" ? undefined : editing}
+            groups={groups}
             onSubmit={save}
             onCancel={() => setEditing(undefined)}
           />

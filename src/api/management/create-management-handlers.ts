@@ -7,6 +7,7 @@ import type { VideoTaskService } from "../../tasks/video-task-service.js";
 import { createAuditHandlers } from "./audit-handlers.js";
 import { createChannelHandlers } from "./channel-handlers.js";
 import { createLogHandlers } from "./log-handlers.js";
+import { createPricingHandlers } from "./pricing-handlers.js";
 import { createTaskHandlers } from "./task-handlers.js";
 import { createTokenHandlers } from "./token-handlers.js";
 import { createUserHandlers } from "./user-handlers.js";
@@ -26,6 +27,7 @@ export function createManagementHandlers(
       ...createWebhookSecretHandlers(context),
       ...createWalletHandlers(context),
       ...createAuditHandlers(context),
+      ...createPricingHandlers(context),
       ...createTaskHandlers(context, videoTasks),
     },
     pendingOperations.management,

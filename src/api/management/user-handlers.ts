@@ -9,6 +9,7 @@ import { createUserAccount } from "../../users/create-user-account.js";
 import { loginUser } from "../../users/login-user.js";
 import { toUserView } from "../../users/to-user-view.js";
 import { updateUserAccount } from "../../users/update-user-account.js";
+import { deleteUserAccount, resetUserPassword, updateOwnAccount } from "../../users/manage-user-account.js";
 import { readPathParameter } from "../../http/read-path-parameter.js";
 import { sendSuccess } from "./send-success.js";
 import { readPageQuery } from "./read-page-query.js";
@@ -18,7 +19,17 @@ import { toPageWindow } from "../../tokens/to-page-window.js";
 
 export function createUserHandlers(
   context: GatewayContext,
-): Record<"loginUser" | "getSelf" | "createUser" | "updateUser" | "listUsers", OperationHandler> {
+): Record<
+  | "loginUser"
+  | "getSelf"
+  | "updateSelf"
+  | "createUser"
+  | "updateUser"
+  | "deleteUser"
+  | "resetUserPassword"
+  | "listUsers",
+  OperationHandler
+> {
   return {
     async loginUser(request, response) {
       const body = request.body as JsonRequestBody<operations["loginUser"]>;
@@ -36,6 +47,28 @@ export function createUserHandlers(
     },
     getSelf(_request, response) {
       sendSuccess(response, toUserView(getAuthenticatedUser(response)));
+    },
+    async updateSelf(request, response) {
+      const body = request.body as JsonRequestBody<operations["updateSelf"]>;
+      const address = resolveClientIp(
+        request.socket.remoteAddress ?? "",
+        request.headers["x-forwarded-for"] as string | undefined,
+        context.trustedProxies,
+      );
+      sendSuccess(
+        response,
+        toUserView(await updateOwnAccount(context, getAuthenticatedUser(response), body, { address })),
+      );
+    },
+    async deleteUser(request, response) {
+      await deleteUserAccount(context, getAuthenticatedUser(response), Number(readPathParameter(request, "id")));
+      sendSuccess(response);
+    },
+    async resetUserPassword(request, response) {
+      const body = request.body as JsonRequestBody<operations["resetUserPassword"]>;
+      const userId = Number(readPathParameter(request, "id"));
+      await resetUserPassword(context, getAuthenticatedUser(response), userId, body.password);
+      sendSuccess(response);
     },
     async listUsers(request, response) {
       assertAdministrator(getAuthenticatedUser(response));

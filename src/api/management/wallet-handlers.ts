@@ -10,6 +10,12 @@ import { getAuthenticatedUser } from "../../users/authenticated-request.js";
 import { listUsableGroups, autoGroupsFor } from "../../users/usable-groups.js";
 import { adjustUserQuota, createRedemptionCodes, redeemCode } from "../../wallets/wallet-operations.js";
 import { readPageQuery } from "./read-page-query.js";
+import type { RedemptionCodeFilter } from "../../store/wallets/redemption-code-queries.js";
+import {
+  disableRedemptionCodes,
+  exportRedemptionBatch,
+  listRedemptionCodes,
+} from "../../wallets/redemption-code-administration.js";
 import { sendSuccess } from "./send-success.js";
 
 type WalletOperationId =
@@ -17,7 +23,10 @@ type WalletOperationId =
   | "listSelfTopUps"
   | "redeemCode"
   | "createRedemptionCodes"
-  | "listSelfGroups";
+  | "listSelfGroups"
+  | "listRedemptionCodes"
+  | "exportRedemptionCodes"
+  | "disableRedemptionCodes";
 
 export function createWalletHandlers(context: GatewayContext): Record<WalletOperationId, OperationHandler> {
   return {
@@ -50,6 +59,34 @@ export function createWalletHandlers(context: GatewayContext): Record<WalletOper
       const codes = await createRedemptionCodes(context, getAuthenticatedUser(response), body);
       response.setHeader("Cache-Control", "no-store");
       sendSuccess(response, { codes });
+    },
+
+    async listRedemptionCodes(request, response) {
+      const { page, size } = readPageQuery(request);
+      const query = request.query as { name?: string; status?: RedemptionCodeFilter["status"] };
+      const filter: RedemptionCodeFilter = {};
+      if (typeof query.name === "string") filter.name = query.name;
+      if (typeof query.status === "string") filter.status = query.status;
+      const { codes, total } = await listRedemptionCodes(
+        context,
+        getAuthenticatedUser(response),
+        filter,
+        toPageWindow(page, size),
+      );
+      sendSuccess(response, { items: codes, total, page, page_size: size });
+    },
+
+    async exportRedemptionCodes(request, response) {
+      const name = String(request.query.name);
+      const csv = await exportRedemptionBatch(context, getAuthenticatedUser(response), name);
+      // A download named after the batch (express quotes and encodes the name safely).
+      response.attachment(`redemption-codes-${name}.csv`);
+      response.type("text/csv").send(csv);
+    },
+
+    async disableRedemptionCodes(request, response) {
+      const body = request.body as JsonRequestBody<operations["disableRedemptionCodes"]>;
+      sendSuccess(response, { disabled: await disableRedemptionCodes(context, getAuthenticatedUser(response), body) });
     },
 
     listSelfGroups(_request, response) {

@@ -3,6 +3,7 @@ import type { DatabaseDialect } from "../database-dialect.js";
 import { createBatchedLedgerFunctionsMigration } from "./create-batched-ledger-functions-migration.js";
 import { createChannelHealthMigration } from "./create-channel-health-migration.js";
 import { createInitialMigration } from "./create-initial-migration.js";
+import { createPricesAndGroupsMigration } from "./create-prices-and-groups-migration.js";
 import { createResponseRoutesMigration } from "./create-response-routes-migration.js";
 import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
 import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
@@ -24,6 +25,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0006_task_callback_state": createTaskCallbackStateMigration(),
     "0007_response_routes": createResponseRoutesMigration(),
     "0008_user_wallets": createUserWalletsMigration(dialect),
+    "0009_prices_and_groups": createPricesAndGroupsMigration(),
     "0010_usage_rollups": createUsageRollupsMigration(),
     "0011_channel_health": createChannelHealthMigration(),
     "0013_batched_ledger_functions": createBatchedLedgerFunctionsMigration(dialect),

@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { Database } from "../database-schema.js";
 import type { PageWindow } from "../page-window.js";
 import { mapUserRow } from "./map-user-row.js";
-import type { UserRecord } from "./user-record.js";
+import { type UserRecord, userStatus } from "./user-record.js";
 
 /** One page of users, newest first, whose username or display name contains `keyword` (literally), with the total. */
 export async function listUsers(
@@ -10,7 +10,8 @@ export async function listUsers(
   keyword: string | undefined,
   window: PageWindow,
 ): Promise<{ users: UserRecord[]; total: number }> {
-  let query = db.selectFrom("users");
+  // Deleted accounts (status 3) stay in the table for their history but are no longer users to manage.
+  let query = db.selectFrom("users").where("status", "!=", userStatus.deleted);
   if (keyword) {
     const pattern = `%${keyword.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
     // Case-insensitive on both databases; `\` escapes the wildcards the keyword may contain.

@@ -9,6 +9,7 @@ export interface UserPatch {
   allowedGroups?: string[];
   quotaUnlimited?: boolean;
   status?: number;
+  role?: UserRecord["role"];
 }
 
 /** Applies the given fields; the user as stored afterwards, or null when there is no such user. */
@@ -19,6 +20,7 @@ export async function updateUser(db: Kysely<Database>, userId: number, patch: Us
   if (patch.allowedGroups !== undefined) values.allowed_groups = JSON.stringify(patch.allowedGroups);
   if (patch.quotaUnlimited !== undefined) values.quota_unlimited = patch.quotaUnlimited ? 1 : 0;
   if (patch.status !== undefined) values.status = patch.status;
+  if (patch.role !== undefined) values.role = patch.role;
   // Nothing to change (a body of unknown fields only): the user as stored.
   if (Object.keys(values).length === 0)
     return db

@@ -7,7 +7,7 @@ export interface UserRecord {
   displayName: string;
   role: UserRole;
   group: string;
-  /** 1 enabled, 2 disabled */
+  /** 1 enabled, 2 disabled, 3 deleted (userStatus) */
   status: number;
   accessTokenHash: string | null;
   accessTokenEncrypted: string | null;
@@ -21,3 +21,6 @@ export interface UserRecord {
   /** Groups the user may pick besides their default group (`group`). */
   allowedGroups: string[];
 }
+
+/** `users.status`: a deleted account stays in the table so its usage logs, top-ups and audit rows keep their owner. */
+export const userStatus = { enabled: 1, disabled: 2, deleted: 3 } as const;
