@@ -52,7 +52,12 @@ describe("openDatabase", () => {
     expect(tables.map((table) => table.name).sort()).toEqual(
       [
         "audit_log",
+        "billing_groups",
+        "channel_health",
+        "channel_health_rules",
+        "channel_last_tests",
         "channels",
+        "model_prices",
         "quota_ledger",
         "quota_reservations",
         "redemption_codes",
@@ -61,6 +66,7 @@ describe("openDatabase", () => {
         "tasks",
         "tokens",
         "usage_logs",
+        "usage_rollups",
         "user_webhook_secrets",
         "users",
       ].sort(),

@@ -46,6 +46,9 @@ export async function resetUserPassword(
   password: string,
 ): Promise<void> {
   const target = await findManagedUser(context, actor, userId);
+  // A reset signs its user out: on oneself it would lock the administrator out of the session making the call, and
+  // skip the current-password check the self-service change asks for.
+  if (target.id === actor.id) throw new PermissionError(userMessages.resetOwnPassword);
   const changed = await setUserPasswordById(context.database.db, userId, await hashPassword(password), {
     revokeAccessToken: true,
   });

@@ -337,8 +337,8 @@ describe("Redis faults", () => {
     const { gateway, prefix } = await startWithProxiedRedis();
     const { id, key } = await createKey(gateway, { unlimited_quota: true, rpm_limit: 100 });
     expect((await chat(gateway, key))?.status).toBe(200);
-    const channels = (await redis.client.pubsub("CHANNELS", `${prefix}:*`)) as string[];
-    expect(channels).toEqual([`${prefix}:channels-changed`]);
+    const channels = ((await redis.client.pubsub("CHANNELS", `${prefix}:*`)) as string[]).sort();
+    expect(channels).toEqual([`${prefix}:channels-changed`, `${prefix}:prices-changed`, `${prefix}:users-changed`]);
     const keys = (await redis.client.keys(`${prefix}:*`)).sort();
     // The key reveal budget of root (createKey revealed a key) and the token's RPM window.
     expect(keys).toEqual([`${prefix}:key-reveal:1`, `${prefix}:rate:rpm:${id}`]);

@@ -133,6 +133,19 @@ describe.each(testDatabases)("user administration on $name", ({ database }) => {
     expect(byUser.response.status).toBe(401);
   });
 
+  it("refuses an administrator's reset of their own password, which would sign them out without the current one", async () => {
+    const self = (await gateway.client.management.GET("/api/user/self")).data!.data;
+    const ownReset = await gateway.client.management.PUT("/api/user/{id}/password", {
+      params: { path: { id: self.id } },
+      body: { password: "a password of my own" },
+    });
+    expect([ownReset.response.status, ownReset.error?.message]).toEqual([
+      403,
+      "Change your own password with PUT /api/user/self (it asks for the current one).",
+    ]);
+    expect((await gateway.client.management.GET("/api/user/self")).response.status).toBe(200);
+  });
+
   it("lets a user change their display name, and their password only with the current one", async () => {
     const carol = await createSignedInUser(gateway);
     const renamed = await carol.client.management.PUT("/api/user/self", { body: { display_name: "Carol C." } });
