@@ -179,7 +179,9 @@ export class ClaudeToResponsesStreamTransform implements StreamEventTransformer 
     const outputIndex = this.output.length;
     const ids = this.ids!;
     const isFormatTool =
-      block.type === "tool_use" && this.options.formatToolName !== undefined && block.name === this.options.formatToolName;
+      block.type === "tool_use" &&
+      this.options.formatToolName !== undefined &&
+      block.name === this.options.formatToolName;
     switch (isFormatTool ? "text" : block.type) {
       case "thinking": {
         const id = ids.itemId("rs", outputIndex);
