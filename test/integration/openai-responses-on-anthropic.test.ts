@@ -228,7 +228,13 @@ describe.each(testDatabases)("OpenAI Responses on a Claude channel through the o
       });
     });
     expect(upstream.requests[0]!.body).toMatchObject({
-      tools: [{ name: "city_answer", description: "Answer with JSON that follows the city_answer schema.", input_schema: schema }],
+      tools: [
+        {
+          name: "city_answer",
+          description: "Answer with JSON that follows the city_answer schema.",
+          input_schema: schema,
+        },
+      ],
       tool_choice: { type: "tool", name: "city_answer" },
     });
     expect(response!.status).toBe("completed");
@@ -267,13 +273,36 @@ describe.each(testDatabases)("OpenAI Responses on a Claude channel through the o
   it("refuses a text.format together with reasoning.effort (Claude cannot be forced to call a tool while it thinks)", async () => {
     const cost = await spent(async () => {
       const error = await client.responses
-        .create({ model: "claude-a", input: "x", reasoning: { effort: "low" }, text: { format: { type: "json_object" } } })
+        .create({
+          model: "claude-a",
+          input: "x",
+          reasoning: { effort: "low" },
+          text: { format: { type: "json_object" } },
+        })
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("text.format");
     });
     expect(upstream.requests).toHaveLength(0);
     expect(cost).toBe(0);
+  });
+
+  it("holds the raised max_tokens of a thinking request: a balance that covers only the client's cap is refused", async () => {
+    // reasoning.effort high: a 4,096-token budget, so Claude is asked for 4,096 + 100 tokens. The worst case of the
+    // client's 100 (a few prompt units + 200) fits in 1,000 units; that of 4,196 (8,392 units) does not.
+    const poor = await createApiKey(gateway, { remainQuota: 1_000 });
+    const poorClient = new OpenAI({ apiKey: poor.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const request = { model: "claude-a", input: "hi", max_output_tokens: 100 };
+    const refused: unknown = await poorClient.responses
+      .create({ ...request, reasoning: { effort: "high" } })
+      .catch((caught: unknown) => caught);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(402);
+    expect(upstream.requests).toHaveLength(0);
+    expect(await readToken(gateway, poor.id)).toMatchObject({ remain_quota: 1_000, used_quota: 0 });
+    // Without thinking the client's cap is what Claude is asked for, and the same balance covers it.
+    const answered = await poorClient.responses.create(request);
+    expect(upstream.requests[0]!.body).toMatchObject({ max_tokens: 100 });
+    expect(answered.status).toBe("completed");
   });
 
   it("refuses a continuation by id with a 400 naming the field, before any upstream call", async () => {

@@ -1,4 +1,5 @@
 import { relayAnthropicChat } from "../anthropic/chat/relay-anthropic-chat.js";
+import { claudeOutputTokenCap } from "../anthropic/claude-output-token-cap.js";
 import { relayAnthropicResponses } from "../anthropic/responses/relay-anthropic-responses.js";
 import { relayAnthropicMessages } from "../anthropic/relay-anthropic-messages.js";
 import type { ChatToNativeResult } from "../native/convert-chat-request-to-native.js";
@@ -68,17 +69,24 @@ export const vertexAdapter = {
       isVertexClaudeModel(input.attempt.upstreamModel)
         ? relayAnthropicResponses(request, authorized, vertexClaudeEndpoint)
         : relayNativeResponses(request, authorized, {
-        safetySettings: services.safetySettings,
-        fetchMedia: services.fetchMedia,
-        logger: services.logger,
-        now: services.now,
-        translations: input.remember(
-          "native-responses-translations",
-          () => new Map<string, Promise<ChatToNativeResult>>(),
-        ),
-        endpoints: vertexEndpoints,
-      }),
+            safetySettings: services.safetySettings,
+            fetchMedia: services.fetchMedia,
+            logger: services.logger,
+            now: services.now,
+            translations: input.remember(
+              "native-responses-translations",
+              () => new Map<string, Promise<ChatToNativeResult>>(),
+            ),
+            endpoints: vertexEndpoints,
+          }),
     ),
+  // Claude's translations raise max_tokens above a thinking budget; the hold must cover what they send.
+  outputTokenCap: {
+    chat: (request, upstreamModel) =>
+      isVertexClaudeModel(upstreamModel) ? claudeOutputTokenCap.chat(request, upstreamModel) : undefined,
+    responses: (request, upstreamModel) =>
+      isVertexClaudeModel(upstreamModel) ? claudeOutputTokenCap.responses(request, upstreamModel) : undefined,
+  },
   // Claude models are Anthropic's publisher models (rawPredict, Claude's own protocol); the others are Gemini-style
   // models, reached through the native translation of the Messages API.
   messages: (call, input, services) =>
