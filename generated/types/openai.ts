@@ -1798,8 +1798,10 @@ export interface components {
         });
         /**
          * @description Output text options. Native family → `responseMimeType` plus `responseSchema` for `json_schema` and
-         *     `json_object`. Claude (`anthropic`) channels: `json_schema` and `json_object` are refused (400 naming
-         *     `text.format`).
+         *     `json_object`. Claude (`anthropic`) channels: `json_schema` and `json_object` become a tool Claude is made to
+         *     call (named after the schema, `json_object` for the other), whose input comes back as the `output_text` of the
+         *     message item; refused (400 naming `text.format`) together with `reasoning.effort`, as Claude cannot be forced to
+         *     call a tool while it thinks, or when a function tool has the format's name.
          */
         ResponseTextOptions: ({
             /** @description The output format; `text` (default), `json_object`, or `json_schema` with `name` and `schema`. */

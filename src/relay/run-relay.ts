@@ -154,7 +154,7 @@ export async function runRelay<Capability extends RelayCapability>(
           priceModel,
           attempt.group,
           call.promptTokenEstimate,
-          call.maxOutputTokens,
+          readAttemptOutputCap(context, call, attempt) ?? call.maxOutputTokens,
           requestId,
         ) +
         (call.reservedUsage
@@ -359,6 +359,18 @@ export async function runRelay<Capability extends RelayCapability>(
 }
 
 /** Why an attempt was left for the next channel, for its trace: the error code and the upstream's status. */
+/** The output cap the attempt's protocol asks its upstream for, when its translation raises the client's. */
+function readAttemptOutputCap<Capability extends RelayCapability>(
+  context: GatewayContext,
+  call: RelayCall<Capability>,
+  attempt: ChannelAttempt,
+): number | undefined {
+  const readCap = context.findAdapter(attempt.channel.type).outputTokenCap?.[call.capability] as
+    | ((call: RelayCapabilityCalls[Capability], upstreamModel: string) => number | undefined)
+    | undefined;
+  return readCap?.(call.input, `${attempt.upstreamModel}${call.upstreamModelSuffix ?? ""}`);
+}
+
 function describeRetryReason(error: unknown): string {
   if (!(error instanceof UpstreamFailure)) return "error";
   const upstreamStatus = error.upstreamStatusCode;

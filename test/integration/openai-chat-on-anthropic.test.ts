@@ -167,5 +167,22 @@ describe.each(testDatabases)(
       });
       expect(cost).toBe(0);
     });
+
+    it("holds the raised max_tokens of a thinking request: a balance that covers only the client's cap is refused", async () => {
+      // reasoning_effort high: a 4,096-token budget, so Claude is asked for 4,096 + 100 tokens. The worst case of
+      // the client's 100 (a few prompt units + 200) fits in 1,000 units; that of 4,196 (8,392 units) does not.
+      const poor = await createApiKey(gateway, { remainQuota: 1_000 });
+      const poorClient = new OpenAI({ apiKey: poor.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+      const request = { model: "claude-a", messages: [{ role: "user" as const, content: "hi" }], max_tokens: 100 };
+      const refused: unknown = await poorClient.chat.completions
+        .create({ ...request, reasoning_effort: "high" })
+        .catch((caught: unknown) => caught);
+      expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(402);
+      expect(upstream.requests).toHaveLength(0);
+      expect(await readToken(gateway, poor.id)).toMatchObject({ remain_quota: 1_000, used_quota: 0 });
+      const answered = await poorClient.chat.completions.create(request);
+      expect(upstream.requests[0]!.body).toMatchObject({ max_tokens: 100 });
+      expect(answered.choices[0]!.finish_reason).toBe("stop");
+    });
   },
 );

@@ -217,6 +217,94 @@ describe.each(testDatabases)("OpenAI Responses on a Claude channel through the o
     expect(cost).toBe(5 + 1 * 2);
   });
 
+  it("answers a json_schema text.format through a forced tool: the tool input is the message's output_text", async () => {
+    const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    let response: OpenAI.Responses.Response | undefined;
+    const cost = await spent(async () => {
+      response = await client.responses.create({
+        model: "claude-a",
+        input: "Paris",
+        text: { format: { type: "json_schema", name: "city_answer", schema } },
+      });
+    });
+    expect(upstream.requests[0]!.body).toMatchObject({
+      tools: [
+        {
+          name: "city_answer",
+          description: "Answer with JSON that follows the city_answer schema.",
+          input_schema: schema,
+        },
+      ],
+      tool_choice: { type: "tool", name: "city_answer" },
+    });
+    expect(response!.status).toBe("completed");
+    expect(response!.output).toHaveLength(1);
+    expect(response!.output[0]).toMatchObject({ type: "message", role: "assistant" });
+    expect(JSON.parse(response!.output_text)).toEqual({ city: "Paris" });
+    expect(cost).toBe(costOf(response!.usage));
+  });
+
+  it("streams a json_object text.format as output_text deltas of a message item, billed exactly", async () => {
+    const types: string[] = [];
+    let text = "";
+    let completed: OpenAI.Responses.Response | undefined;
+    const cost = await spent(async () => {
+      const stream = await client.responses.create({
+        model: "claude-a",
+        input: '[tool:json_object {"city": "Rome", "days": 3}]',
+        text: { format: { type: "json_object" } },
+        stream: true,
+      });
+      for await (const event of stream) {
+        types.push(event.type);
+        if (event.type === "response.output_text.delta") text += event.delta;
+        if (event.type === "response.completed") completed = event.response;
+      }
+    });
+    expect(upstream.requests[0]!.body).toMatchObject({ tool_choice: { type: "tool", name: "json_object" } });
+    expect(types.filter((type) => type.startsWith("response.function_call"))).toEqual([]);
+    expect(JSON.parse(text)).toEqual({ city: "Rome", days: 3 });
+    expect(completed!.status).toBe("completed");
+    expect(completed!.output).toHaveLength(1);
+    expect(completed!.output[0]).toMatchObject({ type: "message", content: [{ type: "output_text", text }] });
+    expect(cost).toBe(costOf(completed!.usage));
+  });
+
+  it("refuses a text.format together with reasoning.effort (Claude cannot be forced to call a tool while it thinks)", async () => {
+    const cost = await spent(async () => {
+      const error = await client.responses
+        .create({
+          model: "claude-a",
+          input: "x",
+          reasoning: { effort: "low" },
+          text: { format: { type: "json_object" } },
+        })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("text.format");
+    });
+    expect(upstream.requests).toHaveLength(0);
+    expect(cost).toBe(0);
+  });
+
+  it("holds the raised max_tokens of a thinking request: a balance that covers only the client's cap is refused", async () => {
+    // reasoning.effort high: a 4,096-token budget, so Claude is asked for 4,096 + 100 tokens. The worst case of the
+    // client's 100 (a few prompt units + 200) fits in 1,000 units; that of 4,196 (8,392 units) does not.
+    const poor = await createApiKey(gateway, { remainQuota: 1_000 });
+    const poorClient = new OpenAI({ apiKey: poor.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const request = { model: "claude-a", input: "hi", max_output_tokens: 100 };
+    const refused: unknown = await poorClient.responses
+      .create({ ...request, reasoning: { effort: "high" } })
+      .catch((caught: unknown) => caught);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(402);
+    expect(upstream.requests).toHaveLength(0);
+    expect(await readToken(gateway, poor.id)).toMatchObject({ remain_quota: 1_000, used_quota: 0 });
+    // Without thinking the client's cap is what Claude is asked for, and the same balance covers it.
+    const answered = await poorClient.responses.create(request);
+    expect(upstream.requests[0]!.body).toMatchObject({ max_tokens: 100 });
+    expect(answered.status).toBe("completed");
+  });
+
   it("refuses a continuation by id with a 400 naming the field, before any upstream call", async () => {
     const cost = await spent(async () => {
       const error = await client.responses

@@ -198,16 +198,56 @@ describe.each(testDatabases)("Claude (rawPredict) and embeddings (predict) on Ve
     expect(apiCalls().map((call) => call.path)).toEqual([rawPredictPath("rawPredict"), rawPredictPath("rawPredict")]);
   });
 
-  it("refuses the Messages API for Google's models and Responses for Claude, before any upstream call", async () => {
+  it("serves Responses on Claude through Claude's Responses translation on rawPredict, JSON and stream", async () => {
+    let response: OpenAI.Responses.Response | undefined;
     const cost = await spent(async () => {
-      const messages: unknown = await anthropic.messages
-        .create({ model: "gmx-2.5-flash", max_tokens: 10, messages: [{ role: "user", content: "hi" }] })
+      response = await openai.responses.create({
+        model: "claude-sonnet",
+        instructions: "be brief",
+        input: "one two three",
+        max_output_tokens: 64,
+      });
+    });
+    answers.push(JSON.stringify(response));
+    const [call] = apiCalls();
+    expect(call!.path).toBe(rawPredictPath("rawPredict"));
+    expect(call!.body).toEqual({
+      anthropic_version: "vertex-2023-10-16",
+      max_tokens: 64,
+      system: "be brief",
+      messages: [{ role: "user", content: [{ type: "text", text: "one two three" }] }],
+    });
+    expect(response!.status).toBe("completed");
+    expect(response!.output_text).toBe("Echo: one two three");
+    // 2 system words + 3 + 3 = 8 prompt tokens, 4 output tokens
+    expect(response!.usage).toMatchObject({ input_tokens: 8, output_tokens: 4 });
+    expect(cost).toBe(8 + 2 * 4);
+
+    let completed: OpenAI.Responses.Response | undefined;
+    let text = "";
+    const streamed = await spent(async () => {
+      const stream = await openai.responses.create({ model: "claude-sonnet", input: "four five", stream: true });
+      for await (const event of stream) {
+        if (event.type === "response.output_text.delta") text += event.delta;
+        if (event.type === "response.completed") completed = event.response;
+      }
+    });
+    expect(apiCalls().at(-1)!.path).toBe(rawPredictPath("streamRawPredict"));
+    expect(apiCalls().at(-1)!.body).toMatchObject({ anthropic_version: "vertex-2023-10-16", stream: true });
+    expect(apiCalls().at(-1)!.body).not.toHaveProperty("model");
+    expect(text).toBe("Echo: four five");
+    // 3 + 2 = 5 prompt tokens, 3 output tokens
+    expect(completed!.usage).toMatchObject({ input_tokens: 5, output_tokens: 3 });
+    expect(streamed).toBe(5 + 2 * 3);
+  });
+
+  it("refuses on Claude what Claude's Responses translation refuses, before any upstream call", async () => {
+    const cost = await spent(async () => {
+      const refused: unknown = await openai.responses
+        .create({ model: "claude-sonnet", input: "hi", previous_response_id: "resp_abc" })
         .catch((caught: unknown) => caught);
-      expect(messages).toBeInstanceOf(Anthropic.BadRequestError);
-      const responses: unknown = await openai.responses
-        .create({ model: "claude-sonnet", input: "hi" })
-        .catch((caught: unknown) => caught);
-      expect((responses as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
+      expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((refused as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("previous_response_id");
     });
     expect(cost).toBe(0);
     expect(apiCalls()).toHaveLength(0);

@@ -1,5 +1,6 @@
 import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { defaultAnthropicVersion } from "./anthropic-headers.js";
+import { claudeOutputTokenCap } from "./claude-output-token-cap.js";
 import { relayAnthropicChat } from "./chat/relay-anthropic-chat.js";
 import { relayAnthropicMessages } from "./relay-anthropic-messages.js";
 import { relayAnthropicResponses } from "./responses/relay-anthropic-responses.js";
@@ -23,4 +24,5 @@ export const anthropicAdapter = {
   chat: (request, input) => relayAnthropicChat(request, input),
   responses: (request, input) => relayAnthropicResponses(request, input),
   messageTokenCount: (call, input) => relayAnthropicTokenCount(call, input),
+  outputTokenCap: claudeOutputTokenCap,
 } as const satisfies ProviderAdapter;

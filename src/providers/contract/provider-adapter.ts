@@ -111,4 +111,16 @@ export type ProviderAdapter = {
    * that accepted the task (src/tasks/).
    */
   videoTasks?: VideoTaskCapability;
+  /**
+   * The output cap an attempt of this protocol asks the upstream for, by capability, where the translation asks for
+   * more than the client's own cap (Claude counts thinking inside `max_tokens`, so a thinking budget raises it): the
+   * reservation's worst case holds this cap, else the upstream could bill more than was held. Absent, or undefined
+   * for a call: the client's cap.
+   */
+  readonly outputTokenCap?: {
+    readonly [Capability in RelayCapability]?: (
+      call: RelayCapabilityCalls[Capability],
+      upstreamModel: string,
+    ) => number | undefined;
+  };
 } & { readonly [Capability in RelayCapability]?: RelayCapabilityMethod<RelayCapabilityCalls[Capability]> };

@@ -1,5 +1,6 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import { relayAnthropicChat } from "../anthropic/chat/relay-anthropic-chat.js";
+import { claudeOutputTokenCap } from "../anthropic/claude-output-token-cap.js";
+import { relayAnthropicResponses } from "../anthropic/responses/relay-anthropic-responses.js";
 import { relayAnthropicMessages } from "../anthropic/relay-anthropic-messages.js";
 import type { ChatToNativeResult } from "../native/convert-chat-request-to-native.js";
 import { relayNativeChat } from "../native/relay-native-chat.js";
@@ -20,7 +21,7 @@ import { withVertexAccess } from "./with-vertex-access.js";
  * OAuth access token the gateway gets for the channel's service account (the key is the account's JSON). Every
  * capability is the native adapter's relay function with Vertex's paths and credential, so chat, Responses, images
  * and /v1beta generation reach Vertex as they reach a native channel. Claude models (`claude-…`) are Anthropic's
- * publisher models: chat and the Messages API reach them with Claude's own translations (rawPredict). Embeddings,
+ * publisher models: chat, Responses and the Messages API reach them with Claude's own translations (rawPredict). Embeddings,
  * OpenAI's door and the native ones, go to the text embedding models' `:predict`.
  */
 export const vertexAdapter = {
@@ -63,25 +64,28 @@ export const vertexAdapter = {
             endpoints: vertexEndpoints,
           }),
     ),
-  responses: (request, input, services) => {
-    if (isVertexClaudeModel(input.attempt.upstreamModel))
-      throw new InvalidRequestError(
-        `The Responses API does not reach Claude models on Vertex AI yet; use chat completions or the Messages API for ${request.model}.`,
-        { param: "model" },
-      );
-    return withVertexAccess(input, (authorized) =>
-      relayNativeResponses(request, authorized, {
-        safetySettings: services.safetySettings,
-        fetchMedia: services.fetchMedia,
-        logger: services.logger,
-        now: services.now,
-        translations: input.remember(
-          "native-responses-translations",
-          () => new Map<string, Promise<ChatToNativeResult>>(),
-        ),
-        endpoints: vertexEndpoints,
-      }),
-    );
+  responses: (request, input, services) =>
+    withVertexAccess(input, (authorized) =>
+      isVertexClaudeModel(input.attempt.upstreamModel)
+        ? relayAnthropicResponses(request, authorized, vertexClaudeEndpoint)
+        : relayNativeResponses(request, authorized, {
+            safetySettings: services.safetySettings,
+            fetchMedia: services.fetchMedia,
+            logger: services.logger,
+            now: services.now,
+            translations: input.remember(
+              "native-responses-translations",
+              () => new Map<string, Promise<ChatToNativeResult>>(),
+            ),
+            endpoints: vertexEndpoints,
+          }),
+    ),
+  // Claude's translations raise max_tokens above a thinking budget; the hold must cover what they send.
+  outputTokenCap: {
+    chat: (request, upstreamModel) =>
+      isVertexClaudeModel(upstreamModel) ? claudeOutputTokenCap.chat(request, upstreamModel) : undefined,
+    responses: (request, upstreamModel) =>
+      isVertexClaudeModel(upstreamModel) ? claudeOutputTokenCap.responses(request, upstreamModel) : undefined,
   },
   // Claude models are Anthropic's publisher models (rawPredict, Claude's own protocol); the others are Gemini-style
   // models, reached through the native translation of the Messages API.

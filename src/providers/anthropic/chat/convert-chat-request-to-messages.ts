@@ -1,5 +1,6 @@
 import type { components } from "../../../../generated/types/openai.js";
 import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { createFormatTool, placeFormatTool, refuseFormatWhileThinking } from "../format-tool.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
 type Block = Record<string, unknown>;
@@ -25,9 +26,6 @@ export function effortToThinkingBudget(effort: string | null | undefined): numbe
 
 /** Claude's thinking budget when the client turns thinking on without naming one (reasoning_effort medium). */
 export const defaultClaudeThinkingBudget = 2048;
-
-/** The tool a `json_object` format becomes (a `json_schema` format's tool is named after its schema). */
-export const jsonObjectToolName = "json_object";
 
 interface ChatMessage {
   role: string;
@@ -120,14 +118,6 @@ export function convertChatRequestToMessages(request: ChatRequest, upstreamModel
     }));
   }
   const format = toFormatTool(request.response_format);
-  if (format) {
-    if (functions.some((tool) => tool.function!.name === format.name))
-      throw new InvalidRequestError(
-        `response_format: the format's name "${format.name}" is also the name of a tool; rename one of them.`,
-        { param: "response_format" },
-      );
-    body.tools = [...((body.tools as Block[] | undefined) ?? []), format];
-  }
   if (functions.length > 0) {
     const choice = request.tool_choice as string | { function?: { name?: string } } | undefined;
     const claudeChoice: Record<string, unknown> | undefined =
@@ -144,26 +134,21 @@ export function convertChatRequestToMessages(request: ChatRequest, upstreamModel
       claudeChoice.disable_parallel_tool_use = true;
     if (claudeChoice) body.tool_choice = claudeChoice;
   }
-  if (format) {
-    // Claude must answer in the format: by calling its tool, or (with tools of the client's own, as OpenAI's
-    // models may) one of those, unless the client named the tool to call.
-    const named = typeof request.tool_choice === "object" && request.tool_choice !== null;
-    const offersOwnTools = functions.length > 0 && request.tool_choice !== "none";
-    if (!(offersOwnTools && named))
-      body.tool_choice = offersOwnTools ? { type: "any" } : { type: "tool", name: format.name };
-    if (!offersOwnTools) body.tools = [format];
-    if (request.parallel_tool_calls === false) (body.tool_choice as Block).disable_parallel_tool_use = true;
-  }
+  if (format)
+    placeFormatTool(body, format, {
+      ownToolNames: functions.map((tool) => tool.function!.name!),
+      ownToolsOff: request.tool_choice === "none",
+      namedTool: typeof request.tool_choice === "object" && request.tool_choice !== null,
+      oneCallAtATime: request.parallel_tool_calls === false,
+      param: "response_format",
+    });
   const budget = readThinkingBudget(request);
   const continuesToolCall = turns.at(-1)?.content.some((block) => block.type === "tool_result") === true;
   // Continuing a tool call, thinking stays on only when the turn that called the tool opens with its signed
   // thinking (the client sent extra_content back): Claude refuses a thinking request whose tool turn lacks it.
   const toolTurnOpensWithThinking = /thinking$/.test(String(turns.at(-2)?.content[0]?.type ?? ""));
   if (budget !== undefined && format && (!continuesToolCall || toolTurnOpensWithThinking))
-    throw new InvalidRequestError(
-      "response_format: a Claude channel cannot be made to answer in a format while it thinks; turn thinking off (thinking, reasoning_effort) or leave response_format out.",
-      { param: "response_format" },
-    );
+    throw refuseFormatWhileThinking("response_format", "thinking, reasoning_effort");
   if (budget !== undefined && (!continuesToolCall || toolTurnOpensWithThinking)) {
     body.thinking = { type: "enabled", budget_tokens: budget };
     // Claude counts thinking inside max_tokens and wants the budget below it.
@@ -208,21 +193,12 @@ export function findFormatToolName(request: ChatRequest): string | undefined {
   return toFormatTool(request.response_format)?.name as string | undefined;
 }
 
-/** A JSON response format as the tool Claude is made to call, named after its schema. */
+/** A JSON response format as the tool Claude is made to call. */
 function toFormatTool(format: ChatRequest["response_format"]): Block | undefined {
-  if (format?.type === "json_object")
-    return {
-      name: jsonObjectToolName,
-      description: "Answer with a JSON object.",
-      input_schema: { type: "object", additionalProperties: true },
-    };
+  if (format?.type === "json_object") return createFormatTool({ type: "json_object" });
   if (format?.type !== "json_schema") return undefined;
   const { name, description, schema } = format.json_schema as { name: string; description?: string; schema?: unknown };
-  return {
-    name,
-    description: description ?? `Answer with JSON that follows the ${name} schema.`,
-    input_schema: schema ?? { type: "object", additionalProperties: true },
-  };
+  return createFormatTool({ type: "json_schema", name, description, schema });
 }
 
 /** The thinking blocks an assistant message carries back in `extra_content.anthropic.thinking_blocks`. */

@@ -29,6 +29,8 @@ export interface ClaudeToResponsesStreamOptions {
   /** Unix seconds. */
   created: number;
   settings: ResponseSettings;
+  /** The tool a JSON `text.format` became: its call streams as the answer's text, a message item. */
+  formatToolName?: string | undefined;
   /** Unix seconds now, for `completed_at`. */
   now(): number;
   /** Called with the usage so far each time Claude reports it (message_start, then the cumulative message_delta). */
@@ -57,7 +59,7 @@ interface ClaudeEvent {
 /** The output item a Claude content block streams into, by block index. */
 type OpenBlock =
   | { kind: "reasoning"; outputIndex: number; id: string; thinking: string; signature: string }
-  | { kind: "message"; outputIndex: number; item: ResponseOutputMessage }
+  | { kind: "message"; outputIndex: number; item: ResponseOutputMessage; fromFormatTool: boolean }
   | { kind: "call"; outputIndex: number; item: ResponseOutputFunctionCall };
 
 /**
@@ -67,7 +69,8 @@ type OpenBlock =
  * `response.reasoning_summary_part.added` and `response.reasoning_summary_text.delta`… (the signature kept for the
  * item's `encrypted_content`), for text `response.content_part.added` and `response.output_text.delta`…, for a tool
  * use `response.function_call_arguments.delta`… as Claude streams the input, then at the block's end the `.done`
- * events and `response.output_item.done`; a redacted thinking block is one whole item. At the end
+ * events and `response.output_item.done`; a redacted thinking block is one whole item. The call of a JSON format's
+ * tool streams as a message item whose text deltas are the tool input's pieces. At the end
  * `response.completed` with the whole response and usage (status `incomplete` when a limit or a refusal ended it).
  * An `error` event, a malformed event or a stream without `message_stop` ends with one `error` event instead.
  */
@@ -175,7 +178,11 @@ export class ClaudeToResponsesStreamTransform implements StreamEventTransformer 
   private openBlock(controller: Frames, index: number, block: NonNullable<ClaudeEvent["content_block"]>): void {
     const outputIndex = this.output.length;
     const ids = this.ids!;
-    switch (block.type) {
+    const isFormatTool =
+      block.type === "tool_use" &&
+      this.options.formatToolName !== undefined &&
+      block.name === this.options.formatToolName;
+    switch (isFormatTool ? "text" : block.type) {
       case "thinking": {
         const id = ids.itemId("rs", outputIndex);
         this.output.push({ id, type: "reasoning", summary: [], status: "in_progress" });
@@ -225,7 +232,7 @@ export class ClaudeToResponsesStreamTransform implements StreamEventTransformer 
           content: [{ type: "output_text", text: "", annotations: [], logprobs: [] }],
         };
         this.output.push(item);
-        this.open.set(index, { kind: "message", outputIndex, item });
+        this.open.set(index, { kind: "message", outputIndex, item, fromFormatTool: isFormatTool });
         this.send(controller, {
           type: "response.output_item.added",
           sequence_number: this.sequenceNumber++,
@@ -281,16 +288,18 @@ export class ClaudeToResponsesStreamTransform implements StreamEventTransformer 
       });
     } else if (block.kind === "reasoning" && delta.type === "signature_delta" && delta.signature) {
       block.signature += delta.signature;
-    } else if (block.kind === "message" && delta.type === "text_delta" && delta.text) {
-      block.item.content[0]!.text += delta.text;
-      this.options.onText(delta.text);
+    } else if (block.kind === "message" && (block.fromFormatTool ? delta.partial_json : delta.text)) {
+      if (delta.type !== (block.fromFormatTool ? "input_json_delta" : "text_delta")) return;
+      const text = (block.fromFormatTool ? delta.partial_json : delta.text)!;
+      block.item.content[0]!.text += text;
+      this.options.onText(text);
       this.send(controller, {
         type: "response.output_text.delta",
         sequence_number: this.sequenceNumber++,
         item_id: block.item.id,
         output_index: block.outputIndex,
         content_index: 0,
-        delta: delta.text,
+        delta: text,
       });
     } else if (block.kind === "call" && delta.type === "input_json_delta" && delta.partial_json) {
       block.item.arguments += delta.partial_json;

@@ -34,6 +34,8 @@ export interface MessageToResponseOptions {
   /** Unix seconds at the end, for `completed_at`. */
   completedAt: number;
   settings: ResponseSettings;
+  /** The tool a JSON `text.format` became: its call is the answer, a message whose text is the tool's input. */
+  formatToolName?: string | undefined;
 }
 
 /** How Claude's answer ended, as a Responses status: a limit or a refusal makes it `incomplete` with the reason. */
@@ -80,6 +82,7 @@ export function createClaudeReasoningItem(
 /**
  * Claude's message → a Responses object: each thinking block a reasoning item, each text block a message item,
  * each tool use a function_call item (its id as the call_id), in Claude's order; the stop reason as the status.
+ * The call of a format's tool is the answer in that format: a message item whose text is the tool's input.
  */
 export function convertMessageToResponse(
   message: ClaudeMessage,
@@ -101,13 +104,23 @@ export function convertMessageToResponse(
       output.push(
         createClaudeReasoningItem(ids.itemId("rs", position), { type: "redacted_thinking", data: block.data ?? "" }),
       );
-    else if (block.type === "text")
+    else if (
+      block.type === "text" ||
+      (block.type === "tool_use" && options.formatToolName !== undefined && block.name === options.formatToolName)
+    )
       output.push({
         id: ids.itemId("msg", position),
         type: "message",
         status: "completed",
         role: "assistant",
-        content: [{ type: "output_text", text: block.text ?? "", annotations: [], logprobs: [] }],
+        content: [
+          {
+            type: "output_text",
+            text: block.type === "text" ? (block.text ?? "") : JSON.stringify(block.input ?? {}),
+            annotations: [],
+            logprobs: [],
+          },
+        ],
       });
     else if (block.type === "tool_use")
       output.push({

@@ -1,6 +1,7 @@
 import type { components } from "../../../../generated/types/openai.js";
 import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
 import { defaultClaudeMaxTokens, effortToThinkingBudget } from "../chat/convert-chat-request-to-messages.js";
+import { createFormatTool, placeFormatTool, refuseFormatWhileThinking } from "../format-tool.js";
 import { decodeClaudeThinking } from "./claude-thinking-carrier.js";
 
 type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
@@ -20,8 +21,9 @@ type Turn = { role: "user" | "assistant"; content: Block[] };
  *   `max_output_tokens` is `max_tokens` (4,096 when absent: Claude requires one); `reasoning.effort` a thinking
  *   budget (low 1,024, medium 2,048, high 4,096) with `max_tokens` raised above it. Thinking stays off when the
  *   request continues a tool call whose assistant turn came back without its thinking block (Claude would refuse it).
- * Refused with a 400 naming the field: what Claude cannot take (other tool kinds, file ids, structured output
- * formats) and continuations by id (previous_response_id, item_reference: nothing is stored for Claude channels).
+ * - A JSON `text.format` becomes a tool Claude is made to call (see format-tool.ts); with thinking on it is refused.
+ * Refused with a 400 naming the field: what Claude cannot take (other tool kinds, file ids) and continuations by
+ * id (previous_response_id, item_reference: nothing is stored for Claude channels).
  */
 export function convertResponsesRequestToMessages(
   request: ResponsesRequest,
@@ -32,12 +34,6 @@ export function convertResponsesRequestToMessages(
       `previous_response_id is not supported for ${request.model}: the gateway keeps no conversation store for Claude channels. Send the whole conversation in input (earlier output items included).`,
       { param: "previous_response_id" },
     );
-  const format = request.text?.format?.type;
-  if (format === "json_schema" || format === "json_object")
-    throw new InvalidRequestError(`text.format ${format} is not supported for ${request.model} (a Claude channel).`, {
-      param: "text.format",
-    });
-
   const system: string[] = [];
   if (typeof request.instructions === "string" && request.instructions !== "") system.push(request.instructions);
   const turns: Turn[] = [];
@@ -138,6 +134,15 @@ export function convertResponsesRequestToMessages(
       body.tool_choice = { ...(choice ?? { type: "auto" }), disable_parallel_tool_use: true };
     else if (choice !== undefined) body.tool_choice = choice;
   }
+  const format = findResponsesFormatTool(request);
+  if (format)
+    placeFormatTool(body, format, {
+      ownToolNames: tools.map((tool) => (tool as { name?: string }).name ?? ""),
+      ownToolsOff: request.tool_choice === "none",
+      namedTool: typeof request.tool_choice === "object" && request.tool_choice !== null,
+      oneCallAtATime: request.parallel_tool_calls === false,
+      param: "text.format",
+    });
 
   const effort = request.reasoning?.effort ?? undefined;
   const budget = effortToThinkingBudget(effort);
@@ -146,6 +151,8 @@ export function convertResponsesRequestToMessages(
       `reasoning.effort "${effort}" is not supported on a Claude channel (minimal, low, medium, high, none).`,
       { param: "reasoning.effort" },
     );
+  if (budget !== undefined && format && thinkingCanContinue(turns))
+    throw refuseFormatWhileThinking("text.format", "reasoning.effort");
   if (budget !== undefined && thinkingCanContinue(turns)) {
     body.thinking = { type: "enabled", budget_tokens: budget };
     // Claude counts thinking inside max_tokens and wants the budget below it.
@@ -154,6 +161,24 @@ export function convertResponsesRequestToMessages(
     delete body.top_p;
   }
   return body;
+}
+
+/** The tool a JSON `text.format` becomes on a Claude channel, if the request asks for one. */
+export function findResponsesFormatTool(request: ResponsesRequest): Record<string, unknown> | undefined {
+  const format = request.text?.format;
+  if (format?.type === "json_object") return createFormatTool({ type: "json_object" });
+  if (format?.type !== "json_schema") return undefined;
+  if (typeof format.name !== "string" || format.name === "")
+    throw new InvalidRequestError("text.format.name is required for a json_schema format.", {
+      param: "text.format.name",
+    });
+  const description = (format as { description?: unknown }).description;
+  return createFormatTool({
+    type: "json_schema",
+    name: format.name,
+    description: typeof description === "string" ? description : undefined,
+    schema: format.schema,
+  });
 }
 
 /** With thinking on, Claude wants the assistant turn a tool result answers to open with its thinking block. */

@@ -8,29 +8,35 @@ import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-re
 import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js";
 import { echoResponseSettings } from "../../../http/echo-response-settings.js";
 import { readClientAnthropicHeaders, withClientAnthropicHeaders } from "../anthropic-headers.js";
+import { type AnthropicEndpoint, anthropicOwnEndpoint } from "../anthropic-endpoint.js";
 import { ClaudeToResponsesStreamTransform } from "./claude-to-responses-stream-transform.js";
 import { type ClaudeMessage, convertMessageToResponse } from "./convert-message-to-response.js";
-import { convertResponsesRequestToMessages } from "./convert-responses-request-to-messages.js";
+import { convertResponsesRequestToMessages, findResponsesFormatTool } from "./convert-responses-request-to-messages.js";
 
 type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
 
-/** One Responses attempt against a Claude channel, on Claude's own protocol (Messages, JSON or stream). */
-export async function relayAnthropicResponses(request: ResponsesRequest, input: RelayAttemptInput): Promise<void> {
+/** One Responses attempt against a Claude channel, on Claude's protocol (Messages, JSON or stream) at `endpoint`. */
+export async function relayAnthropicResponses(
+  request: ResponsesRequest,
+  input: RelayAttemptInput,
+  endpoint: AnthropicEndpoint = anthropicOwnEndpoint,
+): Promise<void> {
   const clientRequest = withoutInjectedDefaults(request, input.response);
-  const body = convertResponsesRequestToMessages(clientRequest, input.attempt.upstreamModel);
+  const { model: _model, ...body } = convertResponsesRequestToMessages(clientRequest, input.attempt.upstreamModel);
   const stream = request.stream === true;
   const upstreamRequest = {
     method: "POST",
-    path: "/v1/messages",
+    path: endpoint.path(input.attempt, stream),
     headers: withClientAnthropicHeaders(
       input.upstreamHeaders({ stream }),
       readClientAnthropicHeaders(input.clientHeader),
     ),
-    body: JSON.stringify(body),
+    body: JSON.stringify(endpoint.body(body, input.attempt, stream)),
     signal: input.signal,
   } as const;
   const created = Math.floor(Date.now() / 1000);
   const settings = echoResponseSettings(request);
+  const formatToolName = findResponsesFormatTool(clientRequest)?.name as string | undefined;
 
   if (!stream) {
     const message = await sendUpstreamJsonRequest<ClaudeMessage>(input.attempt, upstreamRequest);
@@ -39,6 +45,7 @@ export async function relayAnthropicResponses(request: ResponsesRequest, input: 
       created,
       completedAt: Math.floor(Date.now() / 1000),
       settings,
+      formatToolName,
     });
     input.observed.usage = converted.usage;
     input.deliver(converted.response);
@@ -50,6 +57,7 @@ export async function relayAnthropicResponses(request: ResponsesRequest, input: 
     model: request.model,
     created,
     settings,
+    formatToolName,
     now: () => Math.floor(Date.now() / 1000),
     onUsage: (usage) => {
       input.observed.usage = usage;

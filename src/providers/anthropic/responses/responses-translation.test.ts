@@ -63,7 +63,11 @@ describe("a Responses request Claude cannot take", () => {
       "input[0].type",
     ],
     ["another tool kind", { tools: [{ type: "web_search" }] as ResponsesRequest["tools"] }, "tools[0].type"],
-    ["a structured output format", { text: { format: { type: "json_object" } } }, "text.format"],
+    [
+      "a structured output format while thinking",
+      { text: { format: { type: "json_object" } }, reasoning: { effort: "low" } } as Partial<ResponsesRequest>,
+      "text.format",
+    ],
     [
       "an effort it cannot budget",
       { reasoning: { effort: "xhigh" } as ResponsesRequest["reasoning"] },
