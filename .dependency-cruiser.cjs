@@ -23,11 +23,17 @@ const contract = "^src/providers/contract/";
 const upstream = "^src/upstream/";
 // Provider code that several providers share on purpose: the Anthropic Messages wire format (spoken by the
 // anthropic, vertex and bedrock channels and by openai's /v1/messages translation) and the image families (the
-// request rules of image models that several upstreams serve). Two providers compose another on purpose and may
+// request rules of image models that several upstreams serve) and the shared translations (OpenAI-surface requests
+// and answers several providers translate the same way: embedding inputs, the embedding list and its token estimate,
+// Responses input as chat messages with the gateway's thought-signature round trip). Two providers compose another on purpose and may
 // import it, nothing else: azure is the openai protocol with Azure's paths and key header, vertex is the native
 // (Gemini) protocol, and Claude's for Anthropic's publisher models, with Vertex's endpoints and OAuth. No other
 // provider imports another.
-const sharedProviderCode = ["^src/providers/anthropic-wire/", "^src/providers/image-families/"];
+const sharedProviderCode = [
+  "^src/providers/anthropic-wire/",
+  "^src/providers/image-families/",
+  "^src/providers/shared-translations/",
+];
 
 module.exports = {
   forbidden: [

@@ -29,8 +29,10 @@ import { createChannelHealth } from "./channels/health/create-channel-health.js"
 import { createHealthWebhookNotifier } from "./channels/health/create-health-webhook-notifier.js";
 import { syncConfigChannels } from "./channels/sync-config-channels.js";
 import { parseAllowList } from "./auth/ip/parse-allow-list.js";
+import { assertConfigChannelSettingsFit } from "./config/assert-config-channel-settings-fit.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
 import type { GatewayContext } from "./gateway-context.js";
+import type { ProviderAdapterLookup } from "./providers/contract/provider-adapter-lookup.js";
 import { createProviderServices } from "./providers/create-provider-services.js";
 import { createKeyCipher } from "./keys/create-key-cipher.js";
 import type { Logger } from "./logging/logger.js";
@@ -61,6 +63,9 @@ export interface CreateGatewayOptions {
   database?: GatewayDatabase;
 }
 
+/** Each channel type's adapter, from the registry: handed down to whatever needs an adapter, never imported below. */
+export const findProviderAdapter: ProviderAdapterLookup = (type) => providerRegistry[type];
+
 /** config → store → services → app. Tests call this too, with their own config, and never listen. */
 export async function createGateway(
   fileConfig: GatewayConfig,
@@ -70,6 +75,8 @@ export async function createGateway(
   // This gateway's own copy: its price catalog replaces the live price and group fields with the store's (two
   // gateways built from one configuration, as in tests, must not share what each read from the store).
   const config: GatewayConfig = { ...fileConfig };
+  // Before anything is opened: a channel whose settings do not fit its type never reaches the store.
+  assertConfigChannelSettingsFit(config.channels, findProviderAdapter);
   // Redis first: a REDIS_URL that cannot connect stops the start before anything else is opened.
   const redisOptions = {
     connectTimeoutMs: config.redisTimeouts.connectTimeoutMs,
@@ -149,7 +156,7 @@ export async function createGateway(
     }),
     metrics,
     providers: createProviderServices(config, logger, now),
-    findAdapter: (type) => providerRegistry[type],
+    findAdapter: findProviderAdapter,
     now,
   };
   await syncConfigChannels(baseContext);

@@ -1,8 +1,9 @@
 import type { Server } from "node:http";
 import { collectStartNotes } from "./collect-start-notes.js";
 import type { GatewayConfig } from "./config/gateway-config.js";
+import { assertConfigChannelSettingsFit } from "./config/assert-config-channel-settings-fit.js";
 import { loadConfig } from "./config/load-config.js";
-import { createGateway, type Gateway } from "./create-gateway.js";
+import { createGateway, findProviderAdapter, type Gateway } from "./create-gateway.js";
 import { GatewayError } from "./errors/gateway-error.js";
 import { createGatewayServer } from "./http/create-gateway-server.js";
 import { createLogger } from "./logging/logger.js";
@@ -14,6 +15,8 @@ import { startTracing } from "./tracing/start-tracing.js";
 let config: GatewayConfig;
 try {
   config = loadConfig();
+  // createGateway checks this too; checked here, a settings typo is a configuration error like any other in the file.
+  assertConfigChannelSettingsFit(config.channels, findProviderAdapter);
 } catch (error) {
   console.error(
     `Configuration error: ${error instanceof GatewayError || error instanceof Error ? error.message : String(error)}`,

@@ -3,6 +3,7 @@ import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import type { ChannelRecord } from "../store/channels/channel-record.js";
 import { insertChannel } from "../store/channels/insert-channel.js";
 import { channelMessages } from "./channel-messages.js";
+import type { GatewayContext } from "../gateway-context.js";
 import type { ChannelServicesContext } from "./channel-services-context.js";
 import { collectRequestKeys } from "./collect-request-keys.js";
 import { encryptChannelKeys } from "./encrypt-channel-keys.js";
@@ -15,12 +16,12 @@ type CreateChannelRequest = components["schemas"]["CreateChannelRequest"];
 
 /** Stores a new `api` channel; the caller reloads the router so new requests use it at once. */
 export async function createApiChannel(
-  context: ChannelServicesContext,
+  context: ChannelServicesContext & Pick<GatewayContext, "findAdapter">,
   request: CreateChannelRequest,
 ): Promise<ChannelRecord> {
   const keys = collectRequestKeys(request);
   if (keys === undefined) throw new InvalidRequestError(channelMessages.keyRequired, { param: "key" });
-  assertChannelSettingsFit(request.type, request.settings);
+  assertChannelSettingsFit(context.findAdapter, request.type, request.settings);
   try {
     return await insertChannel(context.database.db, {
       name: request.name,

@@ -4,6 +4,7 @@ import { NotFoundError } from "../errors/not-found-error.js";
 import type { ChannelRecord } from "../store/channels/channel-record.js";
 import { updateChannel, type ChannelPatch } from "../store/channels/update-channel.js";
 import { channelMessages } from "./channel-messages.js";
+import type { GatewayContext } from "../gateway-context.js";
 import type { ChannelServicesContext } from "./channel-services-context.js";
 import { collectRequestKeys } from "./collect-request-keys.js";
 import { encryptChannelKeys } from "./encrypt-channel-keys.js";
@@ -22,7 +23,7 @@ type UpdateChannelRequest = components["schemas"]["UpdateChannelRequest"];
  * A new type or new settings are checked together: the settings kept must fit a changed type.
  */
 export async function updateApiChannel(
-  context: ChannelServicesContext,
+  context: ChannelServicesContext & Pick<GatewayContext, "findAdapter">,
   request: UpdateChannelRequest,
 ): Promise<ChannelRecord> {
   const current = await findApiChannel(context, request.id);
@@ -30,7 +31,7 @@ export async function updateApiChannel(
   const settingsChange = request.settings !== undefined || request.type !== undefined;
   const settings = request.settings ?? readStoredProviderSettings(current.settings);
   const type = request.type ?? current.type;
-  if (settingsChange && isChannelType(type)) assertChannelSettingsFit(type, settings);
+  if (settingsChange && isChannelType(type)) assertChannelSettingsFit(context.findAdapter, type, settings);
   const timeoutsChange = request.timeouts !== undefined;
   const patch: ChannelPatch = {
     name: request.name,

@@ -3,16 +3,22 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { createGateway, findProviderAdapter } from "../create-gateway.js";
+import { createLogger } from "../logging/logger.js";
+import { assertConfigChannelSettingsFit } from "./assert-config-channel-settings-fit.js";
 import { loadConfig } from "./load-config.js";
 
 function loadWith(yaml: string) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gateway-config-")), "config.yaml");
   fs.writeFileSync(file, yaml);
-  return loadConfig({
+  const config = loadConfig({
     DATABASE_URL: "sqlite::memory:",
     GATEWAY_SECRET: "test-secret-0123456789abcdef",
     GATEWAY_CONFIG: file,
   });
+  // The composition step that follows loading: the adapters' declared shapes are checked against the file.
+  assertConfigChannelSettingsFit(config.channels, findProviderAdapter);
+  return config;
 }
 
 const azureChannel = (settings: string) =>
@@ -43,5 +49,20 @@ describe("GATEWAY_CONFIG channel settings", () => {
       loadWith("channels:\n  - { name: o, type: openai, base_url: https://x.example, key: k, models: [m] }\n")
         .channels[0]?.settings,
     ).toEqual({});
+  });
+});
+
+describe("createGateway with GATEWAY_CONFIG channel settings", () => {
+  it("refuses settings that do not fit before it opens anything", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gateway-config-")), "config.yaml");
+    fs.writeFileSync(file, azureChannel('{ api_verison: "2024-10-21" }'));
+    const config = loadConfig({
+      DATABASE_URL: "sqlite::memory:",
+      GATEWAY_SECRET: "test-secret-0123456789abcdef",
+      GATEWAY_CONFIG: file,
+    });
+    await expect(createGateway(config, createLogger({ level: "silent" }))).rejects.toThrow(
+      'GATEWAY_CONFIG: channel "azure-eu" settings: unknown key "api_verison" (azure channels take api_version).',
+    );
   });
 });

@@ -11,7 +11,6 @@ import { findProjectRoot } from "../http/find-project-root.js";
 import { configFileSchema } from "./config-file-schema.js";
 import type { ChannelSettings } from "../providers/contract/channel-settings-shape.js";
 import type { ChannelType } from "../providers/contract/channel-type.js";
-import { findChannelSettingsProblem } from "../providers/find-channel-settings-problem.js";
 import type { ChannelTimeouts, ConfiguredChannel, GatewayConfig, ModelPrice } from "./gateway-config.js";
 
 type Environment = Record<string, string | undefined>;
@@ -184,9 +183,6 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
   const defaultTimeouts = toTimeouts(file.timeouts, { connectMs: 5_000, headerMs: 120_000, idleMs: 300_000 });
   const channels: ConfiguredChannel[] = (file.channels ?? []).map((channel) => {
     const keys = channel.keys ?? (channel.key !== undefined ? [channel.key] : []);
-    const settingsProblem = findChannelSettingsProblem(channel.type, channel.settings);
-    if (settingsProblem)
-      throw new ConfigurationError(`GATEWAY_CONFIG: channel "${channel.name}" ${settingsProblem.message}`);
     return {
       name: channel.name,
       type: channel.type,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { findChannelSettingsProblem } from "./find-channel-settings-problem.js";
+import type { ChannelType } from "./contract/channel-type.js";
+import type { ProviderAdapterLookup } from "./contract/provider-adapter-lookup.js";
+import { findChannelSettingsProblem as findProblemInShape } from "./find-channel-settings-problem.js";
+import { providerRegistry } from "./registry.js";
+
+/** Each type's shape as the composition root hands it down: declared by the type's adapter in the registry. */
+const findAdapter: ProviderAdapterLookup = (type) => providerRegistry[type];
+const findChannelSettingsProblem = (type: ChannelType, settings: unknown) =>
+  findProblemInShape(type, settings, findAdapter(type).settingsShape);
 
 describe("findChannelSettingsProblem", () => {
   it("accepts settings that fit the type's declared shape", () => {

@@ -1,6 +1,5 @@
 import type { ChannelType } from "./contract/channel-type.js";
 import type { ChannelSettingsShape } from "./contract/channel-settings-shape.js";
-import { findProviderAdapter } from "./find-provider-adapter.js";
 
 /** Why a channel's settings do not fit its type: the key at fault and a sentence an operator can act on. */
 export interface ChannelSettingsProblem {
@@ -9,11 +8,16 @@ export interface ChannelSettingsProblem {
 }
 
 /**
- * Checks a channel's `settings` against the shape its type's adapter declares: unknown keys, missing required keys
- * and values of the wrong form are refused, each named. Undefined when the settings fit.
+ * Checks a channel's `settings` against the shape its type's adapter declares (`ProviderAdapter.settingsShape`, which
+ * the caller looks up: this module knows no adapter): unknown keys, missing required keys and values of the wrong
+ * form are refused, each named. Undefined when the settings fit.
  */
-export function findChannelSettingsProblem(type: ChannelType, settings: unknown): ChannelSettingsProblem | undefined {
-  const shape: ChannelSettingsShape = findProviderAdapter(type).settingsShape ?? {};
+export function findChannelSettingsProblem(
+  type: ChannelType,
+  settings: unknown,
+  declaredShape: ChannelSettingsShape | undefined,
+): ChannelSettingsProblem | undefined {
+  const shape: ChannelSettingsShape = declaredShape ?? {};
   const known = Object.keys(shape);
   const takes = known.length > 0 ? `${type} channels take ${known.join(", ")}` : `${type} channels take no settings`;
   if (settings === undefined || settings === null) settings = {};

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeBedrockServer } from "../../mocks/upstreams/bedrock/start-fake-bedrock-server.js";
 import { createEmbeddingVector } from "../../mocks/upstreams/openai/create-embedding-vector.js";
 import type { FakeUpstream } from "../../mocks/upstreams/shared/fake-upstream.js";
-import { estimateEmbeddingTokens } from "../../src/providers/native/estimate-embedding-tokens.js";
+import { estimateEmbeddingTokens } from "../../src/providers/shared-translations/estimate-embedding-tokens.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";

@@ -1,6 +1,6 @@
 import type { components as NativeComponents } from "../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { readEmbeddingTexts } from "../shared-translations/read-embedding-texts.js";
 
 type EmbeddingRequest = OpenaiComponents["schemas"]["CreateEmbeddingRequest"];
 type BatchEmbedContentsRequest = NativeComponents["schemas"]["BatchEmbedContentsRequest"];
@@ -31,16 +31,4 @@ export function convertEmbeddingRequestToNative(
     batches.push({ requests: requests.slice(start, start + maxNativeEmbedRequestsPerBatch) });
   }
   return batches;
-}
-
-/** The input as a list of texts; refuses token ids. */
-export function readEmbeddingTexts(input: EmbeddingRequest["input"]): string[] {
-  if (typeof input === "string") return [input];
-  if (input.every((item): item is string => typeof item === "string")) return input;
-  throw new InvalidRequestError(
-    "input as token ids is not supported for this model; send the text as a string or an array of strings.",
-    {
-      param: "input",
-    },
-  );
 }

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../errors/invalid-request-error.js";
 import { convertEmbeddingRequestToNative } from "./convert-embedding-request-to-native.js";
-import { convertNativeEmbeddingsToOpenai } from "./convert-native-embeddings-to-openai.js";
-import { encodeEmbeddingAsBase64 } from "./encode-embedding-as-base64.js";
-import { estimateEmbeddingTokens } from "./estimate-embedding-tokens.js";
+import { convertNativeEmbeddingsToOpenai } from "../shared-translations/convert-native-embeddings-to-openai.js";
+import { encodeEmbeddingAsBase64 } from "../shared-translations/encode-embedding-as-base64.js";
+import { estimateEmbeddingTokens } from "../shared-translations/estimate-embedding-tokens.js";
 import { createOpenaiSchemaValidator } from "./testing/create-openai-schema-validator.js";
 
 const validate = createOpenaiSchemaValidator();

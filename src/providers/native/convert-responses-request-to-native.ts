@@ -5,7 +5,7 @@ import {
   type ChatToNativeInput,
   type ChatToNativeResult,
 } from "./convert-chat-request-to-native.js";
-import { convertResponsesInputToMessages } from "./convert-responses-input-to-messages.js";
+import { convertResponsesInputToMessages } from "../shared-translations/convert-responses-input-to-messages.js";
 
 type ResponsesRequest = OpenaiComponents["schemas"]["CreateResponseRequest"];
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];

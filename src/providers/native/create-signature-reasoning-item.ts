@@ -1,5 +1,5 @@
 import type { components } from "../../../generated/types/openai.js";
-import { reasoningSignaturePrefix } from "./reasoning-signature-prefix.js";
+import { reasoningSignaturePrefix } from "../shared-translations/reasoning-signature-prefix.js";
 
 type ResponseOutputReasoning = components["schemas"]["ResponseOutputReasoning"];
 

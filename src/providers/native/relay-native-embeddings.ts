@@ -3,9 +3,10 @@ import type { components as OpenaiComponents } from "../../../generated/types/op
 import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../upstream/upstream-failure.js";
-import { convertEmbeddingRequestToNative, readEmbeddingTexts } from "./convert-embedding-request-to-native.js";
-import { convertNativeEmbeddingsToOpenai } from "./convert-native-embeddings-to-openai.js";
-import { estimateEmbeddingTokens } from "./estimate-embedding-tokens.js";
+import { convertEmbeddingRequestToNative } from "./convert-embedding-request-to-native.js";
+import { readEmbeddingTexts } from "../shared-translations/read-embedding-texts.js";
+import { convertNativeEmbeddingsToOpenai } from "../shared-translations/convert-native-embeddings-to-openai.js";
+import { estimateEmbeddingTokens } from "../shared-translations/estimate-embedding-tokens.js";
 
 type EmbeddingRequest = OpenaiComponents["schemas"]["CreateEmbeddingRequest"];
 type BatchEmbedContentsResponse = NativeComponents["schemas"]["BatchEmbedContentsResponse"];

@@ -1,6 +1,6 @@
 import type { components } from "../../../../generated/types/openai.js";
 import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
-import { readEmbeddingTexts } from "../../native/convert-embedding-request-to-native.js";
+import { readEmbeddingTexts } from "../../shared-translations/read-embedding-texts.js";
 
 type EmbeddingRequest = components["schemas"]["CreateEmbeddingRequest"];
 

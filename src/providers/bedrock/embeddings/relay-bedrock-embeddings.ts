@@ -2,9 +2,9 @@ import type { components } from "../../../../generated/types/openai.js";
 import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
 import { UpstreamFailure } from "../../../upstream/upstream-failure.js";
-import { readEmbeddingTexts } from "../../native/convert-embedding-request-to-native.js";
-import { convertNativeEmbeddingsToOpenai } from "../../native/convert-native-embeddings-to-openai.js";
-import { estimateEmbeddingTokens } from "../../native/estimate-embedding-tokens.js";
+import { readEmbeddingTexts } from "../../shared-translations/read-embedding-texts.js";
+import { convertNativeEmbeddingsToOpenai } from "../../shared-translations/convert-native-embeddings-to-openai.js";
+import { estimateEmbeddingTokens } from "../../shared-translations/estimate-embedding-tokens.js";
 import { bedrockModelPath, buildSignedBedrockRequest } from "../build-signed-bedrock-request.js";
 import {
   type BedrockEmbeddingAnswer,

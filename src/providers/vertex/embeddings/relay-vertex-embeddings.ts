@@ -2,9 +2,9 @@ import type { components as NativeComponents } from "../../../../generated/types
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
 import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
 import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
-import { readEmbeddingTexts } from "../../native/convert-embedding-request-to-native.js";
-import { convertNativeEmbeddingsToOpenai } from "../../native/convert-native-embeddings-to-openai.js";
-import { estimateEmbeddingTokens } from "../../native/estimate-embedding-tokens.js";
+import { readEmbeddingTexts } from "../../shared-translations/read-embedding-texts.js";
+import { convertNativeEmbeddingsToOpenai } from "../../shared-translations/convert-native-embeddings-to-openai.js";
+import { estimateEmbeddingTokens } from "../../shared-translations/estimate-embedding-tokens.js";
 import type { NativeEmbedCall } from "../../contract/native-embed-call.js";
 import { predictVertexEmbeddings } from "./predict-vertex-embeddings.js";
 
