@@ -318,7 +318,7 @@ export const en = {
     resetPassword: "Reset password",
     editLabel: "Edit user {{name}}",
     topUpLabel: "Top up the wallet of {{name}}",
-    passwordLabel: "Reset the password of {{name}}",
+    passwordLabel: "Reset password of {{name}}",
     deleteLabel: "Delete user {{name}}",
     confirmDelete: "Delete user {{name}}? Their tokens stop working and this cannot be undone.",
     deleted: "User {{name}} deleted.",

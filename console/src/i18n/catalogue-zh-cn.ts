@@ -319,7 +319,7 @@ export const zhCn: Catalogue = {
     resetPassword: "重置密码",
     editLabel: "编辑用户 {{name}}",
     topUpLabel: "为 {{name}} 的钱包充值",
-    passwordLabel: "重置 {{name}} 的密码",
+    passwordLabel: "重置密码：{{name}}",
     deleteLabel: "删除用户 {{name}}",
     confirmDelete: "删除用户 {{name}}？其令牌将停止工作，且无法撤销。",
     deleted: "已删除用户 {{name}}。",
