@@ -13,7 +13,7 @@ import { launchChromium } from "./launch-chromium.js";
 
 // The wallet page (a user redeems a code an administrator made and watches the balance grow; a used code is
 // refused with the gateway's own message) and the users page (an administrator finds a user, tops their wallet up,
-// disables them, deletes another after confirming); checked by axe-core in English and Chinese.
+// disables them, resets another's password and deletes them after confirming); checked by axe-core in English and Chinese.
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 const consoleFolder = path.join(projectRoot, "test-output", "console-dist-wallet-users");
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -122,7 +122,7 @@ describe("the wallet and users pages", () => {
     expect(await balance.textContent()).toContain("Remaining1,250,000 units ($2.50)");
   });
 
-  it("lets an administrator find a user, top their wallet up, disable them and delete another", async () => {
+  it("lets an administrator find a user, top their wallet up, disable them, reset another's password and delete them", async () => {
     const page = adminPage;
     await signIn(page, admin);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }).click();
@@ -162,6 +162,20 @@ describe("the wallet and users pages", () => {
     await search.getByRole("button", { name: "Search" }).click();
     const leaverRow = rows.filter({ has: page.getByRole("rowheader", { name: leaver.username }) });
     await expect.poll(() => leaverRow.count()).toBe(1);
+    await leaverRow.getByRole("button", { name: `Reset password of ${leaver.username}` }).click();
+    const reset = page.getByRole("dialog", { name: `Reset password of ${leaver.username}` });
+    await reset.getByLabel("New password").fill("a-brand-new-password");
+    await reset.getByRole("button", { name: "Reset password" }).click();
+    // Hashing a password is slow on purpose, so this waits past the usual bound for the dialog to close.
+    await reset.waitFor({ state: "detached", timeout: 30_000 });
+    expect(await page.getByRole("status").textContent()).toBe(
+      `Password of ${leaver.username} reset; they must sign in again.`,
+    );
+    const login = await gateway.clientFor({}).management.POST("/api/user/login", {
+      body: { username: leaver.username, password: "a-brand-new-password" },
+    });
+    expect(login.response.status).toBe(200);
+
     page.once("dialog", (dialog) => void dialog.accept());
     await leaverRow.getByRole("button", { name: `Delete user ${leaver.username}` }).click();
     await expect.poll(() => page.getByRole("status").textContent()).toBe(`User ${leaver.username} deleted.`);
