@@ -11,6 +11,8 @@ import { SignInPage } from "./pages/sign-in-page";
 import { TasksPage } from "./pages/tasks-page";
 import { TokensPage } from "./pages/tokens-page";
 import { UsagePage } from "./pages/usage-page";
+import { UsersPage } from "./pages/users-page";
+import { WalletPage } from "./pages/wallet-page";
 import type { Session } from "./session";
 import { useLocationPath } from "./use-location-path";
 
@@ -22,7 +24,9 @@ const pages = [
   { path: "/tokens", labelKey: "nav.tokens", adminOnly: false, Page: TokensPage },
   { path: "/usage", labelKey: "nav.usage", adminOnly: false, Page: UsagePage },
   { path: "/tasks", labelKey: "nav.tasks", adminOnly: false, Page: TasksPage },
+  { path: "/wallet", labelKey: "nav.wallet", adminOnly: false, Page: WalletPage },
   { path: "/channels", labelKey: "nav.channels", adminOnly: true, Page: ChannelsPage },
+  { path: "/users", labelKey: "nav.users", adminOnly: true, Page: UsersPage },
 ] as const;
 
 /** The page a path names: `/` is the dashboard, `/tokens/…` is Tokens; anything else is not found. */

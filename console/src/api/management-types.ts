@@ -20,3 +20,5 @@ export type UsageBucket = components["schemas"]["UsageBucket"];
 export type UserTask = components["schemas"]["UserTask"];
 export type TaskStatus = components["schemas"]["TaskStatus"];
 export type UsableGroupList = components["schemas"]["UsableGroupList"];
+export type QuotaChange = components["schemas"]["QuotaChange"];
+export type UpdateUserRequest = components["schemas"]["UpdateUserRequest"];
