@@ -7,6 +7,7 @@ import { PreferenceSwitches } from "./components/preference-switches";
 import { ChannelsPage } from "./pages/channels-page";
 import { DashboardPage } from "./pages/dashboard-page";
 import { NotFoundPage } from "./pages/not-found-page";
+import { RedemptionCodesPage } from "./pages/redemption-codes-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { TasksPage } from "./pages/tasks-page";
 import { TokensPage } from "./pages/tokens-page";
@@ -23,6 +24,8 @@ const pages = [
   { path: "/usage", labelKey: "nav.usage", adminOnly: false, Page: UsagePage },
   { path: "/tasks", labelKey: "nav.tasks", adminOnly: false, Page: TasksPage },
   { path: "/channels", labelKey: "nav.channels", adminOnly: true, Page: ChannelsPage },
+  // Administrators' money and change records.
+  { path: "/redemption", labelKey: "adminDataNav.redemption", adminOnly: true, Page: RedemptionCodesPage },
 ] as const;
 
 /** The page a path names: `/` is the dashboard, `/tokens/…` is Tokens; anything else is not found. */
