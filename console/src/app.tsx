@@ -7,6 +7,7 @@ import { PreferenceSwitches } from "./components/preference-switches";
 import { ChannelsPage } from "./pages/channels-page";
 import { DashboardPage } from "./pages/dashboard-page";
 import { NotFoundPage } from "./pages/not-found-page";
+import { PricesPage } from "./pages/prices-page";
 import { RedemptionCodesPage } from "./pages/redemption-codes-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { TasksPage } from "./pages/tasks-page";
@@ -26,6 +27,7 @@ const pages = [
   { path: "/channels", labelKey: "nav.channels", adminOnly: true, Page: ChannelsPage },
   // Administrators' money and change records.
   { path: "/redemption", labelKey: "adminDataNav.redemption", adminOnly: true, Page: RedemptionCodesPage },
+  { path: "/prices", labelKey: "adminDataNav.prices", adminOnly: true, Page: PricesPage },
 ] as const;
 
 /** The page a path names: `/` is the dashboard, `/tokens/…` is Tokens; anything else is not found. */
