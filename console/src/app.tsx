@@ -4,6 +4,7 @@ import { createConsoleClient } from "./api/create-console-client";
 import { signedOutEvent } from "./api/signed-out-event";
 import { unwrapAnswer } from "./api/unwrap-answer";
 import { PreferenceSwitches } from "./components/preference-switches";
+import { AuditPage } from "./pages/audit-page";
 import { ChannelsPage } from "./pages/channels-page";
 import { DashboardPage } from "./pages/dashboard-page";
 import { NotFoundPage } from "./pages/not-found-page";
@@ -26,8 +27,9 @@ const pages = [
   { path: "/tasks", labelKey: "nav.tasks", adminOnly: false, Page: TasksPage },
   { path: "/channels", labelKey: "nav.channels", adminOnly: true, Page: ChannelsPage },
   // Administrators' money and change records.
-  { path: "/redemption", labelKey: "adminDataNav.redemption", adminOnly: true, Page: RedemptionCodesPage },
-  { path: "/prices", labelKey: "adminDataNav.prices", adminOnly: true, Page: PricesPage },
+  { path: "/redemption", labelKey: "administration.redemption", adminOnly: true, Page: RedemptionCodesPage },
+  { path: "/prices", labelKey: "administration.prices", adminOnly: true, Page: PricesPage },
+  { path: "/audit", labelKey: "administration.audit", adminOnly: true, Page: AuditPage },
 ] as const;
 
 /** The page a path names: `/` is the dashboard, `/tokens/…` is Tokens; anything else is not found. */

@@ -354,7 +354,7 @@ export const en = {
     save: "Save channel",
     create: "Create channel",
   },
-  adminDataNav: { redemption: "Redemption codes", prices: "Prices & groups", audit: "Audit log" },
+  administration: { redemption: "Redemption codes", prices: "Prices & groups", audit: "Audit log" },
   redemption: {
     title: "Redemption codes",
     new: "New batch of codes",

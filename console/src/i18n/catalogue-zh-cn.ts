@@ -348,7 +348,7 @@ export const zhCn: Catalogue = {
     save: "保存渠道",
     create: "创建渠道",
   },
-  adminDataNav: { redemption: "兑换码", prices: "价格与分组", audit: "审计日志" },
+  administration: { redemption: "兑换码", prices: "价格与分组", audit: "审计日志" },
   redemption: {
     title: "兑换码",
     new: "新建一批兑换码",

@@ -14,7 +14,7 @@ export async function downloadRedemptionBatchCsv(client: ConsoleClient, name: st
   try {
     const link = document.createElement("a");
     link.href = objectUrl;
-    link.download = `redemption-codes-${name.replace(/[^\w.-]+/g, "-")}.csv`;
+    link.download = "redemption-codes.csv";
     link.hidden = true;
     document.body.append(link);
     link.click();
