@@ -366,7 +366,7 @@ export const zhCn: Catalogue = {
     redeemed: "兑换情况",
     redeemedBy: "用户 {{user}} 于 {{time}} 兑换",
     export: "导出批次",
-    exportBatch: "将批次 {{name}} 导出为 CSV",
+    exportBatch: "导出批次 {{name}}（CSV）",
     disableLabel: "禁用兑换码 {{id}}",
     disableBatch: "禁用批次 {{name}} 中未使用的兑换码",
     confirmDisableBatch: "禁用批次 {{name}} 中所有未使用的兑换码？已兑换的保持不变。",
