@@ -4,9 +4,12 @@ import { createConsoleClient } from "./api/create-console-client";
 import { signedOutEvent } from "./api/signed-out-event";
 import { unwrapAnswer } from "./api/unwrap-answer";
 import { PreferenceSwitches } from "./components/preference-switches";
+import { AuditPage } from "./pages/audit-page";
 import { ChannelsPage } from "./pages/channels-page";
 import { DashboardPage } from "./pages/dashboard-page";
 import { NotFoundPage } from "./pages/not-found-page";
+import { PricesPage } from "./pages/prices-page";
+import { RedemptionCodesPage } from "./pages/redemption-codes-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { TasksPage } from "./pages/tasks-page";
 import { TokensPage } from "./pages/tokens-page";
@@ -27,6 +30,10 @@ const pages = [
   { path: "/wallet", labelKey: "nav.wallet", adminOnly: false, Page: WalletPage },
   { path: "/channels", labelKey: "nav.channels", adminOnly: true, Page: ChannelsPage },
   { path: "/users", labelKey: "nav.users", adminOnly: true, Page: UsersPage },
+  // Administrators' money and change records.
+  { path: "/redemption", labelKey: "administration.redemption", adminOnly: true, Page: RedemptionCodesPage },
+  { path: "/prices", labelKey: "administration.prices", adminOnly: true, Page: PricesPage },
+  { path: "/audit", labelKey: "administration.audit", adminOnly: true, Page: AuditPage },
 ] as const;
 
 /** The page a path names: `/` is the dashboard, `/tokens/…` is Tokens; anything else is not found. */
