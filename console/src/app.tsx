@@ -9,6 +9,7 @@ import { ChannelsPage } from "./pages/channels-page";
 import { DashboardPage } from "./pages/dashboard-page";
 import { NotFoundPage } from "./pages/not-found-page";
 import { PricesPage } from "./pages/prices-page";
+import { PricingPage } from "./pages/pricing-page";
 import { RedemptionCodesPage } from "./pages/redemption-codes-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { TasksPage } from "./pages/tasks-page";
@@ -28,6 +29,7 @@ const pages = [
   { path: "/usage", labelKey: "nav.usage", adminOnly: false, Page: UsagePage },
   { path: "/tasks", labelKey: "nav.tasks", adminOnly: false, Page: TasksPage },
   { path: "/wallet", labelKey: "nav.wallet", adminOnly: false, Page: WalletPage },
+  { path: "/pricing", labelKey: "nav.pricing", adminOnly: false, Page: PricingPage },
   { path: "/channels", labelKey: "nav.channels", adminOnly: true, Page: ChannelsPage },
   { path: "/users", labelKey: "nav.users", adminOnly: true, Page: UsersPage },
   // Administrators' money and change records.

@@ -27,6 +27,7 @@ export type RedemptionCodeStatus = components["schemas"]["RedemptionCodeStatus"]
 export type CreateRedemptionCodesRequest = components["schemas"]["CreateRedemptionCodesRequest"];
 export type ModelPriceEntry = components["schemas"]["ModelPriceEntry"];
 export type ModelPriceFields = components["schemas"]["ModelPriceFields"];
+export type SelfModelPrice = components["schemas"]["SelfModelPrice"];
 export type Group = components["schemas"]["Group"];
 export type CreateGroupRequest = components["schemas"]["CreateGroupRequest"];
 export type AuditEntry = components["schemas"]["AuditEntry"];

@@ -18,6 +18,7 @@ export const en = {
     channels: "Channels",
     wallet: "Wallet",
     users: "Users",
+    pricing: "Pricing",
   },
   preferences: {
     language: "Language",
@@ -466,6 +467,16 @@ export const en = {
     dollars: "Value of each code in US dollars",
     expiry: "Valid until the end of (empty: never expires)",
     create: "Create codes",
+  },
+  pricing: {
+    title: "Pricing",
+    hint: "What each model costs in each of your groups, in US dollars, the group's ratio already applied.",
+    none: "None of your groups reaches a model yet.",
+    model: "Model",
+    groupPrices: "Price in your groups",
+    inGroup: "Group {{group}} (ratio {{ratio}}):",
+    free: "Free",
+    unpriced: "Not priced: requests are refused unless the gateway serves unpriced models free (groups: {{groups}}).",
   },
   prices: {
     title: "Prices & groups",

@@ -20,6 +20,7 @@ export const zhCn: Catalogue = {
     channels: "渠道",
     wallet: "钱包",
     users: "用户",
+    pricing: "价格",
   },
   preferences: {
     language: "语言",
@@ -467,6 +468,16 @@ export const zhCn: Catalogue = {
     dollars: "每个兑换码的面值（美元）",
     expiry: "有效期至当天结束（留空则永不过期）",
     create: "创建兑换码",
+  },
+  pricing: {
+    title: "价格",
+    hint: "每个模型在您各个分组中的价格（美元），已乘以分组倍率。",
+    none: "您的分组目前还无法使用任何模型。",
+    model: "模型",
+    groupPrices: "各分组价格",
+    inGroup: "分组 {{group}}（倍率 {{ratio}}）：",
+    free: "免费",
+    unpriced: "未定价：除非网关免费提供未定价模型，否则请求会被拒绝（分组：{{groups}}）。",
   },
   prices: {
     title: "价格与分组",
