@@ -498,7 +498,7 @@ describe("web console", () => {
     await page.getByRole("button", { name: "Sign in with token" }).click();
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Tokens");
     const links = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
-    expect(links).toEqual(["Dashboard", "Tokens", "Usage", "Tasks"]);
+    expect(links).toEqual(["Dashboard", "Tokens", "Usage", "Tasks", "Wallet", "Pricing"]);
     // A plain user's dashboard has no gateway-wide view to switch to.
     await openPage("Dashboard");
     await expect.poll(() => page.getByRole("region", { name: "At a glance" }).count()).toBe(1);
