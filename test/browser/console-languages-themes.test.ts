@@ -201,6 +201,8 @@ describe("web console in two languages and two themes", () => {
         "Tokens",
         "Usage",
         "Tasks",
+        "Wallet",
+        "Pricing",
       ]);
       for (const colorScheme of ["light", "dark"] as const) {
         await page.emulateMedia({ colorScheme });
@@ -209,6 +211,8 @@ describe("web console in two languages and two themes", () => {
           ["/tokens", "Tokens"],
           ["/usage", "Usage"],
           ["/tasks", "Tasks"],
+          ["/wallet", "Wallet"],
+          ["/pricing", "Pricing"],
           ["/channels", "Page not found"],
         ]) {
           await page.goto(`${gateway.url}${target}`);
