@@ -241,13 +241,24 @@ async function pathParameterValue(
     return seeded.channel?.id ?? example;
   }
   if (operation.operationId === "getLog" && name === "id") {
-    // The newest usage row of the seeded traffic.
-    const answer = await callGateway(context.gatewayUrl, {
-      method: "GET",
-      path: "/api/log/?size=1",
-      bearer: seeded.adminToken,
+    // The newest usage row; when Dredd reaches this operation before any model call was made, one chat call first.
+    const newestLogId = async () => {
+      const answer = await callGateway(context.gatewayUrl, {
+        method: "GET",
+        path: "/api/log/?size=1",
+        bearer: seeded.adminToken,
+      });
+      return (answer.json as { data?: { items?: Array<{ id: number }> } } | undefined)?.data?.items?.[0]?.id;
+    };
+    const existing = await newestLogId();
+    if (existing !== undefined || seeded.channel === undefined) return existing ?? example;
+    await callGateway(context.gatewayUrl, {
+      method: "POST",
+      path: "/v1/chat/completions",
+      bearer: seeded.apiKey,
+      body: { model: seeded.channel.model, messages: [{ role: "user", content: "hello" }] },
     });
-    return (answer.json as { data?: { items?: Array<{ id: number }> } } | undefined)?.data?.items?.[0]?.id ?? example;
+    return (await newestLogId()) ?? example;
   }
   if (operationsOnDisposableUsers.has(operation.operationId) && name === "id")
     return (await createDisposableUser(context)) ?? example;
