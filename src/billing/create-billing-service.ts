@@ -10,7 +10,7 @@ import { findUserWallet } from "../store/users/find-user-wallet.js";
 import { assertQuotaAmount } from "../store/quota/assert-quota-amount.js";
 import { findUnsettledReservationsOlderThan } from "../store/quota/find-unsettled-reservations-older-than.js";
 import type { ReservationRecord } from "../store/quota/reservation-record.js";
-import type { ReserveOutcome } from "../store/quota/reserve-quota-with-ledger-row.js";
+import type { ReserveOutcome } from "../store/quota/reserve-outcome.js";
 import { settleReservation } from "../store/quota/settle-reservation.js";
 import { runInTransaction } from "../store/run-in-transaction.js";
 import { findTokenByIdForUser } from "../store/tokens/find-token-by-id-for-user.js";

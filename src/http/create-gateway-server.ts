@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { Socket } from "node:net";
 import type { Express } from "express";
 import { answerClientError } from "./answer-client-error.js";
 

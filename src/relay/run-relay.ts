@@ -19,7 +19,7 @@ import {
   getAuthenticatedUserGroup,
 } from "../users/authenticated-request.js";
 import { resolveRoutingToken } from "./resolve-routing-token.js";
-import { createObservedUsage, type ObservedUsage } from "../providers/contract/observed-usage.js";
+import { createObservedUsage } from "../providers/contract/observed-usage.js";
 import { UpstreamFailure } from "../upstream/upstream-failure.js";
 import { activeTracing, type AttemptTrace } from "../tracing/tracing-hooks.js";
 import { readRequestIds } from "../http/read-request-ids.js";

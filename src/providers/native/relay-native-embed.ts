@@ -5,7 +5,6 @@ import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 
 type EmbedContentRequest = components["schemas"]["EmbedContentRequest"];
-type BatchEmbedContentsRequest = components["schemas"]["BatchEmbedContentsRequest"];
 
 /**
  * One embedding attempt against a `native` channel. The body passes through with every `model` it names (the

@@ -10,7 +10,6 @@ import { convertNativeUsage } from "./convert-native-usage.js";
 import { nativeEndpoints, type NativeEndpoints } from "./native-endpoints.js";
 import { pipeNativeEventStream } from "./pipe-native-event-stream.js";
 
-type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
 type GenerateContentResponse = components["schemas"]["GenerateContentResponse"];
 
 /**

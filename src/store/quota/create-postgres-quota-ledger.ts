@@ -4,7 +4,7 @@ import type { Database } from "../database-schema.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
 import { sumUsageIntoRollups, type UsageRollupIncrement } from "../usage-logs/sum-usage-into-rollups.js";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
-import type { ReserveOutcome } from "./reserve-quota-with-ledger-row.js";
+import type { ReserveOutcome } from "./reserve-outcome.js";
 
 export interface PostgresQuotaLedger {
   /**

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
 import type { CommitWindow } from "./create-commit-window.js";
-import type { ReserveOutcome } from "./reserve-quota-with-ledger-row.js";
+import type { ReserveOutcome } from "./reserve-outcome.js";
 
 export interface SqliteQuotaLedger {
   /**

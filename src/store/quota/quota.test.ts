@@ -6,7 +6,6 @@ import { findTokenByIdForUser } from "../tokens/find-token-by-id-for-user.js";
 import { applyTokenSettlement } from "./apply-token-settlement.js";
 import { findUnsettledReservationsOlderThan } from "./find-unsettled-reservations-older-than.js";
 import { insertReservation } from "./insert-reservation.js";
-import { reserveQuotaWithLedgerRow } from "./reserve-quota-with-ledger-row.js";
 import { reserveTokenQuota } from "./reserve-token-quota.js";
 import { settleReservation } from "./settle-reservation.js";
 
@@ -148,27 +147,5 @@ describe.each(testDatabases)("quota on $name", ({ database }) => {
       `${prefix}-b`,
     ]);
     expect(await findUnsettledReservationsOlderThan(db, 600, 1)).toHaveLength(1);
-  });
-});
-
-describe("reserveQuotaWithLedgerRow on postgres", () => {
-  const { db } = testDatabases.find((entry) => entry.name === "postgres")!.database;
-
-  it("takes the balance and writes the row together, or neither; exactly 50 of 200 concurrent through 500", async () => {
-    const user = await insertTestUser(db);
-    const token = await insertTestToken(db, user.id, { remainQuota: 500 });
-    const input = (id: string, reserved = 10) => ({ id, tokenId: token.id, userId: user.id, reserved, createdTime: 1 });
-    const results = await Promise.all(
-      Array.from({ length: 200 }, (_, index) => reserveQuotaWithLedgerRow(db, input(`cte-${token.id}-${index}`))),
-    );
-    expect(results.filter((outcome) => outcome === "held")).toHaveLength(50);
-    expect(results.filter((outcome) => outcome === "token")).toHaveLength(150);
-    expect((await findTokenByIdForUser(db, token.id, user.id))?.remainQuota).toBe(0);
-    const rows = await findUnsettledReservationsOlderThan(db, 2, 1000);
-    expect(rows.filter((row) => row.tokenId === token.id)).toHaveLength(50);
-    // A repeated request id fails on the key and takes nothing.
-    await applyTokenSettlement(db, { tokenId: token.id, refund: 100, actual: 0 });
-    await expect(reserveQuotaWithLedgerRow(db, input(`cte-${token.id}-0`))).rejects.toThrow();
-    expect((await findTokenByIdForUser(db, token.id, user.id))?.remainQuota).toBe(100);
   });
 });
