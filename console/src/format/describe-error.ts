@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
-import { ApiFailure } from "../api/api-failure";
-import { knownGatewayMessages, statusSummaryKey } from "./gateway-error-texts";
+import { ApiFailure } from "../api/api-failure.js";
+import { knownGatewayMessages, statusSummaryKey } from "./gateway-error-texts.js";
 
 /**
  * The text to show for a failed call, in the page's language: a sentence of the gateway the console knows is said

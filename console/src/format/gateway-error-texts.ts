@@ -1,4 +1,4 @@
-import type { Catalogue } from "../i18n/catalogue";
+import type { Catalogue } from "../i18n/catalogue.js";
 
 /** A key of the catalogue's `errors.known`. */
 export type KnownErrorKey = keyof Catalogue["errors"]["known"] & string;
