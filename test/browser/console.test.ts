@@ -7,7 +7,6 @@ import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/
 import { openDatabase } from "../../src/store/open-database.js";
 import type { GatewayDatabase } from "../../src/store/gateway-database.js";
 import { apiKeyMessages } from "../../src/auth/api-key-messages.js";
-import { tokenMessages } from "../../src/tokens/token-messages.js";
 import { en } from "../../console/src/i18n/catalogue-en.js";
 import { createSignedInUser, type SignedInUser } from "../integration/helpers/create-signed-in-user.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
