@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
 import pg from "pg";
-import Redis from "ioredis";
+import { Redis } from "ioredis";
 import { chatBody } from "./bench-plan.js";
 import { runSpreadLoadPoint } from "./run-spread-load-point.js";
 import { setUpstreamLatency, startFakeUpstream } from "./start-bench-servers.js";
@@ -11,12 +11,19 @@ import { benchRedisUrl, listDatabaseBackends, startPostgresGateways } from "./st
 // Where the time of the multi-instance mode goes under one hot key: one and two gateway instances on one PostgreSQL,
 // alternating rounds, while the database's backends are sampled (what each waits on, what it runs) and the
 // statements, row changes and Redis commands per answered request are counted. BENCH_PROBE_CONNECTIONS (64),
-// BENCH_PROBE_ROUNDS (2), BENCH_PROBE_SECONDS (4), BENCH_GATEWAY_ENTRY (default dist/src/main.js).
+// BENCH_PROBE_ROUNDS (2), BENCH_PROBE_SECONDS (4), BENCH_GATEWAY_ENTRY (default dist/src/main.js);
+// BENCH_PROBE_BATCHES_IN_FLIGHT="1,2" compares values of DATABASE_LEDGER_BATCHES_IN_FLIGHT in the same rounds, and
+// BENCH_PROBE_ENTRIES="dist/src/main.js,/elsewhere/dist/src/main.js" two builds (another worktree's).
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const connections = Number(process.env.BENCH_PROBE_CONNECTIONS ?? 64);
 const rounds = Number(process.env.BENCH_PROBE_ROUNDS ?? 2);
 const seconds = Number(process.env.BENCH_PROBE_SECONDS ?? 4);
-const launch = { entry: [process.env.BENCH_GATEWAY_ENTRY ?? "dist/src/main.js"] };
+const entries = (process.env.BENCH_PROBE_ENTRIES ?? process.env.BENCH_GATEWAY_ENTRY ?? "dist/src/main.js").split(",");
+const batchesInFlight = (process.env.BENCH_PROBE_BATCHES_IN_FLIGHT ?? "1").split(",");
+const variants = entries.flatMap((entry) => batchesInFlight.map((inFlight) => ({ entry, inFlight })));
+type Variant = (typeof variants)[number];
+const describeVariant = (variant: Variant) =>
+  `${entries.length > 1 ? `${variant.entry}, ` : ""}${variant.inFlight} ledger batch(es) out`;
 
 interface TableCounters {
   [table: string]: { inserts: number; updates: number; indexScans: number; sequentialScans: number };
@@ -90,13 +97,18 @@ const upstream = await startFakeUpstream(projectRoot);
 const redis = new Redis(benchRedisUrl);
 try {
   await setUpstreamLatency(upstream, 0);
-  const deployments = [
-    await startPostgresGateways(projectRoot, upstream.url, launch, 1),
-    await startPostgresGateways(projectRoot, upstream.url, launch, 2),
-  ];
+  const deployments = new Map<string, Awaited<ReturnType<typeof startPostgresGateways>>>();
   try {
-    const run = async (instances: number, durationSeconds: number, report: boolean) => {
-      const gateways = deployments[instances - 1]!;
+    for (const variant of variants)
+      for (const instances of [1, 2])
+        deployments.set(
+          `${instances}/${describeVariant(variant)}`,
+          await startPostgresGateways(projectRoot, upstream.url, { entry: [variant.entry] }, instances, {
+            DATABASE_LEDGER_BATCHES_IN_FLIGHT: variant.inFlight,
+          }),
+        );
+    const run = async (instances: number, variant: Variant, durationSeconds: number, report: boolean) => {
+      const gateways = deployments.get(`${instances}/${describeVariant(variant)}`)!;
       const before = await readTables(gateways.databaseUrl);
       const redisBefore = await readRedisCalls(redis);
       const load = runSpreadLoadPoint({
@@ -117,7 +129,7 @@ try {
       if (!report) return;
       const answered = result.latency.count + result.failures;
       console.log(
-        `${instances} instance(s), hot key, ${connections} connections: ${result.requestsPerSecond.toFixed(0)} req/s, mean ${result.latency.meanMs.toFixed(2)} ms, gateway ${result.serverCpuMicrosecondsPerRequest.toFixed(0)} µs + PostgreSQL ${result.databaseCpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request, failures ${JSON.stringify(result.failuresByKind)}, load average ${os.loadavg()[0]!.toFixed(2)}`,
+        `${instances} instance(s), ${describeVariant(variant)}, hot key, ${connections} connections: ${result.requestsPerSecond.toFixed(0)} req/s, mean ${result.latency.meanMs.toFixed(2)} ms, gateway ${result.serverCpuMicrosecondsPerRequest.toFixed(0)} µs + PostgreSQL ${result.databaseCpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request, failures ${JSON.stringify(result.failuresByKind)}, load average ${os.loadavg()[0]!.toFixed(2)}`,
       );
       console.log(`  commits/request ${((after.commits - before.commits - 1) / answered).toFixed(2)}`);
       for (const [table, counters] of Object.entries(after.tables)) {
@@ -138,11 +150,11 @@ try {
       const top = [...samples.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10);
       for (const [label, count] of top) console.log(`  ${((100 * count) / total).toFixed(1)}% ${label}`);
     };
-    for (const instances of [1, 2]) await run(instances, 2, false);
+    for (const variant of variants) for (const instances of [1, 2]) await run(instances, variant, 2, false);
     for (let round = 1; round <= rounds; round += 1)
-      for (const instances of [1, 2]) await run(instances, seconds, true);
+      for (const variant of variants) for (const instances of [1, 2]) await run(instances, variant, seconds, true);
   } finally {
-    await Promise.all(deployments.map((gateways) => gateways.stop()));
+    await Promise.all([...deployments.values()].map((gateways) => gateways.stop()));
   }
 } finally {
   redis.disconnect();
