@@ -7,6 +7,7 @@ import { createPricesAndGroupsMigration } from "./create-prices-and-groups-migra
 import { createResponseRoutesMigration } from "./create-response-routes-migration.js";
 import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
 import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
+import { createUsageModelRollupsMigration } from "./create-usage-model-rollups-migration.js";
 import { createUsageRollupsMigration } from "./create-usage-rollups-migration.js";
 import { createUserWalletsMigration } from "./create-user-wallets-migration.js";
 import { createUnsettledReservationsIndexMigration } from "./create-unsettled-reservations-index-migration.js";
@@ -29,6 +30,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0010_usage_rollups": createUsageRollupsMigration(),
     "0011_channel_health": createChannelHealthMigration(),
     "0013_batched_ledger_functions": createBatchedLedgerFunctionsMigration(dialect),
+    "0014_usage_model_rollups": createUsageModelRollupsMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -29,8 +29,10 @@ export interface UsageRollupFilter {
 }
 
 /**
- * Usage summed per time bucket and model from the hourly rollups, oldest bucket first, then by model; empty buckets
- * are absent. Its cost follows hours × models × tokens of the range, never the number of requests.
+ * Usage summed per time bucket and model, oldest bucket first, then by model; empty buckets are absent. Its cost
+ * follows the rollup rows of the range, never the number of requests: every user's statistics, not narrowed to a
+ * token, channel or group, read the hour and model rollups (hours × models); anything narrower reads the hourly
+ * rollups (hours × the keys busy in them), a user's through the index that holds every summed column.
  */
 export async function aggregateUsageRollups(
   db: Kysely<Database>,
@@ -38,8 +40,15 @@ export async function aggregateUsageRollups(
   bucketSeconds: number,
 ): Promise<UsageAggregate[]> {
   const bucket = sql<number>`hour - (hour % ${sql.lit(bucketSeconds)})`;
+  const everyKey =
+    filter.userId === undefined &&
+    filter.tokenId === undefined &&
+    filter.channelId === undefined &&
+    filter.group === undefined;
+  // Both tables have these columns: the query is written once, against the hourly table's type.
+  const table = (everyKey ? "usage_model_rollups" : "usage_rollups") as "usage_rollups";
   let query = db
-    .selectFrom("usage_rollups")
+    .selectFrom(table)
     .select((expression) => [
       bucket.as("time"),
       "model",
