@@ -95,7 +95,7 @@ describe.each(testDatabases)("usage retention on $name", ({ database }) => {
     await retention.stop();
     expect(statuses.every((status) => status === 200)).toBe(true);
     // The hourly rollup of that hour and its hour and model rollup.
-    expect(outcome).toEqual({ deletedRows: 1_001, deletedRollups: 2 });
+    expect(outcome).toEqual({ deletedRows: 1_001, deletedRollups: 2, droppedPartitions: [] });
 
     const remaining = await db
       .selectFrom("usage_logs")

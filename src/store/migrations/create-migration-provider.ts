@@ -3,6 +3,7 @@ import type { DatabaseDialect } from "../database-dialect.js";
 import { createBatchedLedgerFunctionsMigration } from "./create-batched-ledger-functions-migration.js";
 import { createChannelHealthMigration } from "./create-channel-health-migration.js";
 import { createInitialMigration } from "./create-initial-migration.js";
+import { createPartitionedUsageLogsMigration } from "./create-partitioned-usage-logs-migration.js";
 import { createPricesAndGroupsMigration } from "./create-prices-and-groups-migration.js";
 import { createResponseRoutesMigration } from "./create-response-routes-migration.js";
 import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
@@ -31,6 +32,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0011_channel_health": createChannelHealthMigration(),
     "0013_batched_ledger_functions": createBatchedLedgerFunctionsMigration(dialect),
     "0014_usage_model_rollups": createUsageModelRollupsMigration(dialect),
+    "0015_partitioned_usage_logs": createPartitionedUsageLogsMigration(dialect, () => Math.floor(Date.now() / 1000)),
   };
   return { getMigrations: async () => migrations };
 }

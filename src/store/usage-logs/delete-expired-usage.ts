@@ -10,8 +10,10 @@ export async function deleteUsageLogsCreatedBefore(
   createdBefore: number,
   limit: number,
 ): Promise<number> {
+  // The time condition twice: on PostgreSQL the outer one keeps the delete to the partitions that can hold the rows.
   const result = await db
     .deleteFrom("usage_logs")
+    .where("created_time", "<", createdBefore)
     .where("id", "in", (query) =>
       query.selectFrom("usage_logs").select("id").where("created_time", "<", createdBefore).orderBy("id").limit(limit),
     )
