@@ -30,6 +30,8 @@ export async function startPostgresGateways(
   upstreamUrl: string,
   launch: GatewayLaunch,
   instances: number,
+  /** Added to every instance's configuration file (e.g. `logs`). */
+  extraConfig: object = {},
 ): Promise<PostgresGateways> {
   const databaseName = `bench_${crypto.randomBytes(6).toString("hex")}`;
   await administer(`create database ${databaseName}`);
@@ -56,6 +58,7 @@ export async function startPostgresGateways(
             ],
             pricing: { [benchModel]: { input: 1, output: 2 } },
             key_reveal_rate_limit: { points: 1_000, duration_seconds: 60 },
+            ...extraConfig,
           },
         }),
       );

@@ -14,6 +14,13 @@ export interface UsageRetention {
   stop(): Promise<void>;
 }
 
+/** One step of a pass, as the bench times it: a batch of deleted rows, or a month partition detached and dropped. */
+export interface UsageRetentionStep {
+  kind: "delete" | "drop";
+  rows: number;
+  milliseconds: number;
+}
+
 const DAY_SECONDS = 86_400;
 // Pages handed back to the file system per step on SQLite: a few milliseconds of work each.
 const VACUUM_PAGES_PER_STEP = 500;
@@ -33,7 +40,7 @@ const DETACH_TRIES = 5;
  */
 export function startUsageRetention(
   context: Pick<GatewayContext, "config" | "now" | "database" | "logger">,
-  options: { intervalMs: number; firstPassAfterMs: number },
+  options: { intervalMs: number; firstPassAfterMs: number; onStep?: (step: UsageRetentionStep) => void },
 ): UsageRetention {
   const { retentionDays, rollupRetentionDays, retentionBatchSize, retentionPauseMs } = context.config.logs;
   const { db } = context.database;
@@ -43,7 +50,9 @@ export function startUsageRetention(
   const deleteInBatches = async (deleteBatch: () => Promise<number>, full: (deleted: number) => boolean) => {
     let deleted = 0;
     while (!stopped) {
+      const began = performance.now();
       const batch = await deleteBatch();
+      options.onStep?.({ kind: "delete", rows: batch, milliseconds: performance.now() - began });
       deleted += batch;
       if (!full(batch)) break;
       await sleep(retentionPauseMs);
@@ -58,7 +67,10 @@ export function startUsageRetention(
     for (const partition of await listUsageLogPartitions(db)) {
       if (stopped || partition.to > createdBefore) continue;
       for (let attempt = 1; attempt <= DETACH_TRIES && !stopped; attempt += 1) {
-        if (await dropUsageLogPartition(db, partition.name, { lockTimeoutMs: DETACH_LOCK_TIMEOUT_MS })) {
+        const began = performance.now();
+        const droppedNow = await dropUsageLogPartition(db, partition.name, { lockTimeoutMs: DETACH_LOCK_TIMEOUT_MS });
+        options.onStep?.({ kind: "drop", rows: 0, milliseconds: performance.now() - began });
+        if (droppedNow) {
           dropped.push(partition.name);
           break;
         }
