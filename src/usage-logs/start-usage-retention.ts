@@ -68,12 +68,10 @@ export function startUsageRetention(
       if (stopped || partition.to > createdBefore) continue;
       for (let attempt = 1; attempt <= DETACH_TRIES && !stopped; attempt += 1) {
         const began = performance.now();
-        const droppedNow = await dropUsageLogPartition(db, partition.name, { lockTimeoutMs: DETACH_LOCK_TIMEOUT_MS });
+        const outcome = await dropUsageLogPartition(db, partition.name, { lockTimeoutMs: DETACH_LOCK_TIMEOUT_MS });
         options.onStep?.({ kind: "drop", rows: 0, milliseconds: performance.now() - began });
-        if (droppedNow) {
-          dropped.push(partition.name);
-          break;
-        }
+        if (outcome === "dropped") dropped.push(partition.name);
+        if (outcome !== "busy") break;
         await sleep(retentionPauseMs);
       }
     }

@@ -152,11 +152,23 @@ describe("the partitioned usage log on PostgreSQL", () => {
         channels: [{ name: "partitioned", type: "openai", base_url: upstream.url, key: "k", models: ["model-p"] }],
         pricing: { "model-p": { input: 1, output: 2 } },
       };
-      [first, second] = await Promise.all(
+      // One root token for both, as instances of one database have (each start makes the root's token its own).
+      const adminToken = `admin-${randomBytes(12).toString("hex")}`;
+      const started = await Promise.all(
         [firstDatabase!, secondDatabase!].map((database) =>
-          startTestGateway({ database, configFile, now: () => clock.now }),
+          startTestGateway({
+            database,
+            configFile,
+            now: () => clock.now,
+            environment: { GATEWAY_ADMIN_TOKEN: adminToken },
+          }),
         ),
       );
+      [first, second] = started.map((gateway) => ({
+        ...gateway,
+        adminToken,
+        client: gateway.clientFor({ accessToken: adminToken }),
+      }));
     });
     afterAll(async () => {
       await Promise.all([first?.close(), second?.close()]);
@@ -255,22 +267,27 @@ describe("the partitioned usage log on PostgreSQL", () => {
         ).data!.data.totals.requests;
       const requestsBefore = await statistics();
 
-      const retention = startUsageRetention(
-        {
-          ...context,
-          config: {
-            ...context.config,
-            logs: { retentionDays: 40, rollupRetentionDays: 0, retentionBatchSize: 2, retentionPauseMs: 1 },
+      // Two instances' passes at once: each month is dropped by one of them, neither fails.
+      const retentions = [first, second].map(({ gateway }) =>
+        startUsageRetention(
+          {
+            ...gateway.context,
+            config: {
+              ...gateway.context.config,
+              logs: { retentionDays: 40, rollupRetentionDays: 0, retentionBatchSize: 2, retentionPauseMs: 1 },
+            },
           },
-        },
-        { intervalMs: 3_600_000, firstPassAfterMs: 3_600_000 },
+          { intervalMs: 3_600_000, firstPassAfterMs: 3_600_000 },
+        ),
       );
-      const outcome = await retention.runOnce();
-      await retention.stop();
+      const outcomes = await Promise.all(retentions.map((retention) => retention.runOnce()));
+      await Promise.all(retentions.map((retention) => retention.stop()));
+      const dropped = outcomes.flatMap((outcome) => outcome.droppedPartitions);
       // March, and the months the migration made around the real clock, years before this test's.
-      expect(outcome.droppedPartitions).toContain(monthPartitionName(twoMonthsBack));
-      expect(outcome.droppedPartitions).not.toContain(monthPartitionName(oneMonthBack));
-      expect(outcome.deletedRows).toBe(3);
+      expect(dropped.filter((name) => name === monthPartitionName(twoMonthsBack))).toHaveLength(1);
+      expect(new Set(dropped).size).toBe(dropped.length);
+      expect(dropped).not.toContain(monthPartitionName(oneMonthBack));
+      expect(outcomes[0]!.deletedRows + outcomes[1]!.deletedRows).toBe(3);
       const months = (await listUsageLogPartitions(db)).map((partition) => partition.name);
       expect(months).not.toContain(monthPartitionName(twoMonthsBack));
       expect(months).toContain(monthPartitionName(oneMonthBack));

@@ -90,25 +90,34 @@ export async function listUsageLogPartitions(db: Kysely<Database>): Promise<Usag
 /**
  * Detaches a partition and drops it: every row of it goes at once. Detaching takes the parent's strongest lock, for
  * a catalogue change only; it waits at most `lockTimeoutMs` for statements under way (a long export, say) and then
- * gives up (false), so requests never queue long behind it. The drop comes after, in its own transaction, on a
- * table nobody reads any more.
+ * gives up (`busy`), so requests never queue long behind it. The drop is in the same transaction (its files go at
+ * commit), so a crash never leaves a detached month behind. Under the same advisory lock as the months' creation, so two instances' retention
+ * passes do not detach one partition twice: the second finds it `gone`.
  */
 export async function dropUsageLogPartition(
   db: Kysely<Database>,
   name: string,
   options: { lockTimeoutMs: number },
-): Promise<boolean> {
+): Promise<"dropped" | "busy" | "gone"> {
   try {
-    await db.transaction().execute(async (transaction) => {
+    return await db.transaction().execute(async (transaction) => {
       await sql`select set_config('lock_timeout', ${`${options.lockTimeoutMs}ms`}, true)`.execute(transaction);
+      await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.usage_logs partitions'))`.execute(
+        transaction,
+      );
+      const attached = await sql<{ found: number }>`
+        select 1 as found from pg_inherits
+        where inhrelid = to_regclass(quote_ident(current_schema()) || '.' || ${name})
+          and inhparent = 'usage_logs'::regclass`.execute(transaction);
+      if (attached.rows.length === 0) return "gone" as const;
       await sql`alter table usage_logs detach partition ${sql.id(name)}`.execute(transaction);
+      await sql`drop table ${sql.id(name)}`.execute(transaction);
+      return "dropped" as const;
     });
   } catch (error) {
-    if (isLockTimeout(error)) return false;
+    if (isLockTimeout(error)) return "busy";
     throw error;
   }
-  await sql`drop table ${sql.id(name)}`.execute(db);
-  return true;
 }
 
 export function isLockTimeout(error: unknown): boolean {
