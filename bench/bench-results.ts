@@ -1,3 +1,4 @@
+import type { UsageLogsAtScale } from "./measure-usage-logs-at-scale.js";
 import type { MultiInstanceRound } from "./measure-multi-instance.js";
 import type { LoadPointResult } from "./run-load-point.js";
 import type { MeasuredStream } from "./measure-stream-ttfb.js";
@@ -71,5 +72,7 @@ export interface BenchResults {
   settlementFloor?: { requestsPerCommitRounds: number[]; commitCosts: SettlementCommitPoint[] };
   /** The multi-instance mode (PostgreSQL + Redis) beside SQLite, every round; absent when it did not run. */
   multiInstance?: MultiInstanceRound[];
+  /** The usage log at scale: GET /api/log/stat over millions of rows, and retention under load; absent when not run. */
+  usageLogs?: UsageLogsAtScale;
   profile: { summary: CpuProfileSummary; load: LoadPointResult; seconds: number };
 }

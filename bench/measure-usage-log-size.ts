@@ -69,10 +69,13 @@ try {
   const postgres = await openDatabase(postgresUrl, { postgresSchema: schema });
   await fill(postgres);
   await sql`vacuum analyze usage_logs`.execute(postgres.db);
+  // Every partition of the table (the usage log is partitioned by month; a plain table is its own one-node tree).
   const bytes = async (table: string) =>
     Number(
-      (await sql<{ bytes: string }>`select pg_total_relation_size(${table}) as bytes`.execute(postgres.db)).rows[0]!
-        .bytes,
+      (
+        await sql<{ bytes: string }>`select coalesce(sum(pg_total_relation_size(relid)), 0) as bytes
+          from pg_partition_tree(${table}::regclass)`.execute(postgres.db)
+      ).rows[0]!.bytes,
     );
   const rollupRows = Number(
     (await sql<{ count: string }>`select count(*) as count from usage_rollups`.execute(postgres.db)).rows[0]!.count,

@@ -33,6 +33,7 @@ import { measureTaskDrain } from "./measure-task-drain.js";
 import { measureSettlementCommits } from "./measure-settlement-commits.js";
 import { readSqliteCommits } from "./read-sqlite-commits.js";
 import { measureMultiInstance } from "./measure-multi-instance.js";
+import { measureUsageLogsAtScale } from "./measure-usage-logs-at-scale.js";
 
 // `npm run bench`: issue 4's benchmark with issue 19's reference and points. Writes docs/BENCHMARKS.md; BENCH_QUICK=1 runs 1 s points to check the harness.
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -246,6 +247,16 @@ try {
   log(
     `settlement floor: ${requestsPerCommitRounds.map((value) => value.toFixed(1)).join(", ")} requests per commit; ${results.settlementFloor.commitCosts.map((point) => `${point.requestsPerCommit}/commit ${point.cpuMicrosecondsPerRequest.toFixed(1)} µs`).join(", ")}`,
   );
+  // BENCH_SKIP_USAGE_LOGS=1 leaves it out; `npm run bench:usage-logs` runs it alone.
+  if (process.env.BENCH_SKIP_USAGE_LOGS !== "1") {
+    results.usageLogs = await measureUsageLogsAtScale({
+      projectRoot,
+      upstream,
+      launch,
+      quick: process.env.BENCH_QUICK === "1",
+      log,
+    });
+  }
   log("profiling the gateway at 0 ms, c=64");
   const profile = await profileGateway(projectRoot, upstream.url, launch, {
     body: chatBody,

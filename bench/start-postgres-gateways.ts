@@ -32,6 +32,8 @@ export async function startPostgresGateways(
   instances: number,
   /** More of the gateways' environment (a setting a probe compares). */
   environment: Record<string, string> = {},
+  /** Added to every instance's configuration file (e.g. `logs`). */
+  extraConfig: object = {},
 ): Promise<PostgresGateways> {
   const databaseName = `bench_${crypto.randomBytes(6).toString("hex")}`;
   await administer(`create database ${databaseName}`);
@@ -59,6 +61,7 @@ export async function startPostgresGateways(
             ],
             pricing: { [benchModel]: { input: 1, output: 2 } },
             key_reveal_rate_limit: { points: 1_000, duration_seconds: 60 },
+            ...extraConfig,
           },
         }),
       );

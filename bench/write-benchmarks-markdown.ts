@@ -1,3 +1,4 @@
+import { formatUsageLogsAtScale } from "./measure-usage-logs-at-scale.js";
 import type { BenchResults } from "./bench-results.js";
 import { evaluateAims } from "./evaluate-aims.js";
 import { median } from "./pick-median-round.js";
@@ -267,6 +268,7 @@ ${largeImageTable(results)}
 
 ${results.settlementFloor ? `${settlementFloorSection(results.settlementFloor)}\n` : ""}
 ${results.multiInstance?.length ? `${multiInstanceSection(results.multiInstance)}\n` : ""}
+${results.usageLogs ? `${formatUsageLogsAtScale(results.usageLogs)}\n` : ""}
 ## Profile
 
 A fresh gateway under \`node --cpu-prof\`, limited token, 0 ms upstream, 64 connections, ${results.profile.seconds} s after a warm-up

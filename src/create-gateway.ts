@@ -8,6 +8,7 @@ import { createApp } from "./app.js";
 import { createBillingService } from "./billing/create-billing-service.js";
 import { startReservationRecovery } from "./billing/start-reservation-recovery.js";
 import { startResponseRouteSweep } from "./relay/start-response-route-sweep.js";
+import { startUsageLogPartitioning } from "./usage-logs/start-usage-log-partitioning.js";
 import { startUsageRetention } from "./usage-logs/start-usage-retention.js";
 import { openRedis } from "./cache/open-redis.js";
 import { createConversationAffinity } from "./channels/create-conversation-affinity.js";
@@ -238,6 +239,10 @@ export async function createGateway(
   });
   const responseRouteSweep = startResponseRouteSweep(context, { intervalMs: 60 * 60 * 1000 });
   const usageRetention = startUsageRetention(context, { intervalMs: 60 * 60 * 1000, firstPassAfterMs: 60 * 1000 });
+  const usageLogPartitioning = startUsageLogPartitioning(context, { intervalMs: 24 * 60 * 60 * 1000 });
+  // Before the first request: this month's rows land in this month's partition. A failure is logged, not fatal (the
+  // default partition takes the rows until the next run makes the month).
+  await usageLogPartitioning.runOnce().catch(() => undefined);
   if (config.adminToken) await bootstrapRootUser(context, config.adminToken);
   // A claim keeps other pollers off a task while its poll runs; a poller that died frees its tasks after this.
   const taskLeaseMs = Math.max(4 * config.tasks.pollIntervalMs, 30_000);
@@ -316,6 +321,7 @@ export async function createGateway(
       reservationRecovery.stop();
       await responseRouteSweep.stop();
       await usageRetention.stop();
+      await usageLogPartitioning.stop();
       await context.accessTimeRecorder.stop();
       await billing.flush();
       await closeUpstreamDispatchers();

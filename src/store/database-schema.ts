@@ -167,6 +167,21 @@ export interface UsageRollupsTable {
   latency_ms: number;
 }
 
+/** The hourly rollups summed over users, tokens, channels and groups: what statistics of every user read. */
+export interface UsageModelRollupsTable {
+  /** Start of the UTC hour, Unix seconds. */
+  hour: number;
+  model: string;
+  requests: number;
+  errors: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  cache_write_tokens: number;
+  quota: number;
+  latency_ms: number;
+}
+
 export interface TasksTable {
   /** our task id */
   id: string;
@@ -323,6 +338,7 @@ export interface Database {
   quota_reservations: QuotaReservationsTable;
   usage_logs: UsageLogsTable;
   usage_rollups: UsageRollupsTable;
+  usage_model_rollups: UsageModelRollupsTable;
   tasks: TasksTable;
   user_webhook_secrets: UserWebhookSecretsTable;
   task_callback_deliveries: TaskCallbackDeliveriesTable;

@@ -66,6 +66,7 @@ describe("openDatabase", () => {
         "tasks",
         "tokens",
         "usage_logs",
+        "usage_model_rollups",
         "usage_rollups",
         "user_webhook_secrets",
         "users",

@@ -5,29 +5,42 @@ import {
   deleteOldestUsageRollupHourBefore,
   deleteUsageLogsCreatedBefore,
 } from "../store/usage-logs/delete-expired-usage.js";
+import { dropUsageLogPartition, listUsageLogPartitions } from "../store/usage-logs/usage-log-partitions.js";
 
 export interface UsageRetention {
   /** One pass now (tests, and the timer's work): deletes everything past retention, batch by batch. */
-  runOnce(): Promise<{ deletedRows: number; deletedRollups: number }>;
+  runOnce(): Promise<{ deletedRows: number; deletedRollups: number; droppedPartitions: string[] }>;
   /** Stops the timer, ends a pass under way after its current batch, and waits for it. */
   stop(): Promise<void>;
+}
+
+/** One step of a pass, as the bench times it: a batch of deleted rows, or a month partition detached and dropped. */
+export interface UsageRetentionStep {
+  kind: "delete" | "drop";
+  rows: number;
+  milliseconds: number;
 }
 
 const DAY_SECONDS = 86_400;
 // Pages handed back to the file system per step on SQLite: a few milliseconds of work each.
 const VACUUM_PAGES_PER_STEP = 500;
+// Detaching a month partition waits this long at most for the statements using the log, then tries again later.
+const DETACH_LOCK_TIMEOUT_MS = 50;
+const DETACH_TRIES = 5;
 
 /**
  * Keeps the usage log bounded: raw rows older than `logs.retention_days` are deleted (hourly rollups stay, for
  * `logs.rollup_retention_days`). Deletes go in small batches with a pause between them, each its own short
  * transaction, so a request never waits behind more than one batch (on SQLite the one writer is free between
  * batches; on PostgreSQL a batch locks only the rows it deletes, which no request touches). On SQLite the freed pages
- * are given back with incremental vacuum, a few hundred pages at a time. Any instance may run it: the deletes are
- * idempotent.
+ * are given back with incremental vacuum, a few hundred pages at a time. On PostgreSQL, whose usage log is
+ * partitioned by month, a month wholly past retention is first detached and dropped at once; the month that
+ * straddles the boundary (and the default partition) lose their old rows by the same batched deletes. Any instance
+ * may run it: the deletes are idempotent, and a partition another instance dropped first is simply not found.
  */
 export function startUsageRetention(
   context: Pick<GatewayContext, "config" | "now" | "database" | "logger">,
-  options: { intervalMs: number; firstPassAfterMs: number },
+  options: { intervalMs: number; firstPassAfterMs: number; onStep?: (step: UsageRetentionStep) => void },
 ): UsageRetention {
   const { retentionDays, rollupRetentionDays, retentionBatchSize, retentionPauseMs } = context.config.logs;
   const { db } = context.database;
@@ -37,7 +50,9 @@ export function startUsageRetention(
   const deleteInBatches = async (deleteBatch: () => Promise<number>, full: (deleted: number) => boolean) => {
     let deleted = 0;
     while (!stopped) {
+      const began = performance.now();
       const batch = await deleteBatch();
+      options.onStep?.({ kind: "delete", rows: batch, milliseconds: performance.now() - began });
       deleted += batch;
       if (!full(batch)) break;
       await sleep(retentionPauseMs);
@@ -45,11 +60,31 @@ export function startUsageRetention(
     return deleted;
   };
 
+  // A partition is dropped only when every row it can hold is past retention; the detach gives up on a busy table
+  // after a short wait (requests must not queue behind it) and is tried again a few times, then at the next pass.
+  const dropPartitionsBefore = async (createdBefore: number) => {
+    const dropped: string[] = [];
+    for (const partition of await listUsageLogPartitions(db)) {
+      if (stopped || partition.to > createdBefore) continue;
+      for (let attempt = 1; attempt <= DETACH_TRIES && !stopped; attempt += 1) {
+        const began = performance.now();
+        const outcome = await dropUsageLogPartition(db, partition.name, { lockTimeoutMs: DETACH_LOCK_TIMEOUT_MS });
+        options.onStep?.({ kind: "drop", rows: 0, milliseconds: performance.now() - began });
+        if (outcome === "dropped") dropped.push(partition.name);
+        if (outcome !== "busy") break;
+        await sleep(retentionPauseMs);
+      }
+    }
+    return dropped;
+  };
+
   const pass = async () => {
     let deletedRows = 0;
     let deletedRollups = 0;
+    let droppedPartitions: string[] = [];
     if (retentionDays > 0) {
       const createdBefore = context.now() - Math.round(retentionDays * DAY_SECONDS);
+      if (context.database.dialect === "postgres") droppedPartitions = await dropPartitionsBefore(createdBefore);
       deletedRows = await deleteInBatches(
         () => deleteUsageLogsCreatedBefore(db, createdBefore, retentionBatchSize),
         (batch) => batch === retentionBatchSize,
@@ -63,9 +98,9 @@ export function startUsageRetention(
       );
     }
     if (context.database.dialect === "sqlite" && deletedRows + deletedRollups > 0) await vacuumIncrementally();
-    if (deletedRows + deletedRollups > 0)
-      context.logger.info({ deletedRows, deletedRollups }, "deleted usage past its retention");
-    return { deletedRows, deletedRollups };
+    if (deletedRows + deletedRollups + droppedPartitions.length > 0)
+      context.logger.info({ deletedRows, deletedRollups, droppedPartitions }, "deleted usage past its retention");
+    return { deletedRows, deletedRollups, droppedPartitions };
   };
 
   // Only a database created with auto_vacuum = incremental has pages to give back; elsewhere this does nothing.

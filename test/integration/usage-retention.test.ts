@@ -94,7 +94,8 @@ describe.each(testDatabases)("usage retention on $name", ({ database }) => {
     const [outcome, ...statuses] = await Promise.all([retention.runOnce(), ...Array.from({ length: 20 }, chat)]);
     await retention.stop();
     expect(statuses.every((status) => status === 200)).toBe(true);
-    expect(outcome).toEqual({ deletedRows: 1_001, deletedRollups: 1 });
+    // The hourly rollup of that hour and its hour and model rollup.
+    expect(outcome).toEqual({ deletedRows: 1_001, deletedRollups: 2, droppedPartitions: [] });
 
     const remaining = await db
       .selectFrom("usage_logs")

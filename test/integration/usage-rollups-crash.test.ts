@@ -8,7 +8,7 @@ import YAML from "yaml";
 import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
 import { openDatabase } from "../../src/store/open-database.js";
 import { DEFAULT_TEST_DATABASE_URL } from "../../src/store/testing/open-test-databases.js";
-import { readRollupsAndRowSums } from "../support/compare-rollups-with-rows.js";
+import { readModelRollupsAndSums, readRollupsAndRowSums } from "../support/compare-rollups-with-rows.js";
 import { startGatewayProcess, type GatewayProcess } from "../support/start-gateway-process.js";
 
 // A gateway process killed with SIGKILL under 50-way load, twice, restarted on the same database: the hourly
@@ -135,6 +135,8 @@ describe.each(databases)("hourly rollups after SIGKILL on $name", ({ name, url }
       const { rollups, fromRows } = await readRollupsAndRowSums(database.db);
       expect(seen.length).toBeGreaterThanOrEqual(200);
       expect(rollups).toEqual(fromRows);
+      const { modelRollups, fromRows: modelsFromRows } = await readModelRollupsAndSums(database.db);
+      expect(modelRollups).toEqual(modelsFromRows);
       const logged = new Set(
         (await database.db.selectFrom("usage_logs").select("request_id").execute()).map((row) => row.request_id),
       );

@@ -7,7 +7,7 @@ import { createBillingService } from "../../src/billing/create-billing-service.j
 import type { GatewayDatabase } from "../../src/store/gateway-database.js";
 import { openDatabase } from "../../src/store/open-database.js";
 import { DEFAULT_TEST_DATABASE_URL, openTestDatabases } from "../../src/store/testing/open-test-databases.js";
-import { readRollupsAndRowSums } from "../support/compare-rollups-with-rows.js";
+import { readModelRollupsAndSums, readRollupsAndRowSums } from "../support/compare-rollups-with-rows.js";
 import { createApiKey } from "../support/create-api-key.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 
@@ -96,6 +96,8 @@ describe("hourly rollups with two instances writing at once on PostgreSQL", () =
     const { rollups, fromRows } = await readRollupsAndRowSums(sharedDatabase.db);
     expect(rollups).toEqual(fromRows);
     expect(rollups.reduce((sum, row) => sum + row.requests, 0)).toBe(160 + 2 * 600);
+    const { modelRollups, fromRows: modelsFromRows } = await readModelRollupsAndSums(sharedDatabase.db);
+    expect(modelRollups).toEqual(modelsFromRows);
     // Both instances' statistics read the same rollups.
     const totals = await Promise.all(
       gateways.map(

@@ -57,3 +57,51 @@ export async function readRollupsAndRowSums(
   });
   return { rollups: stored.rows.map(normalise), fromRows: summed.rows.map(normalise) };
 }
+
+export type ModelRollupSums = Omit<RollupSums, "user_id" | "token_id" | "channel_id" | "group_name">;
+
+/**
+ * The hour and model rollups as stored, the same sums computed from the raw usage rows, and from the hourly rollups,
+ * all in one order: a test expects the three lists to be equal (the last also after retention took raw rows).
+ */
+export async function readModelRollupsAndSums(
+  db: Kysely<Database>,
+): Promise<{ modelRollups: ModelRollupSums[]; fromRows: ModelRollupSums[]; fromRollups: ModelRollupSums[] }> {
+  const stored = await sql<ModelRollupSums>`
+    select hour, model, requests, errors, prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, quota,
+      latency_ms
+    from usage_model_rollups
+    order by hour, model`.execute(db);
+  const summedRows = await sql<ModelRollupSums>`
+    select created_time - (created_time % 3600) as hour, model, count(*) as requests,
+      sum(case when status = 'error' then 1 else 0 end) as errors, sum(prompt_tokens) as prompt_tokens,
+      sum(completion_tokens) as completion_tokens, sum(cached_tokens) as cached_tokens,
+      sum(cache_write_tokens) as cache_write_tokens, sum(quota) as quota, sum(latency_ms) as latency_ms
+    from usage_logs
+    group by created_time - (created_time % 3600), model
+    order by 1, 2`.execute(db);
+  const summedRollups = await sql<ModelRollupSums>`
+    select hour, model, sum(requests) as requests, sum(errors) as errors, sum(prompt_tokens) as prompt_tokens,
+      sum(completion_tokens) as completion_tokens, sum(cached_tokens) as cached_tokens,
+      sum(cache_write_tokens) as cache_write_tokens, sum(quota) as quota, sum(latency_ms) as latency_ms
+    from usage_rollups
+    group by hour, model
+    order by 1, 2`.execute(db);
+  const normalise = (row: ModelRollupSums): ModelRollupSums => ({
+    hour: Number(row.hour),
+    model: row.model,
+    requests: Number(row.requests),
+    errors: Number(row.errors),
+    prompt_tokens: Number(row.prompt_tokens),
+    completion_tokens: Number(row.completion_tokens),
+    cached_tokens: Number(row.cached_tokens),
+    cache_write_tokens: Number(row.cache_write_tokens),
+    quota: Number(row.quota),
+    latency_ms: Number(row.latency_ms),
+  });
+  return {
+    modelRollups: stored.rows.map(normalise),
+    fromRows: summedRows.rows.map(normalise),
+    fromRollups: summedRollups.rows.map(normalise),
+  };
+}

@@ -4,10 +4,12 @@ import { createBatchedLedgerFunctionsMigration } from "./create-batched-ledger-f
 import { createChannelHealthMigration } from "./create-channel-health-migration.js";
 import { createInitialMigration } from "./create-initial-migration.js";
 import { createLedgerCycleFunctionMigration } from "./create-ledger-cycle-function-migration.js";
+import { createPartitionedUsageLogsMigration } from "./create-partitioned-usage-logs-migration.js";
 import { createPricesAndGroupsMigration } from "./create-prices-and-groups-migration.js";
 import { createResponseRoutesMigration } from "./create-response-routes-migration.js";
 import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
 import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
+import { createUsageModelRollupsMigration } from "./create-usage-model-rollups-migration.js";
 import { createUsageRollupsMigration } from "./create-usage-rollups-migration.js";
 import { createUserWalletsMigration } from "./create-user-wallets-migration.js";
 import { createUnsettledReservationsIndexMigration } from "./create-unsettled-reservations-index-migration.js";
@@ -31,6 +33,8 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0011_channel_health": createChannelHealthMigration(),
     "0013_batched_ledger_functions": createBatchedLedgerFunctionsMigration(dialect),
     "0014_ledger_cycle_function": createLedgerCycleFunctionMigration(dialect),
+    "0015_usage_model_rollups": createUsageModelRollupsMigration(dialect),
+    "0016_partitioned_usage_logs": createPartitionedUsageLogsMigration(dialect, () => Math.floor(Date.now() / 1000)),
   };
   return { getMigrations: async () => migrations };
 }

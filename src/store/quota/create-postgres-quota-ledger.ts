@@ -2,7 +2,12 @@ import { type Kysely, sql } from "kysely";
 import { createGroupCommitQueue } from "../postgres/create-group-commit-queue.js";
 import type { Database } from "../database-schema.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
-import { sumUsageIntoRollups, type UsageRollupIncrement } from "../usage-logs/sum-usage-into-rollups.js";
+import {
+  sumUsageIntoModelRollups,
+  sumUsageIntoRollups,
+  type UsageModelRollupIncrement,
+  type UsageRollupIncrement,
+} from "../usage-logs/sum-usage-into-rollups.js";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
 import type { ReserveOutcome } from "./reserve-outcome.js";
 
@@ -60,9 +65,11 @@ type LedgerItem = { kind: "hold"; input: PostgresReserveInput } | { kind: "settl
  * applies the items with the same conditional updates a single request made. No lock is held across a round trip to
  * the gateway: each batch is a single autocommitted statement.
  *
- * The usage rows of a settlement batch and their hourly rollups are written by the same statement (writable CTEs
- * over column arrays: the SQL text and its parameter count stay the same whatever the batch size), so a settled
- * request always has its row and the rollups stay the sum of the rows.
+ * The usage rows of a settlement batch, their hourly rollups and their hour and model rollups are written by the same
+ * statement (writable CTEs over column arrays: the SQL text and its parameter count stay the same whatever the batch
+ * size), so a settled request always has its row and the rollups stay the sum of the rows. PostgreSQL runs writable CTEs
+ * that the main query does not read after it, so the settlement function locks the batch's tokens and users first;
+ * each upsert then locks its rollup rows in key order (the increments are sorted), so two batches lock in one order.
  */
 export function createPostgresQuotaLedger(
   db: Kysely<Database>,
@@ -127,13 +134,16 @@ export function createPostgresQuotaLedger(
 }
 
 /**
- * The same columns and values as insert-usage-logs.ts, one array per column, and the rows' hourly rollups upserted
- * by the same statement (a second writable CTE), so the rollups stay exactly the sum of the rows on every instance.
+ * The same columns and values as insert-usage-logs.ts, one array per column, and the rows' hourly rollups and hour
+ * and model rollups upserted by the same statement (more writable CTEs), so the rollups stay exactly the sum of the
+ * rows on every instance.
  */
 function insertUsageRowsFromArrays(rows: readonly NewUsageLog[]) {
   const column = <Value>(read: (row: NewUsageLog) => Value) => rows.map(read);
   const rollups = sumUsageIntoRollups(rows);
   const rollupColumn = <Value>(read: (rollup: UsageRollupIncrement) => Value) => rollups.map(read);
+  const modelRollups = sumUsageIntoModelRollups(rows);
+  const modelColumn = <Value>(read: (rollup: UsageModelRollupIncrement) => Value) => modelRollups.map(read);
   return sql`logged as (insert into usage_logs (user_id, token_id, token_name, model, channel_id, request_id,
       is_stream, prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, quota,
       latency_ms, status, error_message, created_time, group_name)
@@ -165,5 +175,24 @@ function insertUsageRowsFromArrays(rows: readonly NewUsageLog[]) {
       completion_tokens = usage_rollups.completion_tokens + excluded.completion_tokens,
       cached_tokens = usage_rollups.cached_tokens + excluded.cached_tokens,
       cache_write_tokens = usage_rollups.cache_write_tokens + excluded.cache_write_tokens,
-      quota = usage_rollups.quota + excluded.quota, latency_ms = usage_rollups.latency_ms + excluded.latency_ms)`;
+      quota = usage_rollups.quota + excluded.quota, latency_ms = usage_rollups.latency_ms + excluded.latency_ms),
+    model_rolled_up as (insert into usage_model_rollups (hour, model, requests, errors, prompt_tokens,
+      completion_tokens, cached_tokens, cache_write_tokens, quota, latency_ms)
+    select * from unnest(
+      ${modelColumn((rollup) => rollup.hour)}::bigint[], ${modelColumn((rollup) => rollup.model)}::text[],
+      ${modelColumn((rollup) => rollup.requests)}::bigint[], ${modelColumn((rollup) => rollup.errors)}::bigint[],
+      ${modelColumn((rollup) => rollup.prompt_tokens)}::bigint[],
+      ${modelColumn((rollup) => rollup.completion_tokens)}::bigint[],
+      ${modelColumn((rollup) => rollup.cached_tokens)}::bigint[],
+      ${modelColumn((rollup) => rollup.cache_write_tokens)}::bigint[],
+      ${modelColumn((rollup) => rollup.quota)}::bigint[], ${modelColumn((rollup) => rollup.latency_ms)}::bigint[])
+    on conflict (hour, model) do update set
+      requests = usage_model_rollups.requests + excluded.requests,
+      errors = usage_model_rollups.errors + excluded.errors,
+      prompt_tokens = usage_model_rollups.prompt_tokens + excluded.prompt_tokens,
+      completion_tokens = usage_model_rollups.completion_tokens + excluded.completion_tokens,
+      cached_tokens = usage_model_rollups.cached_tokens + excluded.cached_tokens,
+      cache_write_tokens = usage_model_rollups.cache_write_tokens + excluded.cache_write_tokens,
+      quota = usage_model_rollups.quota + excluded.quota,
+      latency_ms = usage_model_rollups.latency_ms + excluded.latency_ms)`;
 }

@@ -1,6 +1,8 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../database-schema.js";
 
+const HOUR_SECONDS = 3_600;
+
 export interface UsageAggregate {
   /** Start of the bucket, Unix seconds (a multiple of the bucket size: UTC midnight or the UTC hour). */
   time: number;
@@ -29,17 +31,29 @@ export interface UsageRollupFilter {
 }
 
 /**
- * Usage summed per time bucket and model from the hourly rollups, oldest bucket first, then by model; empty buckets
- * are absent. Its cost follows hours × models × tokens of the range, never the number of requests.
+ * Usage summed per time bucket and model, oldest bucket first, then by model; empty buckets are absent. Its cost
+ * follows the rollup rows of the range, never the number of requests: every user's statistics, not narrowed to a
+ * token, channel or group, read the hour and model rollups (hours × models); anything narrower reads the hourly
+ * rollups (hours × the keys busy in them), a user's through the index that holds every summed column.
  */
 export async function aggregateUsageRollups(
   db: Kysely<Database>,
   filter: UsageRollupFilter,
   bucketSeconds: number,
 ): Promise<UsageAggregate[]> {
-  const bucket = sql<number>`hour - (hour % ${sql.lit(bucketSeconds)})`;
+  // By the hour the bucket is the key column itself: the grouping then follows the primary key's order (hour, model)
+  // instead of sorting every row of the range in a temporary B-tree.
+  const bucket =
+    bucketSeconds === HOUR_SECONDS ? sql<number>`hour` : sql<number>`hour - (hour % ${sql.lit(bucketSeconds)})`;
+  const everyKey =
+    filter.userId === undefined &&
+    filter.tokenId === undefined &&
+    filter.channelId === undefined &&
+    filter.group === undefined;
+  // Both tables have these columns: the query is written once, against the hourly table's type.
+  const table = (everyKey ? "usage_model_rollups" : "usage_rollups") as "usage_rollups";
   let query = db
-    .selectFrom("usage_rollups")
+    .selectFrom(table)
     .select((expression) => [
       bucket.as("time"),
       "model",

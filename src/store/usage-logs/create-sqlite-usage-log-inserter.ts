@@ -1,11 +1,11 @@
 import type BetterSqlite3 from "better-sqlite3";
 import type { NewUsageLog } from "./usage-log-record.js";
-import { toRollupIncrement } from "./sum-usage-into-rollups.js";
+import { toModelRollupIncrement, toRollupIncrement } from "./sum-usage-into-rollups.js";
 
 /**
- * SQLite: one usage row and its hourly rollup through reused prepared statements, a few microseconds, run inside the
- * ledger's commit window so they commit with the settlement they belong to (and, in their own savepoint, together or
- * not at all: the rollups stay exactly the sum of the rows). The batched multi-row Kysely insert
+ * SQLite: one usage row, its hourly rollup and its hour and model's rollup through reused prepared statements, a few microseconds, run inside the
+ * ledger's commit window so they commit with the settlement they belong to (and, in their own savepoint, all three or
+ * none: the rollups stay exactly the sum of the rows). The batched multi-row Kysely insert
  * (insert-usage-logs.ts, PostgreSQL) built and prepared statements of hundreds of rows at a time, which held the
  * event loop for milliseconds per batch. Same columns and values as insert-usage-logs.ts.
  */
@@ -28,7 +28,20 @@ export function createSqliteUsageLogInserter(connection: BetterSqlite3.Database)
        cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens,
        quota = quota + excluded.quota, latency_ms = latency_ms + excluded.latency_ms`,
   );
-  const insertBoth = connection.transaction((log: NewUsageLog) => {
+  const addToModelRollup = connection.prepare(
+    `insert into usage_model_rollups (hour, model, requests, errors, prompt_tokens, completion_tokens, cached_tokens,
+       cache_write_tokens, quota, latency_ms)
+     values (@hour, @model, @requests, @errors, @prompt_tokens, @completion_tokens, @cached_tokens,
+       @cache_write_tokens, @quota, @latency_ms)
+     on conflict (hour, model) do update set
+       requests = requests + excluded.requests, errors = errors + excluded.errors,
+       prompt_tokens = prompt_tokens + excluded.prompt_tokens,
+       completion_tokens = completion_tokens + excluded.completion_tokens,
+       cached_tokens = cached_tokens + excluded.cached_tokens,
+       cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens,
+       quota = quota + excluded.quota, latency_ms = latency_ms + excluded.latency_ms`,
+  );
+  const insertAll = connection.transaction((log: NewUsageLog) => {
     insert.run(
       log.userId,
       log.tokenId,
@@ -50,6 +63,7 @@ export function createSqliteUsageLogInserter(connection: BetterSqlite3.Database)
       log.group,
     );
     addToRollup.run(toRollupIncrement(log));
+    addToModelRollup.run(toModelRollupIncrement(log));
   });
-  return (log) => insertBoth(log);
+  return (log) => insertAll(log);
 }

@@ -1,8 +1,9 @@
 import type { Insertable } from "kysely";
-import type { UsageRollupsTable } from "../database-schema.js";
+import type { UsageModelRollupsTable, UsageRollupsTable } from "../database-schema.js";
 import type { NewUsageLog } from "./usage-log-record.js";
 
 export type UsageRollupIncrement = Insertable<UsageRollupsTable>;
+export type UsageModelRollupIncrement = Insertable<UsageModelRollupsTable>;
 
 const HOUR_SECONDS = 3_600;
 
@@ -32,23 +33,52 @@ export function toRollupIncrement(log: NewUsageLog): UsageRollupIncrement {
   };
 }
 
+/** What one usage row adds to its hour and model's rollup (every user's statistics). */
+export function toModelRollupIncrement(log: NewUsageLog): UsageModelRollupIncrement {
+  return {
+    hour: hourOf(log.createdTime),
+    model: log.model,
+    requests: 1,
+    errors: log.status === "error" ? 1 : 0,
+    prompt_tokens: log.promptTokens,
+    completion_tokens: log.completionTokens,
+    cached_tokens: log.cachedTokens,
+    cache_write_tokens: log.cacheWriteTokens,
+    quota: log.quota,
+    latency_ms: log.latencyMs,
+  };
+}
+
 /**
  * A batch of rows as one increment per rollup key. One upsert statement cannot touch the same row twice, and the
  * keys are sorted so that two batches written at once (two instances) lock their rollup rows in the same order and
  * never wait on each other in a cycle.
  */
 export function sumUsageIntoRollups(logs: readonly NewUsageLog[]): UsageRollupIncrement[] {
-  const byKey = new Map<string, UsageRollupIncrement>();
+  return sumByKey(logs, toRollupIncrement, (increment) => [
+    increment.hour,
+    increment.user_id,
+    increment.token_id,
+    increment.model,
+    increment.channel_id,
+    increment.group_name,
+  ]);
+}
+
+/** A batch of rows as one increment per hour and model, sorted like sumUsageIntoRollups for the same reason. */
+export function sumUsageIntoModelRollups(logs: readonly NewUsageLog[]): UsageModelRollupIncrement[] {
+  return sumByKey(logs, toModelRollupIncrement, (increment) => [increment.hour, increment.model]);
+}
+
+function sumByKey<Increment extends UsageModelRollupIncrement>(
+  logs: readonly NewUsageLog[],
+  toIncrement: (log: NewUsageLog) => Increment,
+  keyOf: (increment: Increment) => unknown[],
+): Increment[] {
+  const byKey = new Map<string, Increment>();
   for (const log of logs) {
-    const increment = toRollupIncrement(log);
-    const key = JSON.stringify([
-      increment.hour,
-      increment.user_id,
-      increment.token_id,
-      increment.model,
-      increment.channel_id,
-      increment.group_name,
-    ]);
+    const increment = toIncrement(log);
+    const key = JSON.stringify(keyOf(increment));
     const existing = byKey.get(key);
     if (existing === undefined) {
       byKey.set(key, increment);

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { openTestDatabases } from "../testing/open-test-databases.js";
 import { countUsageLogsForUser } from "./count-usage-logs-for-user.js";
+import { aggregateUsageRollups } from "./aggregate-usage-rollups.js";
 import { createSqliteUsageLogInserter } from "./create-sqlite-usage-log-inserter.js";
 import { insertUsageLogs } from "./insert-usage-logs.js";
 import type { NewUsageLog } from "./insert-usage-logs.js";
 import { listUsageLogsForUser } from "./list-usage-logs-for-user.js";
 import { findUsageLogById, listUsageLogsByCursor } from "./list-usage-logs-by-cursor.js";
 import { deleteOldestUsageRollupHourBefore, deleteUsageLogsCreatedBefore } from "./delete-expired-usage.js";
-import { readRollupsAndRowSums } from "../../../test/support/compare-rollups-with-rows.js";
+import { readModelRollupsAndSums, readRollupsAndRowSums } from "../../../test/support/compare-rollups-with-rows.js";
 
 const testDatabases = await openTestDatabases();
 
@@ -144,8 +145,15 @@ describe.each(testDatabases)("hourly rollups, keyset pages and retention on $nam
     }
     const { rollups, fromRows } = await readRollupsAndRowSums(db);
     expect(rollups).toEqual(fromRows);
+    const { modelRollups, fromRows: modelsFromRows } = await readModelRollupsAndSums(db);
+    expect(modelRollups).toEqual(modelsFromRows);
     const mine = rollups.filter((row) => row.user_id === userId);
     const oneBy = database.sqliteConnection ? 1 : 0;
+    // Every key of the hour in one row: six rows of the batches, two one by one.
+    expect(modelRollups.find((row) => row.hour === hour && row.model === "gpt-4o")).toMatchObject({
+      requests: 6 + 2 * oneBy,
+      errors: 1 + oneBy,
+    });
     expect(mine.find((row) => row.hour === hour && row.channel_id === 7 && row.group_name === "default")).toEqual({
       hour,
       user_id: userId,
@@ -208,9 +216,57 @@ describe.each(testDatabases)("hourly rollups, keyset pages and retention on $nam
         (row) => Number(row.hour),
       );
     expect(await hours()).toHaveLength(7);
-    expect(await deleteOldestUsageRollupHourBefore(db, day + 2 * 3_600)).toBe(1);
-    expect(await deleteOldestUsageRollupHourBefore(db, day + 2 * 3_600)).toBe(1);
+    // An hourly rollup and its hour and model rollup each time.
+    expect(await deleteOldestUsageRollupHourBefore(db, day + 2 * 3_600)).toBe(2);
+    expect(await deleteOldestUsageRollupHourBefore(db, day + 2 * 3_600)).toBe(2);
     expect(await deleteOldestUsageRollupHourBefore(db, day + 2 * 3_600)).toBe(0);
     expect(await hours()).toEqual([2, 3, 4, 5, 6].map((index) => day + index * 3_600));
+    const { modelRollups, fromRollups } = await readModelRollupsAndSums(db);
+    expect(modelRollups).toEqual(fromRollups);
+    expect(modelRollups.some((row) => row.hour < day + 2 * 3_600)).toBe(false);
+  });
+
+  it("answers every user's statistics from the hour and model rollups and a user's from the hourly ones", async () => {
+    const hour = 1_800_000_000 - (1_800_000_000 % 3_600);
+    await insertUsageLogs(db, database.dialect, [
+      usageLog({ userId: 600, tokenId: 61, requestId: "s1", createdTime: hour + 1, model: "stat-a", quota: 5 }),
+      usageLog({ userId: 601, tokenId: 62, requestId: "s2", createdTime: hour + 2, model: "stat-a", quota: 7 }),
+      usageLog({ userId: 601, tokenId: 62, requestId: "s3", createdTime: hour + 3, model: "stat-b", quota: 11 }),
+    ]);
+    const range = { startHour: hour, endHour: hour + 3_600 };
+    const summary = (rows: Awaited<ReturnType<typeof aggregateUsageRollups>>) =>
+      rows.map((row) => [row.model, row.requests, row.quota]);
+    expect(summary(await aggregateUsageRollups(db, { userId: undefined, ...range }, 86_400))).toEqual([
+      ["stat-a", 2, 12],
+      ["stat-b", 1, 11],
+    ]);
+    expect(summary(await aggregateUsageRollups(db, { userId: 601, ...range }, 3_600))).toEqual([
+      ["stat-a", 1, 7],
+      ["stat-b", 1, 11],
+    ]);
+    expect(summary(await aggregateUsageRollups(db, { userId: undefined, tokenId: 61, ...range }, 3_600))).toEqual([
+      ["stat-a", 1, 5],
+    ]);
+    // What every user's statistics read is the coarser table: a row only there shows in them, not in a user's.
+    await db
+      .insertInto("usage_model_rollups")
+      .values({
+        hour: hour + 3_600,
+        model: "stat-c",
+        requests: 3,
+        errors: 0,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        cached_tokens: 0,
+        cache_write_tokens: 0,
+        quota: 9,
+        latency_ms: 0,
+      })
+      .execute();
+    const wider = { startHour: hour, endHour: hour + 7_200 };
+    expect(summary(await aggregateUsageRollups(db, { userId: undefined, model: "stat-c", ...wider }, 3_600))).toEqual([
+      ["stat-c", 3, 9],
+    ]);
+    expect(await aggregateUsageRollups(db, { userId: 601, model: "stat-c", ...wider }, 3_600)).toEqual([]);
   });
 });

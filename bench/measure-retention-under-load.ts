@@ -1,0 +1,226 @@
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createLogger } from "../src/logging/logger.js";
+import type { GatewayConfig } from "../src/config/gateway-config.js";
+import type { GatewayDatabase } from "../src/store/gateway-database.js";
+import { openDatabase } from "../src/store/open-database.js";
+import { addMonths, createUsageLogPartitions, monthStartOf } from "../src/store/usage-logs/usage-log-partitions.js";
+import { startUsageRetention, type UsageRetentionStep } from "../src/usage-logs/start-usage-retention.js";
+import { chatBody } from "./bench-plan.js";
+import { generateUsageRows } from "./generate-usage-rows.js";
+import { runLoadPoint } from "./run-load-point.js";
+import {
+  benchModel,
+  type BenchTarget,
+  type GatewayLaunch,
+  setUpstreamLatency,
+  startFakeUpstream,
+  startGatewayProcess,
+  upstreamKey,
+} from "./start-bench-servers.js";
+import type { ChildServer } from "./start-child-server.js";
+import { provisionGatewayToken } from "./provision-gateway-token.js";
+import { startPostgresGateways } from "./start-postgres-gateways.js";
+import { gatewayName } from "./target-names.js";
+
+export interface RetentionUnderLoadResult {
+  database: "SQLite" | "PostgreSQL";
+  oldRows: number;
+  rounds: number;
+  secondsPerPoint: number;
+  /** Median requests/s at 0 ms upstream latency and 64 connections, without and with the retention job running. */
+  requestsPerSecondWithout: number;
+  requestsPerSecondWith: number;
+  /** Every delete batch (and partition drop) of the job while the load ran. */
+  batches: number;
+  rowsDeleted: number;
+  longestBatchMs: number;
+  p99BatchMs: number;
+  longestDropMs: number | null;
+  loadAverage: { start: number; end: number };
+}
+
+const DAY = 86_400;
+const RETENTION_DAYS = 90;
+// The defaults an operator gets (docs/USAGE-LOGS.md).
+const BATCH_SIZE = 500;
+const PAUSE_MS = 100;
+
+/**
+ * The retention job while the 0 ms / 64-connection load runs against a gateway: `oldRows` usage rows between 130 and
+ * 60 days old (retention 90 days: the older half is past it) are generated first; then rounds alternate a point
+ * without the job and a point with the job deleting (the job of src/usage-logs/, with the operator's default batch
+ * size and pause, run by the bench process on the gateway's database: on SQLite a second process taking the one
+ * writer per batch, as a second instance would; on PostgreSQL one more client). Each batch is timed from its
+ * statement's start to its end, an upper bound of how long it held its locks. On PostgreSQL the months wholly past
+ * retention have partitions of their own and are dropped; the month straddling the boundary loses its rows by
+ * batches. The gateway's own retention is off, so only the measured job deletes.
+ */
+export async function measureRetentionUnderLoad(options: {
+  projectRoot: string;
+  upstream: ChildServer;
+  launch: GatewayLaunch;
+  dialect: "sqlite" | "postgres";
+  oldRows: number;
+  rounds: number;
+  secondsPerPoint: number;
+  log: (message: string) => void;
+}): Promise<RetentionUnderLoadResult> {
+  const loadAverageStart = os.loadavg()[0]!;
+  const noRetention = { logs: { retention_days: 0 } };
+  let target: BenchTarget;
+  let stopGateway: () => Promise<void>;
+  let database: GatewayDatabase;
+  if (options.dialect === "sqlite") {
+    const gateway = await startGatewayProcess(options.projectRoot, options.launch, {
+      config: {
+        channels: [
+          { name: "bench", type: "openai", base_url: options.upstream.url, key: upstreamKey, models: [benchModel] },
+        ],
+        pricing: { [benchModel]: { input: 1, output: 2 } },
+        ...noRetention,
+      },
+    });
+    const token = await provisionGatewayToken(gateway.url, gateway.adminToken, { name: "bench", unlimited: false });
+    target = {
+      name: gatewayName,
+      server: gateway.server,
+      url: gateway.url,
+      headers: { authorization: `Bearer ${token.apiKey}` },
+    };
+    database = await openDatabase(`sqlite:${path.join(gateway.dataFolder, "gateway.db")}`);
+    stopGateway = () => gateway.server.stop();
+  } else {
+    const gateways = await startPostgresGateways(
+      options.projectRoot,
+      options.upstream.url,
+      options.launch,
+      1,
+      {},
+      noRetention,
+    );
+    target = {
+      name: gatewayName,
+      server: gateways.servers[0]!,
+      url: gateways.urls[0]!,
+      headers: gateways.keyHeaders[0]!,
+    };
+    database = await openDatabase(gateways.databaseUrl, {
+      postgresTimeouts: { statementTimeoutMs: 0, queryTimeoutMs: 0 },
+    });
+    stopGateway = () => gateways.stop();
+  }
+  try {
+    const now = Math.floor(Date.now() / 1000);
+    const start = now - 130 * DAY;
+    if (options.dialect === "postgres") {
+      const months: number[] = [];
+      for (let month = monthStartOf(start); month <= monthStartOf(now); month = addMonths(month, 1)) months.push(month);
+      await createUsageLogPartitions(database.db, months, { lockTimeoutMs: 10_000 });
+    }
+    options.log(`retention point: generating ${options.oldRows.toLocaleString("en")} old rows`);
+    await generateUsageRows(database.db, database.dialect, { total: options.oldRows, start, days: 70 });
+
+    const steps: UsageRetentionStep[] = [];
+    const logger = createLogger({ level: "warn" });
+    const config = {
+      logs: {
+        retentionDays: RETENTION_DAYS,
+        rollupRetentionDays: 0,
+        retentionBatchSize: BATCH_SIZE,
+        retentionPauseMs: PAUSE_MS,
+      },
+    } as GatewayConfig;
+    const point = () =>
+      runLoadPoint({ target, connections: 64, durationSeconds: options.secondsPerPoint, body: chatBody });
+    await setUpstreamLatency(options.upstream, 0);
+    await runLoadPoint({ target, connections: 16, durationSeconds: 2, body: chatBody });
+    const without: number[] = [];
+    const withJob: number[] = [];
+    for (let round = 1; round <= options.rounds; round += 1) {
+      const plain = await point();
+      without.push(plain.requestsPerSecond);
+      const retention = startUsageRetention(
+        { config, database, logger, now: () => Math.floor(Date.now() / 1000) },
+        { intervalMs: 3_600_000, firstPassAfterMs: 3_600_000, onStep: (step) => steps.push(step) },
+      );
+      const pass = retention.runOnce().catch((error: unknown) => options.log(`retention failed: ${String(error)}`));
+      const loaded = await point();
+      await retention.stop();
+      await pass;
+      withJob.push(loaded.requestsPerSecond);
+      options.log(
+        `retention point round ${round}: ${plain.requestsPerSecond.toFixed(0)} req/s without the job, ${loaded.requestsPerSecond.toFixed(0)} with it; ${steps.length} steps so far`,
+      );
+    }
+    const deletes = steps
+      .filter((step) => step.kind === "delete")
+      .map((step) => step.milliseconds)
+      .sort((a, b) => a - b);
+    const drops = steps.filter((step) => step.kind === "drop").map((step) => step.milliseconds);
+    return {
+      database: options.dialect === "postgres" ? "PostgreSQL" : "SQLite",
+      oldRows: options.oldRows,
+      rounds: options.rounds,
+      secondsPerPoint: options.secondsPerPoint,
+      requestsPerSecondWithout: medianOf(without),
+      requestsPerSecondWith: medianOf(withJob),
+      batches: deletes.length,
+      rowsDeleted: steps.reduce((sum, step) => sum + step.rows, 0),
+      longestBatchMs: deletes.at(-1) ?? Number.NaN,
+      p99BatchMs: deletes[Math.min(deletes.length - 1, Math.floor(deletes.length * 0.99))] ?? Number.NaN,
+      longestDropMs: drops.length > 0 ? Math.max(...drops) : null,
+      loadAverage: { start: loadAverageStart, end: os.loadavg()[0]! },
+    };
+  } finally {
+    await database.close();
+    await stopGateway();
+  }
+}
+
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+export function formatRetentionUnderLoad(result: RetentionUnderLoadResult): string {
+  const ratio = result.requestsPerSecondWith / result.requestsPerSecondWithout;
+  return [
+    `${result.database}: retention of ${result.oldRows.toLocaleString("en")} old rows under 0 ms / 64 connections, ${result.rounds} rounds of ${result.secondsPerPoint} s; load average ${result.loadAverage.start.toFixed(2)} → ${result.loadAverage.end.toFixed(2)}`,
+    `  throughput ${result.requestsPerSecondWithout.toFixed(0)} req/s without the job, ${result.requestsPerSecondWith.toFixed(0)} with it (${(100 * (ratio - 1)).toFixed(1)}%)`,
+    `  ${result.batches} delete batches, ${result.rowsDeleted.toLocaleString("en")} rows: longest ${result.longestBatchMs.toFixed(1)} ms, p99 ${result.p99BatchMs.toFixed(1)} ms${result.longestDropMs === null ? "" : `; partition drops: longest ${result.longestDropMs.toFixed(1)} ms`}`,
+  ].join("\n");
+}
+
+// Run alone: npx tsx bench/measure-retention-under-load.ts [sqlite|postgres|both] [old rows] [rounds] [seconds]
+// (defaults: both, 1,000,000, 3, 10). Runs the gateway through tsx; PostgreSQL on BENCH_POSTGRES_URL.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const which = process.argv[2] ?? "both";
+  const oldRows = Number(process.argv[3] ?? 1_000_000);
+  const rounds = Number(process.argv[4] ?? 3);
+  const secondsPerPoint = Number(process.argv[5] ?? 10);
+  const began = performance.now();
+  const log = (message: string) =>
+    console.log(`[retention ${((performance.now() - began) / 1000).toFixed(0).padStart(4)} s] ${message}`);
+  const upstream = await startFakeUpstream(projectRoot);
+  try {
+    for (const dialect of ["sqlite", "postgres"] as const) {
+      if (which !== "both" && which !== dialect) continue;
+      const result = await measureRetentionUnderLoad({
+        projectRoot,
+        upstream,
+        launch: { entry: ["--import", "tsx", "src/main.ts"] },
+        dialect,
+        oldRows,
+        rounds,
+        secondsPerPoint,
+        log,
+      });
+      console.log(formatRetentionUnderLoad(result));
+    }
+  } finally {
+    await upstream.stop();
+  }
+}
