@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 const projectRoot = path.resolve(import.meta.dirname, "..", "..");
 const outputFolder = path.join(projectRoot, "docs", "reference");
 
-// `npm run docs` builds all three references (about 3 s here), so the test runs the real script.
+// `npm run docs` builds all four references (seconds when the machine is quiet, a minute when it is busy), so the test runs the real script.
 describe("npm run docs", () => {
   it("writes one self-contained HTML reference per API and an index", async () => {
     await promisify(execFile)(
@@ -18,7 +18,7 @@ describe("npm run docs", () => {
       ],
       {
         cwd: projectRoot,
-        timeout: 25_000,
+        timeout: 110_000,
       },
     );
     const summaries = {
@@ -35,5 +35,5 @@ describe("npm run docs", () => {
     }
     const index = fs.readFileSync(path.join(outputFolder, "index.html"), "utf8");
     for (const api of Object.keys(summaries)) expect(index).toContain(`href="${api}.html"`);
-  }, 30_000);
+  }, 120_000);
 });

@@ -134,7 +134,8 @@ describe("the README's first steps", () => {
     const exact = ((chat.usage.prompt_tokens * 0.15 + chat.usage.completion_tokens * 0.6) / 1_000_000) * 500_000;
     expect(row.quota).toBe(Math.round(exact));
     expect(row.quota).toBeGreaterThan(0);
-  });
+    // Four processes start here (the fake, the build, the gateway, the shell's calls): minutes on a busy 2-core machine.
+  }, 180_000);
 
   it("warns at start when no channel is configured", async () => {
     const port = await freePort();
@@ -142,5 +143,5 @@ describe("the README's first steps", () => {
     await expect.poll(() => gateway.output(), { timeout: 30_000, interval: 100 }).toContain("gateway listening");
     await expect.poll(() => gateway.output(), { timeout: 5_000 }).toContain("no channel is configured");
     expect(gateway.output()).not.toContain("README's example value");
-  });
+  }, 60_000);
 });
