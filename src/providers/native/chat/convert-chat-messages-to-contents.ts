@@ -4,8 +4,7 @@ import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
 import type { FetchMedia } from "../../../net/create-safe-fetcher.js";
 import { convertChatContentPart } from "./convert-chat-content-part.js";
 import { extractMarkdownDataImages } from "./extract-markdown-data-images.js";
-import { readThoughtSignatureExtraContent } from "../shared/read-thought-signature-extra-content.js";
-import { splitToolCallId } from "../shared/split-tool-call-id.js";
+import { readThoughtSignatureExtraContent, splitToolCallId } from "../../shared-translations/thought-signatures.js";
 
 type ChatMessage = OpenaiComponents["schemas"]["ChatCompletionRequestMessage"];
 type Content = NativeComponents["schemas"]["Content"];

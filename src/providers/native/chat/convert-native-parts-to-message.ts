@@ -1,6 +1,6 @@
 import type { components as NativeComponents } from "../../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
-import { attachThoughtSignature } from "../shared/attach-thought-signature.js";
+import { attachThoughtSignature } from "../../shared-translations/thought-signatures.js";
 
 type Part = NativeComponents["schemas"]["Part"];
 type ChatCompletionMessageToolCall = OpenaiComponents["schemas"]["ChatCompletionMessageToolCall"];

@@ -6,7 +6,7 @@ import { convertNativePartsToMessage } from "./convert-native-parts-to-message.j
 import { convertNativeLogprobs } from "./convert-native-logprobs.js";
 import { convertNativeUsage } from "../shared/convert-native-usage.js";
 import { createChatCompletionId } from "../../../http/create-chat-completion-id.js";
-import { createThoughtSignatureExtraContent } from "../../shared-translations/create-thought-signature-extra-content.js";
+import { createThoughtSignatureExtraContent } from "../../shared-translations/thought-signatures.js";
 import { createToolCallId } from "../shared/create-tool-call-id.js";
 import { describeBlockedPrompt } from "../shared/describe-blocked-prompt.js";
 import { mapNativeFinishReason } from "./map-native-finish-reason.js";

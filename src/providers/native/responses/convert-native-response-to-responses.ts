@@ -6,7 +6,7 @@ import { convertNativePartsToMessage } from "../chat/convert-native-parts-to-mes
 import { convertNativeUsage } from "../shared/convert-native-usage.js";
 import { convertNativeUsageToResponses } from "./convert-native-usage-to-responses.js";
 import { createResponsesIds } from "../../../http/create-responses-ids.js";
-import { createSignatureReasoningItem } from "../shared/create-signature-reasoning-item.js";
+import { createSignatureReasoningItem } from "../../shared-translations/thought-signatures.js";
 import { createToolCallId } from "../shared/create-tool-call-id.js";
 import { describeBlockedPrompt } from "../shared/describe-blocked-prompt.js";
 import type { ResponseSettings } from "../../../http/echo-response-settings.js";

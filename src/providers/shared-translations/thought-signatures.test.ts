@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attachThoughtSignature } from "./attach-thought-signature.js";
-import { splitToolCallId } from "./split-tool-call-id.js";
+import { attachThoughtSignature, splitToolCallId } from "./thought-signatures.js";
 
 describe("thought signatures in tool call ids", () => {
   it("round-trips a base64 signature unchanged", () => {
