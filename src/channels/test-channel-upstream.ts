@@ -6,7 +6,7 @@ import { InvalidRequestError } from "../errors/invalid-request-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
 import { getUpstreamDispatcher } from "../upstream/get-upstream-dispatcher.js";
 import { maskUpstreamSecrets } from "../upstream/mask-upstream-secrets.js";
-import { readUpstreamErrorMessage } from "../upstream/read-upstream-error-message.js";
+import { readUpstreamErrorMessage } from "../upstream/upstream-failure.js";
 import { findChannelById } from "../store/channels/find-channel-by-id.js";
 import { channelMessages } from "./channel-messages.js";
 import type { ChannelServicesContext } from "./channel-services-context.js";

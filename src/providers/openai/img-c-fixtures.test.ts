@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { GatewayError } from "../../errors/gateway-error.js";
-import { upstreamStatusFailure } from "../../upstream/upstream-status-failure.js";
+import { upstreamStatusFailure } from "../../upstream/upstream-failure.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { buildImgCUpstreamRequest } from "./build-img-c-upstream-request.js";
 import { convertOpenaiImageResponse, type OpenaiImageAnswer } from "./convert-openai-image-response.js";

@@ -1,8 +1,11 @@
 import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
 import { readUpstreamVideoContent } from "../../upstream/read-upstream-video-content.js";
-import { UpstreamFailure } from "../../upstream/upstream-failure.js";
-import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../upstream/upstream-task-gone.js";
+import {
+  createUpstreamTaskGoneSnapshot,
+  isUpstreamTaskGone,
+  UpstreamFailure,
+} from "../../upstream/upstream-failure.js";
 import type { VideoTaskCapability } from "../contract/video-task-capability.js";
 import { convertOpenaiVideoToSnapshot } from "./convert-openai-video-to-snapshot.js";
 import { convertVideoSubmissionToOpenai } from "./convert-video-submission-to-openai.js";

@@ -3,7 +3,7 @@ import type { MeteredUsage } from "../../../billing/metered-usage.js";
 import type { components } from "../../../../generated/types/native.js";
 import { collectProducedMedia, type ProducedMedia } from "../shared/collect-produced-media.js";
 import { convertNativeUsage } from "../shared/convert-native-usage.js";
-import { maximumUpstreamEventSize } from "../../../upstream/oversized-upstream-event.js";
+import { maximumUpstreamEventSize } from "../../../upstream/upstream-failure.js";
 import type { StreamByteTransformer } from "../../../upstream/stream-event-transformer.js";
 
 type GenerateContentResponse = components["schemas"]["GenerateContentResponse"];

@@ -1,4 +1,4 @@
-import { maximumUpstreamEventSize, oversizedUpstreamEventFailure } from "../../../upstream/oversized-upstream-event.js";
+import { maximumUpstreamEventSize, oversizedUpstreamEventFailure } from "../../../upstream/upstream-failure.js";
 import type { StreamByteTransformer } from "../../../upstream/stream-event-transformer.js";
 
 // Blank lines end events; they are ASCII, so they are found in the bytes without decoding (UTF-8 never uses these

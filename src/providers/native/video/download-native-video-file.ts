@@ -1,9 +1,11 @@
 import { RefusedAddressError } from "../../../net/create-checked-dispatcher.js";
 import { readUpstreamErrorText } from "../../../upstream/read-upstream-error-text.js";
 import { sendUpstreamRequest, type UpstreamResponse } from "../../../upstream/send-upstream-request.js";
-import { UpstreamFailure } from "../../../upstream/upstream-failure.js";
-import { upstreamStatusFailure } from "../../../upstream/upstream-status-failure.js";
-import { upstreamTransportFailure } from "../../../upstream/upstream-transport-failure.js";
+import {
+  UpstreamFailure,
+  upstreamStatusFailure,
+  upstreamTransportFailure,
+} from "../../../upstream/upstream-failure.js";
 import type { VideoCallInput } from "../../contract/video-task-capability.js";
 
 /** Redirects followed from the channel's file URL to the bytes (the real API answers one 302, to its storage). */

@@ -1,9 +1,12 @@
 import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
-import { UpstreamFailure } from "../../../upstream/upstream-failure.js";
+import {
+  createUpstreamTaskGoneSnapshot,
+  isUpstreamTaskGone,
+  UpstreamFailure,
+} from "../../../upstream/upstream-failure.js";
 import type { VideoReferenceImage, VideoTaskCapability } from "../../contract/video-task-capability.js";
 import type { VideoGenerationRequest } from "../../../video/video-generation-request.js";
 import { readUpstreamVideoContent } from "../../../upstream/read-upstream-video-content.js";
-import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../../upstream/upstream-task-gone.js";
 import { buildNativeFileDownloadPath } from "./build-native-file-download-path.js";
 import { downloadNativeVideoFile } from "./download-native-video-file.js";
 import { convertVideoRequestToNative } from "./convert-video-request-to-native.js";
