@@ -1,7 +1,7 @@
 import net from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConfigurationError } from "../errors/gateway-error.js";
 import { openRedis, type OpenedRedis } from "./open-redis.js";
 import { startTcpProxy, type TcpProxy } from "./testing/start-tcp-proxy.js";
 import { startTcpProxy as startFaultyTcpProxy } from "../../test/support/start-tcp-proxy.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTinyPng } from "../../mocks/upstreams/native/create-tiny-png.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import type { TaskRecord } from "../store/tasks/task-record.js";
 import { computePollDelay } from "./compute-poll-delay.js";
 import { createTaskId } from "./create-task-id.js";

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { SseWriter } from "../http/sse-writer.js";
-import { ClientGoneError } from "../errors/client-gone-error.js";
+import { ClientGoneError } from "../errors/gateway-error.js";
 import { maskChannelKeysInFrame } from "./mask-upstream-secrets.js";
 import { streamFailureBeforeFirstEvent } from "./upstream-failure.js";
 

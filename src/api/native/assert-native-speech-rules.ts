@@ -1,5 +1,5 @@
 import type { components } from "../../../generated/types/native.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 
 type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
 

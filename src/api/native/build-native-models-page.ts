@@ -1,5 +1,5 @@
 import type { components } from "../../../generated/types/native.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 
 type ListNativeModelsResponse = components["schemas"]["ListNativeModelsResponse"];
 type NativeModel = components["schemas"]["NativeModel"];

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
 import type { operations } from "../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { components } from "../../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import { echoResponseSettings } from "../../../http/echo-response-settings.js";
 import { createOpenaiSchemaValidator } from "../../native/testing/create-openai-schema-validator.js";
 import { replayUpstreamStream } from "../../openai/testing/replay-upstream-stream.js";

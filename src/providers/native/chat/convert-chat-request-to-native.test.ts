@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import type { FetchMedia } from "../../../net/create-safe-fetcher.js";
 import { convertChatRequestToNative } from "./convert-chat-request-to-native.js";
 import { rejectionOf } from "../../../../test/support/rejection-of.js";

@@ -1,6 +1,6 @@
 import type { components as NativeComponents } from "../../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import { cleanNativeSchema } from "./clean-native-schema.js";
 
 type ChatTool = OpenaiComponents["schemas"]["ChatCompletionTool"];

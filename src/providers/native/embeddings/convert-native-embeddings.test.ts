@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import { convertEmbeddingRequestToNative } from "./convert-embedding-request-to-native.js";
 import { convertNativeEmbeddingsToOpenai } from "../../shared-translations/convert-native-embeddings-to-openai.js";
 import { encodeEmbeddingAsBase64 } from "../../shared-translations/encode-embedding-as-base64.js";

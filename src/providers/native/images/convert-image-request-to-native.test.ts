@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import type { FetchMedia } from "../../../net/create-safe-fetcher.js";
 import { convertImageRequestToNative } from "./convert-image-request-to-native.js";
 import { mapImageQualityToSize } from "./map-image-quality-to-size.js";

@@ -1,6 +1,6 @@
 import type { components as NativeComponents } from "../../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import type { FetchMedia } from "../../../net/create-safe-fetcher.js";
 import { detectImageMimeType } from "../../image-families/detect-image-mime-type.js";
 import { mapImageQualityToSize } from "./map-image-quality-to-size.js";

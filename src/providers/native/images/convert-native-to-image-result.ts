@@ -1,7 +1,7 @@
 import type { components as NativeComponents } from "../../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import { UpstreamFailure } from "../../../upstream/upstream-failure.js";
 import { convertNativeUsage } from "../shared/convert-native-usage.js";
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
 import { rejectionOf } from "../../../../test/support/rejection-of.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import type { FetchMedia } from "../../../net/create-safe-fetcher.js";
 import { convertResponsesRequestToNative } from "./convert-responses-request-to-native.js";
 

@@ -1,6 +1,6 @@
 import type { components as NativeComponents } from "../../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import type { ThinkingModel } from "./describe-thinking-model.js";
 import type { ThinkingSuffix } from "../../../models/parse-model-suffix.js";
 
