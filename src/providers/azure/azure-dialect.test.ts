@@ -7,7 +7,7 @@ import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { createOpenaiChatStreamTransform } from "../openai/create-openai-chat-stream-transform.js";
 import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import type { OpenaiOperation } from "../openai/openai-dialect.js";
-import { replayUpstreamStream } from "../openai/testing/replay-upstream-stream.js";
+import { replayUpstreamStream } from "../../../test/support/replay-upstream-stream.js";
 import { azureAdapter } from "./adapter.js";
 import { azureDialect, removeContentFilterResults } from "./azure-dialect.js";
 

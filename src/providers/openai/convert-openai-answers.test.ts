@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createOpenaiSchemaValidator } from "../native/testing/create-openai-schema-validator.js";
+import { createOpenaiSchemaValidator } from "../../../test/support/create-openai-schema-validator.js";
 import { convertOpenaiChatUsage, convertOpenaiResponsesUsage } from "../../http/convert-openai-usage.js";
 import { inlineReasoningIntoContent } from "./inline-reasoning-into-content.js";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { convertNativeResponseToChat } from "./convert-native-response-to-chat.js";
-import { createOpenaiSchemaValidator } from "../testing/create-openai-schema-validator.js";
+import { createOpenaiSchemaValidator } from "../../../../test/support/create-openai-schema-validator.js";
 
 const validate = createOpenaiSchemaValidator();
 const readFixture = (name: string) =>

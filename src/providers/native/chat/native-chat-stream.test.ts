@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createOpenaiSchemaValidator } from "../testing/create-openai-schema-validator.js";
-import { runNativeChatStream } from "./testing/run-native-chat-stream.js";
+import { createOpenaiSchemaValidator } from "../../../../test/support/create-openai-schema-validator.js";
+import { runNativeChatStream } from "../../../../test/support/run-native-chat-stream.js";
 
 const validate = createOpenaiSchemaValidator();
 const readFixture = (name: string) => new Uint8Array(readFileSync(new URL(`../__fixtures__/${name}`, import.meta.url)));

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { convertNativeResponseToChat } from "./convert-native-response-to-chat.js";
-import { createOpenaiSchemaValidator } from "../testing/create-openai-schema-validator.js";
-import { runNativeChatStream } from "./testing/run-native-chat-stream.js";
+import { createOpenaiSchemaValidator } from "../../../../test/support/create-openai-schema-validator.js";
+import { runNativeChatStream } from "../../../../test/support/run-native-chat-stream.js";
 
 // The fake native upstream's own recordings (mocks/upstreams/native/__fixtures__): the converters must read what the
 // relay will really receive in integration tests, not only our hand-written bodies.

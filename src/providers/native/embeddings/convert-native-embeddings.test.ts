@@ -5,7 +5,7 @@ import { convertEmbeddingRequestToNative } from "./convert-embedding-request-to-
 import { convertNativeEmbeddingsToOpenai } from "../../shared-translations/convert-native-embeddings-to-openai.js";
 import { encodeEmbeddingAsBase64 } from "../../shared-translations/encode-embedding-as-base64.js";
 import { estimateEmbeddingTokens } from "../../shared-translations/estimate-embedding-tokens.js";
-import { createOpenaiSchemaValidator } from "../testing/create-openai-schema-validator.js";
+import { createOpenaiSchemaValidator } from "../../../../test/support/create-openai-schema-validator.js";
 
 const validate = createOpenaiSchemaValidator();
 /** Recorded from the fake native upstream: two inputs, 8 dimensions each. */

@@ -7,7 +7,7 @@ import { loadBundledSpec } from "../../../http/load-bundled-spec.js";
 import type { FetchMedia } from "../../../net/create-safe-fetcher.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
 import type { CreateMessageRequest } from "../../contract/messages-call.js";
-import { replayUpstreamStream } from "../../openai/testing/replay-upstream-stream.js";
+import { replayUpstreamStream } from "../../../../test/support/replay-upstream-stream.js";
 import { convertMessagesRequestToNative } from "./convert-messages-request-to-native.js";
 import { convertNativeResponseToMessage } from "./convert-native-response-to-message.js";
 import { createNativeToMessagesStreamTransform } from "./create-native-to-messages-stream-transform.js";

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { convertNativeResponseToResponses } from "./convert-native-response-to-responses.js";
 import { echoResponseSettings } from "../../../http/echo-response-settings.js";
-import { createOpenaiSchemaValidator } from "../testing/create-openai-schema-validator.js";
-import { runNativeResponsesStream } from "./testing/run-native-responses-stream.js";
+import { createOpenaiSchemaValidator } from "../../../../test/support/create-openai-schema-validator.js";
+import { runNativeResponsesStream } from "../../../../test/support/run-native-responses-stream.js";
 
 const validate = createOpenaiSchemaValidator();
 const fixtureUrl = (name: string) => new URL(`../__fixtures__/${name}`, import.meta.url);

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
-import type { SseWriter } from "../../../http/sse-writer.js";
-import { pipeUpstreamEvents } from "../../../upstream/pipe-upstream-events.js";
-import type { StreamEventTransformer } from "../../../upstream/stream-event-transformer.js";
+import type { SseWriter } from "../../src/http/sse-writer.js";
+import { pipeUpstreamEvents } from "../../src/upstream/pipe-upstream-events.js";
+import type { StreamEventTransformer } from "../../src/upstream/stream-event-transformer.js";
 
 /**
  * Feeds recorded upstream bytes, in the given pieces (byte offsets where a new read starts), through the relay's

@@ -1,8 +1,8 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import type { MeteredUsage } from "../../../../billing/metered-usage.js";
-import { createCollectingController } from "../../../../upstream/create-collecting-controller.js";
-import { createNativeEventToResponsesTransform } from "../create-native-event-to-responses-transform.js";
-import { echoResponseSettings, type ResponseSettings } from "../../../../http/echo-response-settings.js";
+import type { MeteredUsage } from "../../src/billing/metered-usage.js";
+import { createCollectingController } from "../../src/upstream/create-collecting-controller.js";
+import { createNativeEventToResponsesTransform } from "../../src/providers/native/responses/create-native-event-to-responses-transform.js";
+import { echoResponseSettings, type ResponseSettings } from "../../src/http/echo-response-settings.js";
 
 export interface NativeResponsesStreamRun {
   /** The frames exactly as the transform emitted them. */

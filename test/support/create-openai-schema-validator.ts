@@ -1,6 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { loadBundledSpec } from "../../../http/load-bundled-spec.js";
+import { loadBundledSpec } from "../../src/http/load-bundled-spec.js";
 
 /**
  * Validates values against a component schema of the bundled /v1 spec (OpenAPI 3.1 schemas are JSON Schema 2020-12).

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import type { components } from "../../../generated/types/management.js";
-import type { GatewayClient } from "../../../src/client/create-gateway-client.js";
+import type { components } from "../../generated/types/management.js";
+import type { GatewayClient } from "../../src/client/create-gateway-client.js";
 
 type Token = components["schemas"]["Token"];
 type CreateTokenRequest = components["schemas"]["CreateTokenRequest"];

@@ -1,4 +1,4 @@
-import type { GatewayClient } from "../../../src/client/create-gateway-client.js";
+import type { GatewayClient } from "../../src/client/create-gateway-client.js";
 
 /** The usable API key (`sk-` + the revealed 48 characters) of one of the client's tokens. */
 export async function revealApiKey(client: GatewayClient, tokenId: number): Promise<string> {

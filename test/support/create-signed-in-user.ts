@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import type { components } from "../../../generated/types/management.js";
-import type { GatewayClient } from "../../../src/client/create-gateway-client.js";
-import type { TestGateway } from "../../support/start-test-gateway.js";
+import type { components } from "../../generated/types/management.js";
+import type { GatewayClient } from "../../src/client/create-gateway-client.js";
+import type { TestGateway } from "./start-test-gateway.js";
 
 type User = components["schemas"]["User"];
 

@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
-import type { MeteredUsage } from "../../../../billing/metered-usage.js";
-import type { SseWriter } from "../../../../http/sse-writer.js";
-import { pipeUpstreamEvents } from "../../../../upstream/pipe-upstream-events.js";
-import { formatChatStreamErrorFrame } from "../../../../http/format-chat-stream-error-frame.js";
-import { createNativeEventToChatTransform } from "../create-native-event-to-chat-transform.js";
+import type { MeteredUsage } from "../../src/billing/metered-usage.js";
+import type { SseWriter } from "../../src/http/sse-writer.js";
+import { pipeUpstreamEvents } from "../../src/upstream/pipe-upstream-events.js";
+import { formatChatStreamErrorFrame } from "../../src/http/format-chat-stream-error-frame.js";
+import { createNativeEventToChatTransform } from "../../src/providers/native/chat/create-native-event-to-chat-transform.js";
 
 export interface NativeChatStreamRun {
   /** The frames the client received, one per SSE event, in order. */
