@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
@@ -11,8 +11,8 @@ type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
 
 /**
  * Fixture pairs in __fixtures__/chat-to-native: `<group>.request.json` maps case names to chat requests,
- * `<group>.expected.json` maps the same names to the exact conversion result. Run with UPDATE_NATIVE_FIXTURES=1 to
- * rewrite the expected files after an intended change, then review the diff like code.
+ * `<group>.expected.json` maps the same names to the exact conversion result. Run vitest with -u to rewrite
+ * the expected files after an intended change, then review the diff like code.
  */
 const fixtureDirectory = fileURLToPath(new URL("../__fixtures__/chat-to-native/", import.meta.url));
 const groups = readdirSync(fixtureDirectory)
@@ -50,21 +50,10 @@ describe.each(groups)("chat → native fixtures: %s", (group) => {
   // Default safety settings only where they are the subject, so the other expected bodies stay about their own rows.
   const safetySettings = group === "extra-body" ? platformSafetySettings : undefined;
 
-  if (process.env.UPDATE_NATIVE_FIXTURES === "1") {
-    it("rewrites the expected file", async () => {
-      const results: Record<string, unknown> = {};
-      for (const [name, request] of Object.entries(requests)) results[name] = await convert(request, safetySettings);
-      writeFileSync(expectedPath, `${JSON.stringify(results, null, 2)}\n`);
-    });
-    return;
-  }
-
-  const expected = readJson<Record<string, unknown>>(expectedPath);
-  it("has an expected result for every case and no stale ones", () => {
-    expect(Object.keys(expected).sort()).toEqual(Object.keys(requests).sort());
-  });
-  it.each(Object.keys(requests))("%s", async (name) => {
-    expect(await convert(requests[name]!, safetySettings)).toEqual(expected[name]);
+  it("converts every case as the expected file records", async () => {
+    const results: Record<string, unknown> = {};
+    for (const [name, request] of Object.entries(requests)) results[name] = await convert(request, safetySettings);
+    await expect(`${JSON.stringify(results, null, 2)}\n`).toMatchFileSnapshot(expectedPath);
   });
 });
 

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
@@ -12,7 +12,7 @@ type ResponsesRequest = OpenaiComponents["schemas"]["CreateResponseRequest"];
 /**
  * Fixture pairs in __fixtures__/responses-to-native: `<group>.request.json` maps case names to Responses requests,
  * `<group>.expected.json` the same names to the exact native request (body, model, thoughts flag, warnings). Run
- * with UPDATE_NATIVE_FIXTURES=1 to rewrite the expected files after an intended change, then review the diff.
+ * vitest with -u to rewrite the expected files after an intended change, then review the diff.
  */
 const fixtureDirectory = fileURLToPath(new URL("../__fixtures__/responses-to-native/", import.meta.url));
 const groups = readdirSync(fixtureDirectory)
@@ -37,20 +37,10 @@ const convert = (request: ResponsesRequest) =>
 describe.each(groups)("Responses → native fixtures: %s", (group) => {
   const requests = readJson<Record<string, ResponsesRequest>>(`${fixtureDirectory}${group}.request.json`);
   const expectedPath = `${fixtureDirectory}${group}.expected.json`;
-  if (process.env.UPDATE_NATIVE_FIXTURES === "1") {
-    it("rewrites the expected file", async () => {
-      const results: Record<string, unknown> = {};
-      for (const [name, request] of Object.entries(requests)) results[name] = await convert(request);
-      writeFileSync(expectedPath, `${JSON.stringify(results, null, 2)}\n`);
-    });
-    return;
-  }
-  const expected = readJson<Record<string, unknown>>(expectedPath);
-  it("has an expected result for every case and no stale ones", () => {
-    expect(Object.keys(expected).sort()).toEqual(Object.keys(requests).sort());
-  });
-  it.each(Object.keys(requests))("%s", async (name) => {
-    expect(await convert(requests[name]!)).toEqual(expected[name]);
+  it("converts every case as the expected file records", async () => {
+    const results: Record<string, unknown> = {};
+    for (const [name, request] of Object.entries(requests)) results[name] = await convert(request);
+    await expect(`${JSON.stringify(results, null, 2)}\n`).toMatchFileSnapshot(expectedPath);
   });
 });
 
