@@ -4,7 +4,7 @@ import type { Channel } from "../contract/channel.js";
 import type { ChannelAttempt } from "../contract/channel-attempt.js";
 import { InvalidRequestError } from "../../errors/gateway-error.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { createOpenaiChatStreamTransform } from "../openai/create-openai-chat-stream-transform.js";
+import { createOpenaiChatStreamTransform } from "../openai/chat/create-openai-chat-stream-transform.js";
 import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import type { OpenaiOperation } from "../openai/openai-dialect.js";
 import { replayUpstreamStream } from "../../../test/support/replay-upstream-stream.js";

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { createOpenaiSchemaValidator } from "../../../test/support/create-openai-schema-validator.js";
-import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-transform.js";
-import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
+import { createOpenaiChatStreamTransform } from "./chat/create-openai-chat-stream-transform.js";
+import { createOpenaiResponsesStreamTransform } from "./responses/create-openai-responses-stream-transform.js";
 import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import { replayUpstreamStream } from "../../../test/support/replay-upstream-stream.js";
 

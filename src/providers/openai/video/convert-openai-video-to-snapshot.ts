@@ -1,4 +1,4 @@
-import type { VideoTaskSnapshot } from "../contract/video-task-capability.js";
+import type { VideoTaskSnapshot } from "../../contract/video-task-capability.js";
 import { mapOpenaiVideoStatus } from "./map-openai-video-status.js";
 import type { OpenaiVideoObject } from "./openai-video-object.js";
 

@@ -1,4 +1,4 @@
-import type { components } from "../../../generated/types/openai.js";
+import type { components } from "../../../../generated/types/openai.js";
 
 type ChatCompletion = components["schemas"]["ChatCompletion"];
 

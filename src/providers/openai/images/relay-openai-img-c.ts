@@ -1,15 +1,15 @@
-import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
-import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
-import { readImagePrompt } from "../image-families/read-image-prompt.js";
-import { toImageFailure } from "../image-families/to-image-failure.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
+import { readImagePrompt } from "../../image-families/read-image-prompt.js";
+import { toImageFailure } from "../../image-families/to-image-failure.js";
 import { buildImgCUpstreamRequest } from "./build-img-c-upstream-request.js";
 import { convertOpenaiImageResponse, type OpenaiImageAnswer } from "./convert-openai-image-response.js";
 import type { ImgCInputImage } from "./img-c-input-image.js";
-import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
+import { openaiDialect, type OpenaiDialect } from "../openai-dialect.js";
 import { readImgCInputImages } from "./read-img-c-input-images.js";
-import { readOpenaiImageError } from "../image-families/read-openai-image-error.js";
-import type { ImageCall, UploadedImageFile } from "../contract/image-call.js";
-import type { ProviderServices } from "../contract/provider-services.js";
+import { readOpenaiImageError } from "../../image-families/read-openai-image-error.js";
+import type { ImageCall, UploadedImageFile } from "../../contract/image-call.js";
+import type { ProviderServices } from "../../contract/provider-services.js";
 
 type InputImages = { images: ImgCInputImage[]; mask?: ImgCInputImage };
 

@@ -1,9 +1,9 @@
 import type { Response } from "express";
-import type { components } from "../../../generated/types/openai.js";
-import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
-import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
-import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
-import { sendUpstreamBufferedRequest } from "../../upstream/send-upstream-buffered-request.js";
+import type { components } from "../../../../generated/types/openai.js";
+import { withoutInjectedDefaults } from "../../../http/client-body-fields.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
+import { openaiDialect, type OpenaiDialect } from "../openai-dialect.js";
+import { sendUpstreamBufferedRequest } from "../../../upstream/send-upstream-buffered-request.js";
 
 type SpeechRequest = components["schemas"]["CreateSpeechRequest"];
 

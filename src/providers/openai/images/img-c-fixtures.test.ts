@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { GatewayError } from "../../errors/gateway-error.js";
-import { upstreamStatusFailure } from "../../upstream/upstream-failure.js";
-import { toImageFailure } from "../image-families/to-image-failure.js";
+import type { GatewayError } from "../../../errors/gateway-error.js";
+import { upstreamStatusFailure } from "../../../upstream/upstream-failure.js";
+import { toImageFailure } from "../../image-families/to-image-failure.js";
 import { buildImgCUpstreamRequest } from "./build-img-c-upstream-request.js";
 import { convertOpenaiImageResponse, type OpenaiImageAnswer } from "./convert-openai-image-response.js";
-import { readOpenaiImageError } from "../image-families/read-openai-image-error.js";
+import { readOpenaiImageError } from "../../image-families/read-openai-image-error.js";
 
 const answer = JSON.parse(
-  readFileSync(new URL("./__fixtures__/img-c-generation.answer.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../__fixtures__/img-c-generation.answer.json", import.meta.url), "utf8"),
 ) as OpenaiImageAnswer;
 
 describe("img-c-2 on the OpenAI images API (recorded bodies)", () => {

@@ -1,12 +1,12 @@
-import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
-import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
-import { readUpstreamVideoContent } from "../../upstream/read-upstream-video-content.js";
+import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
+import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js";
+import { readUpstreamVideoContent } from "../../../upstream/read-upstream-video-content.js";
 import {
   createUpstreamTaskGoneSnapshot,
   isUpstreamTaskGone,
   UpstreamFailure,
-} from "../../upstream/upstream-failure.js";
-import type { VideoTaskCapability } from "../contract/video-task-capability.js";
+} from "../../../upstream/upstream-failure.js";
+import type { VideoTaskCapability } from "../../contract/video-task-capability.js";
 import { convertOpenaiVideoToSnapshot } from "./convert-openai-video-to-snapshot.js";
 import { convertVideoSubmissionToOpenai } from "./convert-video-submission-to-openai.js";
 import type { OpenaiVideoObject } from "./openai-video-object.js";

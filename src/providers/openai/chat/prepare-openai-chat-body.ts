@@ -1,4 +1,4 @@
-import type { components } from "../../../generated/types/openai.js";
+import type { components } from "../../../../generated/types/openai.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
 

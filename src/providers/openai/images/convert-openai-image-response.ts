@@ -1,6 +1,6 @@
-import type { components } from "../../../generated/types/openai.js";
-import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { UpstreamFailure } from "../../upstream/upstream-failure.js";
+import type { components } from "../../../../generated/types/openai.js";
+import type { MeteredUsage } from "../../../billing/metered-usage.js";
+import { UpstreamFailure } from "../../../upstream/upstream-failure.js";
 
 type ImageResponse = components["schemas"]["ImageResponse"];
 

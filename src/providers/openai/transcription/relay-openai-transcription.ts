@@ -1,9 +1,9 @@
 import { FormData } from "undici";
-import type { TranscriptionCall } from "../contract/transcription-call.js";
-import type { components } from "../../../generated/types/openai.js";
-import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
-import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
-import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
+import type { TranscriptionCall } from "../../contract/transcription-call.js";
+import type { components } from "../../../../generated/types/openai.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
+import { openaiDialect, type OpenaiDialect } from "../openai-dialect.js";
 import { formatTranscript, type TranscriptFormat } from "./format-transcript.js";
 
 type VerboseTranscript = components["schemas"]["TranscriptionVerboseResponse"];

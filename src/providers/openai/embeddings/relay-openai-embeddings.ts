@@ -1,9 +1,9 @@
 import type { Response } from "express";
-import type { components } from "../../../generated/types/openai.js";
-import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
-import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
-import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
-import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
+import type { components } from "../../../../generated/types/openai.js";
+import { withoutInjectedDefaults } from "../../../http/client-body-fields.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
+import { openaiDialect, type OpenaiDialect } from "../openai-dialect.js";
+import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
 
 type EmbeddingRequest = components["schemas"]["CreateEmbeddingRequest"];
 type EmbeddingResponse = components["schemas"]["CreateEmbeddingResponse"];

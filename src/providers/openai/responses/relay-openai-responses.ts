@@ -1,15 +1,15 @@
 import type { Response } from "express";
-import type { components } from "../../../generated/types/openai.js";
-import { createSseWriter } from "../../http/sse-writer.js";
-import { pipeUpstreamEvents } from "../../upstream/pipe-upstream-events.js";
-import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
-import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
-import { sendUpstreamRequest } from "../../upstream/send-upstream-request.js";
-import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
-import { convertOpenaiResponsesUsage } from "../../http/convert-openai-usage.js";
-import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
+import type { components } from "../../../../generated/types/openai.js";
+import { createSseWriter } from "../../../http/sse-writer.js";
+import { pipeUpstreamEvents } from "../../../upstream/pipe-upstream-events.js";
+import { withoutInjectedDefaults } from "../../../http/client-body-fields.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
+import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js";
+import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
+import { convertOpenaiResponsesUsage } from "../../../http/convert-openai-usage.js";
+import { openaiDialect, type OpenaiDialect } from "../openai-dialect.js";
 import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
-import { recordStreamedText } from "../contract/observed-usage.js";
+import { recordStreamedText } from "../../contract/observed-usage.js";
 
 type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
 type ResponseObject = components["schemas"]["ResponseObject"];

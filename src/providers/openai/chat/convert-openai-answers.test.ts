@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createOpenaiSchemaValidator } from "../../../test/support/create-openai-schema-validator.js";
-import { convertOpenaiChatUsage, convertOpenaiResponsesUsage } from "../../http/convert-openai-usage.js";
+import { createOpenaiSchemaValidator } from "../../../../test/support/create-openai-schema-validator.js";
+import { convertOpenaiChatUsage, convertOpenaiResponsesUsage } from "../../../http/convert-openai-usage.js";
 import { inlineReasoningIntoContent } from "./inline-reasoning-into-content.js";
 
 const validate = createOpenaiSchemaValidator();
 const readAnswer = (name: string) =>
-  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8"));
+  JSON.parse(readFileSync(new URL(`../__fixtures__/${name}`, import.meta.url), "utf8"));
 
 describe("recorded OpenAI-compatible answers, as relayOpenaiChat reads them", () => {
   it("svc_thinking_to_content puts the reasoning before the answer in <think> tags and drops the field", () => {

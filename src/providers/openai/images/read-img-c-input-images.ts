@@ -1,6 +1,6 @@
-import type { FetchMedia } from "../../net/create-safe-fetcher.js";
-import { parseReferenceImage } from "../image-families/parse-reference-image.js";
-import { readImageReferences } from "../image-families/read-image-references.js";
+import type { FetchMedia } from "../../../net/create-safe-fetcher.js";
+import { parseReferenceImage } from "../../image-families/parse-reference-image.js";
+import { readImageReferences } from "../../image-families/read-image-references.js";
 import type { ImgCInputImage } from "./img-c-input-image.js";
 
 /**

@@ -1,6 +1,6 @@
-import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { convertOpenaiChatUsage } from "../../http/convert-openai-usage.js";
-import type { StreamEventTransformer } from "../../upstream/stream-event-transformer.js";
+import type { MeteredUsage } from "../../../billing/metered-usage.js";
+import { convertOpenaiChatUsage } from "../../../http/convert-openai-usage.js";
+import type { StreamEventTransformer } from "../../../upstream/stream-event-transformer.js";
 
 export interface OpenaiChatStreamOptions {
   /** The model name the client asked for; upstream chunks carry the mapped name. */

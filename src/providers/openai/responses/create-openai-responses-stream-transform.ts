@@ -1,6 +1,6 @@
-import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { convertOpenaiResponsesUsage } from "../../http/convert-openai-usage.js";
-import type { StreamEventTransformer } from "../../upstream/stream-event-transformer.js";
+import type { MeteredUsage } from "../../../billing/metered-usage.js";
+import { convertOpenaiResponsesUsage } from "../../../http/convert-openai-usage.js";
+import type { StreamEventTransformer } from "../../../upstream/stream-event-transformer.js";
 
 interface ResponsesEvent {
   type?: string;

@@ -1,14 +1,14 @@
 import { FormData } from "undici";
-import type { components } from "../../../generated/types/openai.js";
-import type { MeteredUsage } from "../../billing/metered-usage.js";
-import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
-import { sendUpstreamJsonRequestKeepingBytes } from "../../upstream/send-upstream-json-request.js";
-import { UpstreamFailure } from "../../upstream/upstream-failure.js";
-import type { ImageCall, UploadedImageFile } from "../contract/image-call.js";
-import { toImageFailure } from "../image-families/to-image-failure.js";
-import { readOpenaiImageError } from "../image-families/read-openai-image-error.js";
-import type { ProviderServices } from "../contract/provider-services.js";
-import { openaiDialect, type OpenaiDialect } from "./openai-dialect.js";
+import type { components } from "../../../../generated/types/openai.js";
+import type { MeteredUsage } from "../../../billing/metered-usage.js";
+import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
+import { sendUpstreamJsonRequestKeepingBytes } from "../../../upstream/send-upstream-json-request.js";
+import { UpstreamFailure } from "../../../upstream/upstream-failure.js";
+import type { ImageCall, UploadedImageFile } from "../../contract/image-call.js";
+import { toImageFailure } from "../../image-families/to-image-failure.js";
+import { readOpenaiImageError } from "../../image-families/read-openai-image-error.js";
+import type { ProviderServices } from "../../contract/provider-services.js";
+import { openaiDialect, type OpenaiDialect } from "../openai-dialect.js";
 import { relayOpenaiImgC } from "./relay-openai-img-c.js";
 
 type ImageResponse = components["schemas"]["ImageResponse"];

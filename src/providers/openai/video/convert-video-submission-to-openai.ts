@@ -1,5 +1,5 @@
 import { FormData } from "undici";
-import type { VideoSubmission } from "../contract/video-task-capability.js";
+import type { VideoSubmission } from "../../contract/video-task-capability.js";
 
 /**
  * A submission → the multipart body of `POST /v1/videos` (what openai-node 6.28+ always sends; the API takes it
