@@ -30,6 +30,8 @@ export async function startPostgresGateways(
   upstreamUrl: string,
   launch: GatewayLaunch,
   instances: number,
+  /** More of the gateways' environment (a setting a probe compares). */
+  environment: Record<string, string> = {},
 ): Promise<PostgresGateways> {
   const databaseName = `bench_${crypto.randomBytes(6).toString("hex")}`;
   await administer(`create database ${databaseName}`);
@@ -49,6 +51,7 @@ export async function startPostgresGateways(
             DATABASE_URL: databaseUrl,
             REDIS_URL: benchRedisUrl,
             REDIS_KEY_PREFIX: databaseName,
+            ...environment,
           },
           config: {
             channels: [

@@ -1000,6 +1000,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/log/stat/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage by user over a time range, largest spend first (administrators)
+         * @description Every user's usage summed over a time range, the users who spent the most quota first (then the most
+         *     requests, then the lowest user id), at most `limit` of them: the administrators' "top users". Read from the
+         *     same hourly rollups as `GET /api/log/stat`, so the range is widened to whole UTC hours the same way (the answer
+         *     says the range used); it defaults to the last 7 days and may span at most 400 days. Users without requests in
+         *     the range are left out. Administrators only (others get 403). Not specified by the product documents; designed
+         *     here.
+         */
+        get: operations["listUsageByUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/task/stat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Video tasks in flight across the gateway (administrators)
+         * @description How many asynchronous video tasks of every user are in flight (`queued` or `in_progress`) and when the oldest
+         *     of them was submitted: the administrators' "tasks in flight". Counts tasks only, never usage rows.
+         *     Administrators only (others get 403). Not specified by the product documents; designed here.
+         */
+        get: operations["getTaskStatistics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2219,6 +2266,41 @@ export interface components {
         LogStatisticsResponse: components["schemas"]["SuccessResponse"] & {
             /** @description The statistics. */
             data: components["schemas"]["LogStatistics"];
+        };
+        /** @description One user's usage summed over a range. */
+        UserUsage: {
+            /** @description The user's id. */
+            user_id: number;
+            /** @description The user's name; empty when the user was deleted since. */
+            username: string;
+        } & components["schemas"]["UsageTotals"];
+        /** @description The users with the largest usage over a range. */
+        UserUsageList: {
+            /** @description Start of the range used (inclusive), Unix seconds. */
+            start_time: number;
+            /** @description End of the range used (exclusive), Unix seconds. */
+            end_time: number;
+            /** @description Largest quota first, then most requests, then lowest user id. */
+            items: components["schemas"]["UserUsage"][];
+        };
+        /** @description Success envelope whose `data` is usage by user. */
+        UserUsageListResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The users and their usage. */
+            data: components["schemas"]["UserUsageList"];
+        };
+        /** @description Video tasks of every user that have not ended yet. */
+        TaskStatistics: {
+            /** @description Tasks submitted and waiting upstream. */
+            queued: number;
+            /** @description Tasks the upstream is working on. */
+            in_progress: number;
+            /** @description Unix seconds of submission of the oldest task in flight; null when none is. */
+            oldest_created_at: number | null;
+        };
+        /** @description Success envelope whose `data` counts the tasks in flight. */
+        TaskStatisticsResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The tasks in flight. */
+            data: components["schemas"]["TaskStatistics"];
         };
     };
     responses: {
@@ -5779,6 +5861,128 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUsageByUser: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Start of the range (inclusive), Unix seconds.
+                 * @example 1767225600
+                 */
+                start_time?: number;
+                /**
+                 * @description End of the range (exclusive), Unix seconds; defaults to now.
+                 * @example 1767398400
+                 */
+                end_time?: number;
+                /**
+                 * @description How many users to return at most.
+                 * @example 5
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users with the largest usage in the range. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "start_time": 1767225600,
+                     *         "end_time": 1767398400,
+                     *         "items": [
+                     *           {
+                     *             "user_id": 2,
+                     *             "username": "alice",
+                     *             "requests": 12,
+                     *             "errors": 1,
+                     *             "prompt_tokens": 14000,
+                     *             "completion_tokens": 4200,
+                     *             "cached_tokens": 0,
+                     *             "cache_write_tokens": 0,
+                     *             "quota": 3100
+                     *           },
+                     *           {
+                     *             "user_id": 3,
+                     *             "username": "bob",
+                     *             "requests": 3,
+                     *             "errors": 0,
+                     *             "prompt_tokens": 900,
+                     *             "completion_tokens": 300,
+                     *             "cached_tokens": 0,
+                     *             "cache_write_tokens": 0,
+                     *             "quota": 120
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserUsageListResponse"];
+                };
+            };
+            /** @description Invalid input, or the time range is empty or too long. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "time range too long: at most 400 days by day"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTaskStatistics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tasks in flight. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "queued": 2,
+                     *         "in_progress": 5,
+                     *         "oldest_created_at": 1767300000
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaskStatisticsResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];

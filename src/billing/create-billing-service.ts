@@ -28,7 +28,7 @@ export type BillingContext = Pick<GatewayContext, "config" | "database" | "logge
 export interface BillingServiceOptions {
   /** How long a usage row may wait before its batch is written (default 500 ms). */
   flushIntervalMs?: number;
-  /** PostgreSQL: hold batches and settlement batches out at once, each kind (default 2; see the ledger). */
+  /** PostgreSQL: hold batches and settlement batches out at once, each kind (default: the configuration's). */
   ledgerBatchesInFlight?: number;
 }
 
@@ -66,7 +66,10 @@ export function createBillingService(context: BillingContext, options: BillingSe
   // PostgreSQL: holds and settlements of many requests per statement (see create-postgres-quota-ledger.ts).
   const postgresLedger = sqliteLedger
     ? undefined
-    : createPostgresQuotaLedger(db, { now: context.now, batchesInFlight: options.ledgerBatchesInFlight });
+    : createPostgresQuotaLedger(db, {
+        now: context.now,
+        batchesInFlight: options.ledgerBatchesInFlight ?? context.config.databaseLedgerBatchesInFlight,
+      });
   const usageLogWriter = createUsageLogWriter(
     context.database,
     logger,

@@ -50,9 +50,15 @@ export interface GatewayConfig {
   redisKeyPrefix: string;
   /**
    * DATABASE_POOL_SIZE: PostgreSQL connections each instance keeps at most (default 10). The quota ledger uses up to
-   * four of them (two batches of holds, two of settlements); the rest serve everything else.
+   * two of them (one batch of holds, one of settlements); the rest serve everything else.
    */
   databasePoolSize: number;
+  /**
+   * DATABASE_LEDGER_BATCHES_IN_FLIGHT: PostgreSQL, batches of holds (and, apart, of settlements) each instance has
+   * out at once (default 1). More helps only when many keys of many users are busy at once: batches of one hot key
+   * wait on its row lock anyway, and each more batch out splits its requests into more, smaller commits.
+   */
+  databaseLedgerBatchesInFlight: number;
   /** PostgreSQL: how long the gateway waits at each step (each bounded, so a silent network loss ends). */
   databaseTimeouts: {
     /** DATABASE_CONNECT_TIMEOUT_MS: opening a connection, or waiting for a free one (default 5000). */

@@ -220,6 +220,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     redisUrl: environment.REDIS_URL || undefined,
     redisKeyPrefix: environment.REDIS_KEY_PREFIX || "gateway",
     databasePoolSize: readPositiveInteger(environment, "DATABASE_POOL_SIZE", 10),
+    databaseLedgerBatchesInFlight: readPositiveInteger(environment, "DATABASE_LEDGER_BATCHES_IN_FLIGHT", 1),
     databaseTimeouts: {
       connectTimeoutMs: readInteger(environment, "DATABASE_CONNECT_TIMEOUT_MS", 5_000),
       queryTimeoutMs: readInteger(environment, "DATABASE_QUERY_TIMEOUT_MS", 15_000),

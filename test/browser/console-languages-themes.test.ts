@@ -140,6 +140,27 @@ describe("web console in two languages and two themes", () => {
     await expect.poll(heading).toBe("Dashboard");
   });
 
+  it("shows administrators the whole gateway: channels by health, video tasks in flight and the top users", async () => {
+    const gatewayRegion = page.getByRole("region", { name: "The whole gateway" });
+    const figure = (term: string) =>
+      gatewayRegion
+        .locator("dl > div")
+        .filter({ has: page.getByText(term, { exact: true }) })
+        .locator("dd")
+        .first();
+    await expect.poll(() => figure("Channels: Healthy").textContent()).toBe("1");
+    expect(await figure("Channels: Cooling down").textContent()).toBe("0");
+    expect(await figure("Channels: Disabled automatically").textContent()).toBe("0");
+    expect(await figure("Channels: Disabled by an administrator").textContent()).toBe("0");
+    await expect.poll(() => figure("Video tasks queued").textContent()).toBe("0");
+    expect(await figure("Video tasks in progress").textContent()).toBe("0");
+    // The one request of the setup, from the rollups (GET /api/log/stat/users).
+    const topUsers = gatewayRegion.getByRole("table", { name: "Top users (30 days)" });
+    await expect
+      .poll(async () => (await topUsers.locator("tbody tr").allInnerTexts()).map((row) => row.split(/\s+/).slice(0, 3)))
+      .toEqual([[admin.username, `(#${admin.user.id})`, "1"]]);
+  });
+
   it("follows the system's dark setting until the user picks a theme, and remembers the pick", async () => {
     const background = () => page.evaluate("getComputedStyle(document.documentElement).backgroundColor");
     await page.emulateMedia({ colorScheme: "light" });
@@ -227,15 +248,22 @@ describe("web console in two languages and two themes", () => {
       await userContext.close();
       page = previous;
     }
-  });
+  }, 120_000);
 
+  // Every page of the console, as an administrator sees it.
   const pages = [
-    { path: "/dashboard", en: "Dashboard", zh: "概览" },
-    { path: "/tokens", en: "Tokens", zh: "令牌" },
-    { path: "/usage", en: "Usage", zh: "用量" },
-    { path: "/tasks", en: "Tasks", zh: "任务" },
-    { path: "/channels", en: "Channels", zh: "渠道" },
-    { path: "/no-such-page", en: "Page not found", zh: "页面不存在" },
+    { path: "/dashboard", en: en.dashboard.title, zh: zhCn.dashboard.title },
+    { path: "/tokens", en: en.tokens.title, zh: zhCn.tokens.title },
+    { path: "/usage", en: en.usage.title, zh: zhCn.usage.title },
+    { path: "/tasks", en: en.tasks.title, zh: zhCn.tasks.title },
+    { path: "/wallet", en: en.wallet.title, zh: zhCn.wallet.title },
+    { path: "/pricing", en: en.pricing.title, zh: zhCn.pricing.title },
+    { path: "/channels", en: en.channels.title, zh: zhCn.channels.title },
+    { path: "/users", en: en.users.title, zh: zhCn.users.title },
+    { path: "/redemption", en: en.redemption.title, zh: zhCn.redemption.title },
+    { path: "/prices", en: en.prices.title, zh: zhCn.prices.title },
+    { path: "/audit", en: en.audit.title, zh: zhCn.audit.title },
+    { path: "/no-such-page", en: en.notFound.title, zh: zhCn.notFound.title },
   ];
   for (const language of ["en", "zh-CN"] as const)
     for (const colorScheme of ["light", "dark"] as const)
@@ -271,5 +299,5 @@ describe("web console in two languages and two themes", () => {
         await signInPage.close();
         await page.setViewportSize({ width: 1280, height: 900 });
         expect(pageErrors).toEqual([]);
-      });
+      }, 240_000);
 });

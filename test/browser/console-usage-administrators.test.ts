@@ -123,10 +123,24 @@ describe("the usage page for administrators", () => {
     await expect.poll(() => totals.textContent()).toContain("Cache write tokens7");
 
     const filters = page.getByRole("form", { name: "Usage filters" });
-    await filters.getByLabel("User", { exact: true }).fill("nobody-at-all");
+    // A user is picked from a searchable list (GET /api/user/ with a keyword), never typed as a name or a number.
+    const search = filters.getByLabel("Search users by name");
+    // The select's label holds its options too, so its text starts with "User" rather than being it.
+    const userSelect = filters.getByLabel(/^User/);
+    const userOptions = () => userSelect.locator("option").allTextContents();
+    await search.fill("nobody-at-all");
+    await expect.poll(() => filters.getByText("No user matches.").count()).toBe(1);
+    await expect.poll(userOptions).toEqual(["All users"]);
+    await search.fill(admin.username);
+    await expect.poll(userOptions).toEqual(["All users", `${admin.username} (#${admin.user.id})`]);
+    await userSelect.selectOption(String(admin.user.id));
     await filters.getByRole("button", { name: "Show" }).click();
     await expect.poll(() => page.getByText("No requests in this range.").count()).toBe(1);
-    await filters.getByLabel("User", { exact: true }).fill(customer.username);
+    await search.fill(customer.username);
+    await expect
+      .poll(userOptions)
+      .toEqual(["All users", `${admin.username} (#${admin.user.id})`, `${customer.username} (#${customer.user.id})`]);
+    await userSelect.selectOption(String(customer.user.id));
     await filters.getByLabel("Status").selectOption("success");
     await filters.getByRole("button", { name: "Show" }).click();
     await expect.poll(() => row.count()).toBe(1);

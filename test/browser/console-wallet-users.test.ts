@@ -3,9 +3,11 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { en } from "../../console/src/i18n/catalogue-en.js";
 import { zhCn } from "../../console/src/i18n/catalogue-zh-cn.js";
 import type { GatewayDatabase } from "../../src/store/gateway-database.js";
 import { openDatabase } from "../../src/store/open-database.js";
+import { walletMessages } from "../../src/wallets/wallet-messages.js";
 import { createSignedInUser, type SignedInUser } from "../support/create-signed-in-user.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 import { buildConsole } from "./build-console.js";
@@ -87,7 +89,7 @@ describe("the wallet and users pages", () => {
     await expect.poll(heading(page)).toBe("Dashboard");
   };
 
-  it("lets a user redeem a code and see the wallet grow, and shows the gateway's refusal of a used code", async () => {
+  it("lets a user redeem a code and see the wallet grow, and says the gateway's refusal of a used code in the page's language", async () => {
     const page = customerPage;
     await signIn(page, customer);
     const navigation = page.getByRole("navigation", { name: "Main" });
@@ -117,9 +119,17 @@ describe("the wallet and users pages", () => {
         body: { code },
       })
     ).error?.message;
-    expect(refusal).toBeTruthy();
-    await expect.poll(() => page.getByRole("alert").textContent()).toBe(refusal);
+    // The gateway's sentence, said in the console's words in each language.
+    expect(refusal).toBe(walletMessages.codeNotRedeemable);
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe(en.errors.known.codeNotRedeemable);
     expect(await balance.textContent()).toContain("Remaining1,250,000 units ($2.50)");
+    await page.getByLabel("Language").selectOption("zh-CN");
+    await page
+      .getByRole("form", { name: zhCn.wallet.redeemTitle })
+      .getByRole("button", { name: zhCn.wallet.redeem })
+      .click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe(zhCn.errors.known.codeNotRedeemable);
+    await page.getByLabel("语言").selectOption("en");
   });
 
   it("lets an administrator find a user, top their wallet up, disable them, reset another's password and delete them", async () => {

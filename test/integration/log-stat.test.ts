@@ -162,6 +162,50 @@ describe.each(testDatabases)("usage statistics and the administrators' log on $n
     expect(own.data!.data).toMatchObject({ items: [], totals: { requests: 0, quota: 0 } });
   });
 
+  it("ranks every user by spend for administrators only, with their names (GET /api/log/stat/users)", async () => {
+    const byUser = (client: SignedInUser["client"], query: Record<string, number>) =>
+      client.management.GET("/api/log/stat/users", { params: { query } });
+    const range = { start_time: dayOne, end_time: dayTwo + 86_400 };
+    expect((await byUser(owner.client, range)).response.status).toBe(403);
+    const ranked = await byUser(administrator.client, range);
+    expect(ranked.response.status).toBe(200);
+    expect(ranked.data!.data).toEqual({
+      start_time: dayOne,
+      end_time: dayTwo + 86_400,
+      items: [
+        {
+          user_id: owner.user.id,
+          username: owner.username,
+          requests: 4,
+          errors: 1,
+          prompt_tokens: 34,
+          completion_tokens: 17,
+          cached_tokens: 0,
+          cache_write_tokens: 0,
+          quota: 200,
+        },
+        {
+          user_id: stranger.user.id,
+          username: stranger.username,
+          requests: 1,
+          errors: 0,
+          prompt_tokens: 10,
+          completion_tokens: 5,
+          cached_tokens: 0,
+          cache_write_tokens: 0,
+          quota: 7,
+        },
+      ],
+    });
+    const first = await byUser(administrator.client, { ...range, limit: 1 });
+    expect(first.data!.data.items.map((item) => item.user_id)).toEqual([owner.user.id]);
+    // Day two holds one request of the owner only; the administrator, who spent nothing, is never listed.
+    const dayTwoOnly = await byUser(administrator.client, { start_time: dayTwo, end_time: dayTwo + 86_400 });
+    expect(dayTwoOnly.data!.data.items.map((item) => [item.user_id, item.quota])).toEqual([[owner.user.id, 20]]);
+    const tooLong = await byUser(administrator.client, { start_time: 0, end_time: dayOne });
+    expect(tooLong.response.status).toBe(400);
+  });
+
   it("refuses an empty or too long range", async () => {
     const empty = await statistics(owner.client, { start_time: dayTwo, end_time: dayOne });
     expect(empty.response.status).toBe(400);
@@ -254,6 +298,13 @@ describe.each(testDatabases)("usage statistics and the administrators' log on $n
     ).toEqual([]);
     expect((await statistics(administrator.client, range)).data!.data).toEqual(before);
     expect(before.totals.requests).toBe(5);
+    const byUser = await administrator.client.management.GET("/api/log/stat/users", {
+      params: { query: { start_time: dayOne, end_time: dayTwo + 86_400 } },
+    });
+    expect(byUser.data!.data.items.map((item) => [item.user_id, item.requests, item.quota])).toEqual([
+      [owner.user.id, 4, 200],
+      [stranger.user.id, 1, 7],
+    ]);
   });
 
   it("widens a range to whole UTC hours, as the rollups hold hours", async () => {

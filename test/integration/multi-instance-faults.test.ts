@@ -97,6 +97,8 @@ async function createKey(
 
 interface Answer {
   status: number;
+  /** The answer's X-Request-Id: its usage log row's `request_id`. */
+  requestId: string | null;
   body: { usage?: { prompt_tokens: number; completion_tokens: number }; error?: { code?: string } };
 }
 
@@ -109,7 +111,11 @@ async function chat(gateway: GatewayProcess, key: string, timeoutMs = 20_000): P
       body: JSON.stringify({ model: "model-a", max_tokens: 20, messages: [{ role: "user", content: "same words" }] }),
       signal: AbortSignal.timeout(timeoutMs),
     });
-    return { status: response.status, body: (await response.json()) as Answer["body"] };
+    return {
+      status: response.status,
+      requestId: response.headers.get("x-request-id"),
+      body: (await response.json()) as Answer["body"],
+    };
   } catch {
     return undefined;
   }
@@ -388,5 +394,150 @@ describe("Redis faults", () => {
         { timeout: 15_000, interval: 200 },
       )
       .toBeGreaterThan(3);
+  });
+});
+
+describe("two instances under faults of both servers", () => {
+  let postgresProxy: TcpProxy;
+  let redisProxy: TcpProxy;
+  let redis: OpenedRedis;
+  const prefix = `faults-two-${crypto.randomBytes(5).toString("hex")}`;
+  beforeAll(async () => {
+    postgresProxy = await startTcpProxy(Number(postgresUrl.port || 5432), postgresUrl.hostname);
+    redisProxy = await startTcpProxy(Number(redisUrl.port || 6379), redisUrl.hostname);
+    redis = await openRedis(redisUrl.toString(), createLogger({ level: "silent" }));
+  });
+  afterAll(async () => {
+    const keys = await redis?.client.keys(`${prefix}:*`);
+    if (keys?.length) await redis.client.del(...keys);
+    await redis?.close();
+    await postgresProxy?.close();
+    await redisProxy?.close();
+  });
+
+  it("keeps both alive through terminated, reset and black-holed connections under load: answers in their envelopes, ready again within seconds, every 200 billed and logged once", {
+    timeout: 120_000,
+  }, async () => {
+    const schema = await freshSchema();
+    const applicationName = `gw_two_${crypto.randomBytes(4).toString("hex")}`;
+    const proxiedRedis = new URL(redisUrl);
+    proxiedRedis.hostname = "127.0.0.1";
+    proxiedRedis.port = String(redisProxy.port);
+    const environment = {
+      DATABASE_URL: databaseUrlFor(schema, { port: postgresProxy.port, applicationName }),
+      DATABASE_CONNECT_TIMEOUT_MS: "1000",
+      DATABASE_QUERY_TIMEOUT_MS: "1500",
+      DATABASE_STATEMENT_TIMEOUT_MS: "1000",
+      REDIS_URL: proxiedRedis.toString(),
+      REDIS_KEY_PREFIX: prefix,
+      REDIS_CONNECT_TIMEOUT_MS: "500",
+      REDIS_COMMAND_TIMEOUT_MS: "500",
+    };
+    // Started together on the empty database, as an operator's two instances would be.
+    const [first, second] = await Promise.all([startGateway(environment), startGateway(environment)]);
+    const initialQuota = 10_000_000;
+    // A limited key with a per-minute limit, so every request moves its balance row and asks Redis for its count.
+    const { id, key } = await createKey(first, { remain_quota: initialQuota, rpm_limit: 1_000_000 });
+
+    const loadStartedAt = Date.now();
+    const faultsAt: string[] = [];
+    const at = async (milliseconds: number, name: string, fault: () => unknown) => {
+      await sleep(Math.max(0, loadStartedAt + milliseconds - Date.now()));
+      faultsAt.push(`${name} at ${Date.now() - loadStartedAt} ms`);
+      await fault();
+    };
+    const terminate = () =>
+      administer("select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1", [
+        applicationName,
+      ]);
+    const faults = (async () => {
+      await at(700, "pg_terminate_backend", terminate);
+      await at(1_400, "PostgreSQL reset", () => postgresProxy.reset());
+      await at(2_100, "Redis reset", () => redisProxy.reset());
+      await at(2_800, "Redis black hole", () => redisProxy.blackHole());
+      await at(4_300, "Redis restored", () => redisProxy.restore());
+      await at(4_800, "PostgreSQL black hole", () => postgresProxy.blackHole());
+      await at(6_800, "PostgreSQL restored", () => postgresProxy.restore());
+      await at(7_300, "pg_terminate_backend", terminate);
+      await sleep(700);
+    })();
+    // One load generator, six clients on each instance; every request must be answered within the client's 10 s.
+    const timed: Array<{ answer: Answer | undefined; milliseconds: number }> = [];
+    let stopped = false;
+    void faults.then(() => (stopped = true));
+    const client = async (gateway: GatewayProcess) => {
+      while (!stopped) {
+        const startedAt = Date.now();
+        const answer = await chat(gateway, key, 10_000);
+        timed.push({ answer, milliseconds: Date.now() - startedAt });
+      }
+    };
+    await Promise.all([
+      faults,
+      ...[first, second].flatMap((gateway) => Array.from({ length: 6 }, () => client(gateway))),
+    ]);
+
+    for (const gateway of [first, second]) {
+      expect(gateway.child.exitCode).toBeNull();
+      expect(gateway.output()).not.toMatch(/Unhandled|uncaught/i);
+    }
+    const answers = timed.map((entry) => entry.answer);
+    expect(answers.filter((answer) => answer === undefined)).toEqual([]);
+    const statuses = answers.map((answer) => answer!.status);
+    expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    const failures = answers.filter((answer) => answer!.status === 503) as Answer[];
+    expect(failures.map((answer) => answer.body.error?.code).filter((code) => code !== "database_unavailable")).toEqual(
+      [],
+    );
+    const answered = answers.filter((answer) => answer!.status === 200) as Answer[];
+    expect(answered.length).toBeGreaterThan(0);
+    expect(failures.length).toBeGreaterThan(0);
+
+    // Both ready and serving within seconds of the last fault.
+    const recoveredAt = Date.now();
+    for (const gateway of [first, second]) {
+      await expect.poll(() => readiness(gateway), { timeout: 15_000, interval: 250 }).toBe(200);
+      await expect
+        .poll(
+          async () => {
+            const answer = await chat(gateway, key, 5_000);
+            if (answer?.status === 200) answered.push(answer);
+            return answer?.status;
+          },
+          { timeout: 15_000, interval: 250 },
+        )
+        .toBe(200);
+    }
+    const recoveryMs = Date.now() - recoveredAt;
+
+    // Every 200 has exactly one usage row, priced as its answer; the balance is exact: what was used is the sum of
+    // the rows written with the settlements, and used + remaining + still held is what the key started with.
+    const requestIds = answered.map((answer) => answer.requestId!);
+    expect(new Set(requestIds).size).toBe(requestIds.length);
+    const rows = await administer(
+      `select request_id, count(*) as count, sum(quota) as quota from ${schema}.usage_logs
+       where request_id = any($1::text[]) group by request_id`,
+      [requestIds],
+    );
+    const logged = new Map(rows.rows.map((row) => [row.request_id as string, row]));
+    for (const answer of answered) {
+      const row = logged.get(answer.requestId!);
+      expect(row, `usage row of ${answer.requestId}`).toBeDefined();
+      expect(Number(row!.count)).toBe(1);
+      expect(Number(row!.quota)).toBe(costOf(answer));
+    }
+    const ledger = await readLedger(schema, id);
+    const billed = await administer(
+      `select coalesce(sum(quota), 0) as quota from ${schema}.usage_logs where token_id = $1`,
+      [id],
+    );
+    expect(ledger.used).toBe(Number(billed.rows[0].quota));
+    expect(ledger.remain + ledger.used + ledger.held).toBe(initialQuota);
+    const slowest = Math.max(...timed.map((entry) => entry.milliseconds));
+    console.log(
+      `two instances, ${faultsAt.join(", ")}: ${answered.length} answers of 200, ${failures.length} of 503 ` +
+        `(database_unavailable), slowest answer ${slowest} ms; both ready and serving ${recoveryMs} ms after the ` +
+        `last fault`,
+    );
   });
 });

@@ -4,6 +4,7 @@ import {
   type FakeOpenaiUpstream,
   startFakeOpenaiServer,
 } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
+import { insertTask } from "../../src/store/tasks/insert-task.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 import { createSignedInUser } from "../support/create-signed-in-user.js";
@@ -83,5 +84,45 @@ describe.each(testDatabases)("task list on $name", ({ database }) => {
     expect(await wrong.json()).toMatchObject({ success: false });
     const anonymous = await fetch(`${gateway.url}/api/task/self`);
     expect(anonymous.status).toBe(401);
+  });
+
+  it("counts every user's tasks in flight for administrators only (GET /api/task/stat)", async () => {
+    const administrator = await createSignedInUser(gateway, { role: "admin" });
+    const owner = await createSignedInUser(gateway);
+    const stranger = await createSignedInUser(gateway);
+    const stat = (client: typeof owner.client) => client.management.GET("/api/task/stat");
+    expect((await stat(owner.client)).response.status).toBe(403);
+    const before = (await stat(administrator.client)).data!.data;
+
+    // Tasks written straight into the store and never due, so the poller leaves them as they are.
+    const { db } = gateway.gateway.context.database;
+    const tokenId = (await createTokenForTest(owner.client)).id;
+    const strangerTokenId = (await createTokenForTest(stranger.client)).id;
+    const neverDue = Date.now() + 3_600_000;
+    const oldest = 1_000;
+    for (const [index, userId, token, status, createdTime] of [
+      [1, owner.user.id, tokenId, "queued", oldest + 20],
+      [2, owner.user.id, tokenId, "in_progress", oldest + 10],
+      [3, stranger.user.id, strangerTokenId, "in_progress", oldest],
+      [4, stranger.user.id, strangerTokenId, "completed", 1],
+      [5, owner.user.id, tokenId, "failed", 2],
+    ] as const) {
+      await insertTask(db, {
+        id: `video_inflightcount${index}${Math.random().toString(36).slice(2)}`,
+        userId,
+        tokenId: token,
+        model: "vid-a-2",
+        status,
+        createdTime,
+        nextPollAt: neverDue,
+      });
+    }
+    const after = await stat(administrator.client);
+    expect(after.response.status).toBe(200);
+    expect(after.data!.data).toEqual({
+      queued: before.queued + 1,
+      in_progress: before.in_progress + 2,
+      oldest_created_at: oldest,
+    });
   });
 });

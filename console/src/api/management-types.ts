@@ -31,3 +31,6 @@ export type SelfModelPrice = components["schemas"]["SelfModelPrice"];
 export type Group = components["schemas"]["Group"];
 export type CreateGroupRequest = components["schemas"]["CreateGroupRequest"];
 export type AuditEntry = components["schemas"]["AuditEntry"];
+export type UserUsage = components["schemas"]["UserUsage"];
+export type TaskStatistics = components["schemas"]["TaskStatistics"];
+export type ChannelHealthState = components["schemas"]["ChannelHealthState"];

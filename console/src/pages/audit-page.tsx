@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { AuditEntry } from "../api/management-types";
 import { unwrapAnswer } from "../api/unwrap-answer";
 import { Notice, type NoticeMessage } from "../components/notice";
+import { UserPicker } from "../components/user-picker";
 import { PageHeading } from "../components/page-heading";
 import { Pager } from "../components/pager";
 import { describeError } from "../format/describe-error";
@@ -80,17 +81,13 @@ export function AuditPage({ session }: { session: Session }) {
           {t("audit.action")}
           <input name="action" maxLength={64} defaultValue={filter.action} placeholder="price.update" />
         </label>
-        <label>
-          {t("audit.actor")}
-          <input
-            name="actorUserId"
-            type="number"
-            min={1}
-            step={1}
-            inputMode="numeric"
-            defaultValue={filter.actorUserId}
-          />
-        </label>
+        <UserPicker
+          client={client}
+          label={t("audit.actor")}
+          name="actorUserId"
+          emptyLabel={t("audit.anyActor")}
+          {...(filter.actorUserId ? { defaultUserId: Number(filter.actorUserId) } : {})}
+        />
         <button type="submit">{t("common.show")}</button>
         <button type="button" onClick={() => void load()}>
           {t("common.refresh")}

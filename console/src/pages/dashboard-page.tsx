@@ -8,6 +8,7 @@ import { PageHeading } from "../components/page-heading";
 import { describeError } from "../format/describe-error";
 import { useFormat } from "../format/use-format";
 import type { Session } from "../session";
+import { GatewayOverview } from "./gateway-overview";
 import { UsageChart } from "./usage-chart";
 
 const day = 86_400;
@@ -38,7 +39,8 @@ function topModels(buckets: UsageBucket[]) {
 /**
  * The landing page: what is left on the user's keys, what was spent today and over 7 and 30 days, requests and
  * tokens per day, the top models and the latest failed requests. The figures are added up from the usage log
- * statistics (GET /api/log/stat) on each visit; administrators can switch to the whole gateway's figures.
+ * statistics (GET /api/log/stat, read from the hourly rollups) on each visit; administrators can switch to the
+ * whole gateway's figures, and see the channels' health, the tasks in flight and the top users below them.
  */
 export function DashboardPage({ session }: { session: Session }) {
   const { client } = session;
@@ -186,6 +188,15 @@ export function DashboardPage({ session }: { session: Session }) {
             )}
           </section>
         </>
+      )}
+      {isAdmin && (
+        <GatewayOverview
+          session={session}
+          format={format}
+          startTime={todayStart - (shownDays - 1) * day}
+          endTime={todayStart + day}
+          onFailure={setNotice}
+        />
       )}
       <section aria-labelledby="dashboard-recent-errors">
         <h2 id="dashboard-recent-errors">{t("dashboard.recentErrors")}</h2>

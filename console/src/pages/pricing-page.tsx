@@ -1,13 +1,13 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ModelPriceFields, SelfModelPrice } from "../api/management-types";
+import type { SelfModelPrice } from "../api/management-types";
 import { unwrapAnswer } from "../api/unwrap-answer";
 import { Notice, type NoticeMessage } from "../components/notice";
 import { PageHeading } from "../components/page-heading";
 import { describeError } from "../format/describe-error";
+import { describeModelPrice } from "../format/describe-model-price";
 import { useFormat } from "../format/use-format";
 import type { Session } from "../session";
-import { priceFieldNames } from "./price-form";
 
 /**
  * What the signed-in user pays: every model their groups reach, with its price in each of those groups (the
@@ -25,17 +25,6 @@ export function PricingPage({ session }: { session: Session }) {
       .then((answer) => setModels(answer.data.items))
       .catch((error: unknown) => setNotice({ kind: "error", text: describeError(error, t) }));
   }, [client, t]);
-
-  /** The keys a price sets, each with its value (dollars, or a token count for the output reservation). */
-  const describePrice = (price: ModelPriceFields) => {
-    const parts = priceFieldNames.flatMap((field) => {
-      const value = price[field];
-      if (value === undefined) return [];
-      const shown = field === "max_output_tokens" ? format.number(value) : format.dollars(value);
-      return [t("prices.fieldValue", { field: t(`prices.fields.${field}`), value: shown })];
-    });
-    return parts.length > 0 ? parts : [t("pricing.free")];
-  };
 
   return (
     <>
@@ -65,7 +54,7 @@ export function PricingPage({ session }: { session: Session }) {
                         <li key={group.group}>
                           {t("pricing.inGroup", { group: group.group, ratio: format.number(group.ratio) })}
                           <ul className="plain-list">
-                            {describePrice(group.price).map((part) => (
+                            {describeModelPrice(group.price, t, format).map((part) => (
                               <li key={part}>{part}</li>
                             ))}
                           </ul>

@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { CreateTokenRequest, Token, UsableGroupList } from "../api/management-types";
+import type { CreateTokenRequest, SelfModelPrice, Token, UsableGroupList } from "../api/management-types";
 import { useFormSubmission } from "../components/use-form-submission";
 import { unitsPerDollar, useFormat } from "../format/use-format";
+import { ModelLimitPicker } from "./model-limit-picker";
 
 function toLocalInput(unixSeconds: number): string {
   const date = new Date(unixSeconds * 1000 - new Date().getTimezoneOffset() * 60_000);
@@ -16,12 +17,15 @@ function toLocalInput(unixSeconds: number): string {
 export function TokenForm({
   token,
   groups,
+  models,
   onSubmit,
   onCancel,
 }: {
   token?: Token;
   /** The groups the user may use (GET /api/user/self/groups); the picker offers only these, `auto` and empty. */
   groups?: UsableGroupList;
+  /** The models the user's groups reach, with their prices (GET /api/pricing/self), for the model limits. */
+  models?: SelfModelPrice[];
   onSubmit: (fields: CreateTokenRequest) => Promise<void>;
   onCancel: () => void;
 }) {
@@ -31,7 +35,9 @@ export function TokenForm({
   const [unlimited, setUnlimited] = useState(token?.unlimited_quota ?? false);
   const [quotaDollars, setQuotaDollars] = useState(token ? String(token.remain_quota / unitsPerDollar) : "1");
   const [limitModels, setLimitModels] = useState(token?.model_limits_enabled ?? false);
+  const [allowedModels, setAllowedModels] = useState(() => (token?.model_limits ?? "").split(/[\s,]+/).filter(Boolean));
   const [group, setGroup] = useState(token?.group ?? "");
+  const ownGroup = groups?.items.find((item) => item.is_default)?.name ?? "default";
   const { busy, send, failureAlert } = useFormSubmission(onSubmit);
   const quotaUnits = Math.round(Number(quotaDollars) * unitsPerDollar);
 
@@ -46,9 +52,7 @@ export function TokenForm({
       unlimited_quota: unlimited,
       remain_quota: unlimited ? (token?.remain_quota ?? 0) : Math.max(0, quotaUnits),
       model_limits_enabled: limitModels,
-      model_limits: text("modelLimits")
-        .split(/[\s,]+/)
-        .filter(Boolean),
+      model_limits: allowedModels,
       allow_ips: text("allowIps"),
       group,
       cross_group_retry: form.get("crossGroupRetry") === "on",
@@ -119,10 +123,13 @@ export function TokenForm({
           <input type="checkbox" checked={limitModels} onChange={(event) => setLimitModels(event.target.checked)} />
           {t("tokenForm.limitModels")}
         </label>
-        <label>
-          {t("tokenForm.allowedModels")}
-          <input name="modelLimits" defaultValue={token?.model_limits} disabled={!limitModels} />
-        </label>
+        <ModelLimitPicker
+          models={models}
+          group={group === "" ? ownGroup : group}
+          selected={allowedModels}
+          disabled={!limitModels}
+          onChange={setAllowedModels}
+        />
       </fieldset>
       <label>
         {t("tokenForm.allowIps")}
@@ -133,9 +140,7 @@ export function TokenForm({
         <label>
           {t("tokenForm.billingGroup")}
           <select name="group" value={group} onChange={(event) => setGroup(event.target.value)}>
-            <option value="">
-              {t("tokenForm.ownGroup", { group: groups?.items.find((item) => item.is_default)?.name ?? "default" })}
-            </option>
+            <option value="">{t("tokenForm.ownGroup", { group: ownGroup })}</option>
             <option value="auto">{t("tokenForm.autoGroup")}</option>
             {(groups?.items ?? []).map((item) => (
               <option key={item.name} value={item.name}>

@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { CreateTokenRequest, Token, UsableGroupList } from "../api/management-types";
+import type { CreateTokenRequest, SelfModelPrice, Token, UsableGroupList } from "../api/management-types";
 import { unwrapAnswer } from "../api/unwrap-answer";
 import { ModalDialog } from "../components/modal-dialog";
 import { Notice, type NoticeMessage } from "../components/notice";
@@ -26,6 +26,7 @@ export function TokensPage({ session }: { session: Session }) {
   const [editing, setEditing] = useState<Token | "new">();
   const [notice, setNotice] = useState<NoticeMessage>();
   const [groups, setGroups] = useState<UsableGroupList>();
+  const [models, setModels] = useState<SelfModelPrice[]>();
 
   const load = useCallback(async () => {
     const searching = filter.keyword !== "" || filter.token !== "";
@@ -60,6 +61,11 @@ export function TokensPage({ session }: { session: Session }) {
     unwrapAnswer(client.GET("/api/user/self/groups")).then(
       (answer) => setGroups(answer.data),
       () => setGroups(undefined),
+    );
+    // The models those groups reach, for the model limits: picked from this list, never typed.
+    unwrapAnswer(client.GET("/api/pricing/self")).then(
+      (answer) => setModels(answer.data.items),
+      () => setModels([]),
     );
   }, [client]);
 
@@ -185,6 +191,7 @@ export function TokensPage({ session }: { session: Session }) {
           <TokenForm
             token={editing === "new" ? undefined : editing}
             groups={groups}
+            models={models}
             onSubmit={save}
             onCancel={() => setEditing(undefined)}
           />

@@ -13,6 +13,7 @@ import { downloadUsageLogCsv } from "./download-usage-log-csv";
 import { UsageChart } from "./usage-chart";
 import { UsageLogDetail } from "./usage-log-detail";
 import { UsageLogTable } from "./usage-log-table";
+import { UserPicker } from "../components/user-picker";
 
 const pageSize = 20;
 const day = 86_400;
@@ -23,7 +24,7 @@ interface UsageFilter {
   startTime: number;
   endTime: number;
   /** Administrators' view of every user only. */
-  username?: string;
+  userId?: number;
   channelId?: number;
   group?: string;
   status?: "success" | "error";
@@ -72,7 +73,7 @@ export function UsagePage({ session }: { session: Session }) {
   const administratorQuery = {
     ...(filter.tokenId ? { token_id: filter.tokenId } : {}),
     ...(filter.model ? { model: filter.model } : {}),
-    ...(filter.username ? { username: filter.username } : {}),
+    ...(filter.userId ? { user_id: filter.userId } : {}),
     ...(filter.channelId ? { channel_id: filter.channelId } : {}),
     ...(filter.group ? { group: filter.group } : {}),
     ...(filter.status ? { status: filter.status } : {}),
@@ -92,7 +93,7 @@ export function UsagePage({ session }: { session: Session }) {
       if (everyone) {
         const allQuery = {
           ...query,
-          ...(filter.username ? { username: filter.username } : {}),
+          ...(filter.userId ? { user_id: filter.userId } : {}),
           ...(filter.channelId ? { channel_id: filter.channelId } : {}),
           ...(filter.group ? { group: filter.group } : {}),
           ...(filter.status ? { status: filter.status } : {}),
@@ -150,7 +151,7 @@ export function UsagePage({ session }: { session: Session }) {
       ...(model ? { model } : {}),
       startTime: toUnix("from"),
       endTime: toUnix("to") + day,
-      ...(text("username") ? { username: text("username") } : {}),
+      ...(Number(text("userId")) > 0 ? { userId: Number(text("userId")) } : {}),
       ...(Number.isInteger(channelId) && channelId > 0 ? { channelId } : {}),
       ...(text("group") ? { group: text("group") } : {}),
       ...(status === "success" || status === "error" ? { status } : {}),
@@ -204,10 +205,13 @@ export function UsagePage({ session }: { session: Session }) {
         </label>
         {everyone && (
           <>
-            <label>
-              {t("usage.user")}
-              <input name="username" defaultValue={filter.username} />
-            </label>
+            <UserPicker
+              client={client}
+              label={t("usage.user")}
+              name="userId"
+              emptyLabel={t("usage.allUsers")}
+              {...(filter.userId ? { defaultUserId: filter.userId } : {})}
+            />
             <label>
               {t("usage.channelId")}
               <input name="channelId" inputMode="numeric" defaultValue={filter.channelId} />

@@ -6,6 +6,7 @@ import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";
 import { readPathParameter } from "../../http/read-path-parameter.js";
 import { findChannelById } from "../../store/channels/find-channel-by-id.js";
+import { aggregateUsageByUser } from "../../store/usage-logs/aggregate-usage-by-user.js";
 import { aggregateUsageRollups } from "../../store/usage-logs/aggregate-usage-rollups.js";
 import { countUsageLogsForUser } from "../../store/usage-logs/count-usage-logs-for-user.js";
 import {
@@ -29,18 +30,22 @@ type SelfLogQuery = QueryParameters<operations["listSelfLogs"]>;
 type AllLogQuery = QueryParameters<operations["listAllLogs"]>;
 type ExportLogQuery = QueryParameters<operations["exportLogs"]>;
 type StatQuery = QueryParameters<operations["getLogStatistics"]>;
+type UsageByUserQuery = QueryParameters<operations["listUsageByUser"]>;
 type AdminUsageLog = components["schemas"]["AdminUsageLog"];
 
 const HOUR_SECONDS = 3_600;
 
 /**
  * Usage logs and statistics. `/api/log/self` is always scoped to the signed-in user, so another user's token id
- * simply matches nothing; `/api/log/`, its export, one row's detail and `scope=all` statistics are for
- * administrators. Statistics read the hourly rollups only, never the raw log.
+ * simply matches nothing; `/api/log/`, its export, one row's detail, `scope=all` statistics and usage by
+ * user are for administrators. Statistics read the hourly rollups only, never the raw log.
  */
 export function createLogHandlers(
   context: GatewayContext,
-): Record<"listSelfLogs" | "listAllLogs" | "exportLogs" | "getLog" | "getLogStatistics", OperationHandler> {
+): Record<
+  "listSelfLogs" | "listAllLogs" | "exportLogs" | "getLog" | "getLogStatistics" | "listUsageByUser",
+  OperationHandler
+> {
   const { db } = context.database;
 
   /** The administrators' filters; undefined when a username names nobody (nothing matches then). */
@@ -147,6 +152,41 @@ export function createLogHandlers(
         granularity === "hour" ? HOUR_SECONDS : 86_400,
       );
       sendSuccess(response, summarizeUsage(granularity, range, buckets));
+    },
+
+    async listUsageByUser(request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const query = request.query as UsageByUserQuery;
+      const range = resolveStatisticsRange(
+        "day",
+        readInteger(query.start_time),
+        readInteger(query.end_time),
+        context.now(),
+      );
+      const rows = await aggregateUsageByUser(
+        db,
+        { startHour: range.start, endHour: range.end },
+        readInteger(query.limit) ?? 10,
+      );
+      const usernames = await listUsernamesByIds(
+        db,
+        rows.map((row) => row.userId),
+      );
+      sendSuccess(response, {
+        start_time: range.start,
+        end_time: range.end,
+        items: rows.map((row) => ({
+          user_id: row.userId,
+          username: usernames.get(row.userId) ?? "",
+          requests: row.requests,
+          errors: row.errors,
+          prompt_tokens: row.promptTokens,
+          completion_tokens: row.completionTokens,
+          cached_tokens: row.cachedTokens,
+          cache_write_tokens: row.cacheWriteTokens,
+          quota: row.quota,
+        })),
+      });
     },
   };
 }

@@ -1,8 +1,10 @@
 import type { components, operations } from "../../../generated/types/management.js";
+import { assertAdministrator } from "../../channels/assert-administrator.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";
 import { readPathParameter } from "../../http/read-path-parameter.js";
+import { countTasksInFlight } from "../../store/tasks/count-tasks-in-flight.js";
 import { listTasksForUser, type UserTaskFilter } from "../../store/tasks/list-tasks-for-user.js";
 import type { TaskRecord } from "../../store/tasks/task-record.js";
 import { describeTaskDownloadPath, describeTaskGatewayResultPath } from "../../tasks/render/render-video-task.js";
@@ -18,11 +20,12 @@ type SelfTaskQuery = QueryParameters<operations["listSelfTasks"]>;
 /**
  * `/api/task/self` is always scoped to the signed-in user: another user's tasks never match (their ids are 404).
  * The download goes through the same service read as `/v1/videos/{id}/content` and, like it, bills nothing.
+ * `/api/task/stat` counts every user's tasks in flight, for administrators.
  */
 export function createTaskHandlers(
   context: GatewayContext,
   videoTasks: VideoTaskService,
-): Record<"listSelfTasks" | "downloadSelfTaskContent", OperationHandler> {
+): Record<"listSelfTasks" | "downloadSelfTaskContent" | "getTaskStatistics", OperationHandler> {
   const { db } = context.database;
   return {
     async listSelfTasks(request, response) {
@@ -40,6 +43,16 @@ export function createTaskHandlers(
       const user = getAuthenticatedUser(response);
       const task = await videoTasks.findForUser(readPathParameter(request, "task_id"), user.id, { refresh: true });
       await sendVideoContent(response, await videoTasks.openContent(task));
+    },
+
+    async getTaskStatistics(_request, response) {
+      assertAdministrator(getAuthenticatedUser(response));
+      const inFlight = await countTasksInFlight(db);
+      sendSuccess(response, {
+        queued: inFlight.queued,
+        in_progress: inFlight.inProgress,
+        oldest_created_at: inFlight.oldestCreatedTime,
+      });
     },
   };
 }

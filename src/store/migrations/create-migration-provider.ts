@@ -3,6 +3,7 @@ import type { DatabaseDialect } from "../database-dialect.js";
 import { createBatchedLedgerFunctionsMigration } from "./create-batched-ledger-functions-migration.js";
 import { createChannelHealthMigration } from "./create-channel-health-migration.js";
 import { createInitialMigration } from "./create-initial-migration.js";
+import { createLedgerCycleFunctionMigration } from "./create-ledger-cycle-function-migration.js";
 import { createPricesAndGroupsMigration } from "./create-prices-and-groups-migration.js";
 import { createResponseRoutesMigration } from "./create-response-routes-migration.js";
 import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
@@ -29,6 +30,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0010_usage_rollups": createUsageRollupsMigration(),
     "0011_channel_health": createChannelHealthMigration(),
     "0013_batched_ledger_functions": createBatchedLedgerFunctionsMigration(dialect),
+    "0014_ledger_cycle_function": createLedgerCycleFunctionMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

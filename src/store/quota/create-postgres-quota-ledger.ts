@@ -39,19 +39,26 @@ export interface PostgresSettleInput {
 export interface PostgresQuotaLedgerOptions {
   /** Unix seconds: the created and settled times of a batch's rows. */
   now(): number;
-  /** Batches of each kind (holds, settlements) out at once (default 2); each holds a pooled connection. */
+  /**
+   * Batches out at once (default 1); each holds a pooled connection. More than one pays only when the batches touch
+   * different rows: on a hot key they wait on each other's row lock anyway, and each extra batch out splits the same
+   * requests into more statements and commits.
+   */
   batchesInFlight?: number;
   /** Items of one batch at most (default 256). */
   maxBatchSize?: number;
 }
 
+type LedgerItem = { kind: "hold"; input: PostgresReserveInput } | { kind: "settle"; input: PostgresSettleInput };
+
 /**
  * The quota ledger on PostgreSQL. Every request of a busy key updates the same token row (and its owner's wallet
  * row); one statement per request made them queue on that row's lock, one commit each. Here holds and settlements
- * go through group-commit queues: whatever arrived while the previous batch was out goes as one call of
- * `reserve_reservation_batch` or `settle_reservation_batch` (migration 0013), one statement and one commit, which
- * takes each row's lock once and applies the items in order with the same conditional updates a single request made.
- * No lock is held across a round trip to the gateway: each batch is a single autocommitted statement.
+ * go through one group-commit queue: whatever arrived while the previous batch was out goes as one call of
+ * `run_ledger_cycle` (migration 0014: the batch's settlements by `settle_reservation_batch`, then its holds by
+ * `reserve_reservation_batch`, migration 0013), one statement and one commit, which takes each row's lock once and
+ * applies the items with the same conditional updates a single request made. No lock is held across a round trip to
+ * the gateway: each batch is a single autocommitted statement.
  *
  * The usage rows of a settlement batch and their hourly rollups are written by the same statement (writable CTEs
  * over column arrays: the SQL text and its parameter count stay the same whatever the batch size), so a settled
@@ -61,57 +68,60 @@ export function createPostgresQuotaLedger(
   db: Kysely<Database>,
   options: PostgresQuotaLedgerOptions,
 ): PostgresQuotaLedger {
-  const maxInFlight = options.batchesInFlight ?? 2;
+  // One batch out per instance, holds and settlements together. The batches of a hot key (and of one user's wallet)
+  // run one after the other on its row lock, which is held until the commit's WAL flush, and each costs a round trip
+  // and the wake-ups of both processes; the requests a second it serves are those batches times their size. Each
+  // more batch allowed out per instance (and a batch of holds apart from one of settlements) only divides the same
+  // requests into more, smaller statements — and a second instance doubled that — so two instances on one key served
+  // fewer requests than one. With one out, a batch is whatever queued while the previous one ran.
+  const maxInFlight = options.batchesInFlight ?? 1;
   const maxBatchSize = options.maxBatchSize ?? 256;
 
-  const holds = createGroupCommitQueue<PostgresReserveInput, ReserveOutcome | "duplicate">({
+  const cycles = createGroupCommitQueue<LedgerItem, ReserveOutcome | "duplicate" | boolean>({
     maxInFlight,
     maxBatchSize,
     async run(items) {
-      const result = await sql<{ outcomes: (ReserveOutcome | "duplicate")[] }>`
-        select reserve_reservation_batch(
-          ${items.map((item) => item.requestId)}::text[],
-          ${items.map((item) => item.tokenId)}::bigint[],
-          ${items.map((item) => item.userId)}::bigint[],
-          ${items.map((item) => item.amount)}::bigint[],
-          ${items.map((item) => (item.tokenLimited ? 1 : 0))}::integer[],
-          ${options.now()}::bigint) as outcomes`.execute(db);
-      return result.rows[0]!.outcomes;
-    },
-  });
-
-  const settlements = createGroupCommitQueue<PostgresSettleInput, boolean>({
-    maxInFlight,
-    maxBatchSize,
-    async run(items) {
-      const settle = sql`settle_reservation_batch(
-          ${items.map((item) => item.reservationId)}::text[],
-          ${items.map((item) => item.tokenId)}::bigint[],
-          ${items.map((item) => item.userId)}::bigint[],
-          ${items.map((item) => item.actual)}::bigint[],
+      const holds = items.flatMap((item) => (item.kind === "hold" ? [item.input] : []));
+      const settlements = items.flatMap((item) => (item.kind === "settle" ? [item.input] : []));
+      const cycle = sql`run_ledger_cycle(
+          ${settlements.map((item) => item.reservationId)}::text[],
+          ${settlements.map((item) => item.tokenId)}::bigint[],
+          ${settlements.map((item) => item.userId)}::bigint[],
+          ${settlements.map((item) => item.actual)}::bigint[],
+          ${holds.map((item) => item.requestId)}::text[],
+          ${holds.map((item) => item.tokenId)}::bigint[],
+          ${holds.map((item) => item.userId)}::bigint[],
+          ${holds.map((item) => item.amount)}::bigint[],
+          ${holds.map((item) => (item.tokenLimited ? 1 : 0))}::integer[],
           ${options.now()}::bigint)`;
-      const rows = items.flatMap((item) => (item.usageRow ? [item.usageRow] : []));
+      const rows = settlements.flatMap((item) => (item.usageRow ? [item.usageRow] : []));
+      type Answers = { settled: boolean[] | null; held: (ReserveOutcome | "duplicate")[] | null };
       const result =
         rows.length === 0
-          ? await sql<{ outcomes: boolean[] }>`select ${settle} as outcomes`.execute(db)
-          : await sql<{ outcomes: boolean[] }>`
+          ? await sql<Answers>`select * from ${cycle}`.execute(db)
+          : await sql<Answers>`
               with ${insertUsageRowsFromArrays(rows)}
-              select ${settle} as outcomes`.execute(db);
-      return result.rows[0]!.outcomes;
+              select * from ${cycle}`.execute(db);
+      // An empty array comes back as '{}' or, from the functions' accumulators, as null.
+      const settled = result.rows[0]!.settled ?? [];
+      const held = result.rows[0]!.held ?? [];
+      let nextSettled = 0;
+      let nextHeld = 0;
+      return items.map((item) => (item.kind === "hold" ? held[nextHeld++]! : settled[nextSettled++]!));
     },
   });
 
   return {
     async reserve(input) {
       assertQuotaAmount("amount", input.amount);
-      const outcome = await holds.submit(input);
+      const outcome = (await cycles.submit({ kind: "hold", input })) as ReserveOutcome | "duplicate";
       // A request id is made once per request; a repeat means a bug upstream of here, not a short balance.
       if (outcome === "duplicate") throw new Error(`reservation ${input.requestId} exists already`);
       return outcome;
     },
     settle(input) {
       assertQuotaAmount("actual", input.actual);
-      return settlements.submit(input);
+      return cycles.submit({ kind: "settle", input }) as Promise<boolean>;
     },
   };
 }

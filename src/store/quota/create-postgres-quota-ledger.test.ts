@@ -1,0 +1,68 @@
+import { randomUUID } from "node:crypto";
+import type { KyselyPlugin } from "kysely";
+import { describe, expect, it } from "vitest";
+import { insertTestToken } from "../testing/insert-test-token.js";
+import { insertTestUser } from "../testing/insert-test-user.js";
+import { openTestDatabases } from "../testing/open-test-databases.js";
+import { createPostgresQuotaLedger } from "./create-postgres-quota-ledger.js";
+
+const postgres = (await openTestDatabases()).find((entry) => entry.name === "postgres")!.database;
+
+/** The ledger's database with every statement it sends counted. */
+function countingStatements() {
+  const counted = { statements: 0 };
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      counted.statements += 1;
+      return args.node;
+    },
+    transformResult: (args) => Promise.resolve(args.result),
+  };
+  return { db: postgres.db.withPlugin(plugin), counted };
+}
+
+describe("the PostgreSQL quota ledger", () => {
+  // On one key the batches serialise on its row lock: a second batch out would only split the queue into more, smaller
+  // statements (and two instances would double that), so by default one batch of each kind is out per instance.
+  it("sends one hold batch at a time by default: 20 holds arriving together on one key go as 2 statements", async () => {
+    const user = await insertTestUser(postgres.db, { quota: 1_000 });
+    const token = await insertTestToken(postgres.db, user.id, { remainQuota: 1_000 });
+    const { db, counted } = countingStatements();
+    const ledger = createPostgresQuotaLedger(db, { now: () => 1_700_000_000 });
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        ledger.reserve({ requestId: randomUUID(), tokenId: token.id, userId: user.id, amount: 10, tokenLimited: true }),
+      ),
+    );
+    expect(outcomes.every((outcome) => outcome === "held")).toBe(true);
+    // The first alone (nothing was out), then everything that queued while it ran.
+    expect(counted.statements).toBe(2);
+  });
+
+  // Holds and settlements share one queue: an instance's ledger sends one statement a cycle, not one of each kind.
+  it("settles and holds in one statement, the settlements first, so a refund in the batch covers a hold after it", async () => {
+    const user = await insertTestUser(postgres.db);
+    const token = await insertTestToken(postgres.db, user.id, { remainQuota: 100 });
+    const { db, counted } = countingStatements();
+    const ledger = createPostgresQuotaLedger(db, { now: () => 1_700_000_000 });
+    const hold = (requestId: string, amount: number) =>
+      ledger.reserve({ requestId, tokenId: token.id, userId: user.id, amount, tokenLimited: true });
+    const first = randomUUID();
+    expect(await hold(first, 60)).toBe("held");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The 10 goes alone; the settlement of the 60 (refunding it all) and the hold of 90 queue meanwhile and go together.
+    const [second, settled, third] = await Promise.all([
+      hold(randomUUID(), 10),
+      ledger.settle({ reservationId: first, tokenId: token.id, userId: user.id, actual: 0 }),
+      hold(randomUUID(), 90),
+    ]);
+    expect([second, settled, third]).toEqual(["held", true, "held"]);
+    expect(counted.statements).toBe(3);
+    const row = await postgres.db
+      .selectFrom("tokens")
+      .select(["remain_quota", "used_quota"])
+      .where("id", "=", token.id)
+      .executeTakeFirstOrThrow();
+    expect([Number(row.remain_quota), Number(row.used_quota)]).toEqual([0, 0]);
+  });
+});
