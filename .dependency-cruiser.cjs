@@ -67,7 +67,7 @@ module.exports = {
       severity: "error",
       from: {
         path: "^src/providers/([^/]+)/",
-        pathNot: [contract, "^src/providers/(azure|vertex)/", "\\.test\\.ts$", "/testing/"],
+        pathNot: [contract, "^src/providers/(azure|vertex)/", "\\.test\\.ts$"],
       },
       to: { path: "^src/", pathNot: ["^src/providers/$1/", contract, upstream, ...sharedProviderCode, ...shared] },
     },
@@ -78,7 +78,7 @@ module.exports = {
       name: `${provider}-composes-only-${composed}`,
       comment: `${provider} speaks the ${composed} protocol: besides the usual layers it may import the ${composed} provider, no other.`,
       severity: "error",
-      from: { path: `^src/providers/${provider}/`, pathNot: ["\\.test\\.ts$", "/testing/"] },
+      from: { path: `^src/providers/${provider}/`, pathNot: ["\\.test\\.ts$"] },
       to: {
         path: "^src/",
         pathNot: [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PermissionError } from "../errors/permission-error.js";
+import { PermissionError } from "../errors/gateway-error.js";
 import { resolveModelName } from "../models/resolve-model-name.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
 import { apiKeyMessages } from "./api-key-messages.js";

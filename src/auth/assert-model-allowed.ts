@@ -1,4 +1,4 @@
-import { PermissionError } from "../errors/permission-error.js";
+import { PermissionError } from "../errors/gateway-error.js";
 import type { ModelNameResolution } from "../models/resolve-model-name.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
 import { apiKeyMessages } from "./api-key-messages.js";

@@ -1,7 +1,5 @@
 import type { RequestHandler } from "express";
-import { AuthenticationError } from "../errors/authentication-error.js";
-import { InsufficientQuotaError } from "../errors/insufficient-quota-error.js";
-import { PermissionError } from "../errors/permission-error.js";
+import { AuthenticationError, InsufficientQuotaError, PermissionError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import type { ApiGeneration } from "../http/api-generation.js";
 import { stripKeyPrefix } from "../keys/strip-key-prefix.js";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config/load-config.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
-import { InsufficientQuotaError } from "../errors/insufficient-quota-error.js";
+import { InsufficientQuotaError } from "../errors/gateway-error.js";
 import type { Logger } from "../logging/logger.js";
 import type { GatewayDatabase } from "../store/gateway-database.js";
 import { insertTestToken } from "../store/testing/insert-test-token.js";

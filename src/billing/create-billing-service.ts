@@ -2,7 +2,7 @@ import { createSqliteQuotaLedger } from "../store/quota/create-sqlite-quota-ledg
 import { createPostgresQuotaLedger } from "../store/quota/create-postgres-quota-ledger.js";
 import { findModelPrice } from "../models/find-model-price.js";
 import type { ModelPrice } from "../config/gateway-config.js";
-import { InsufficientQuotaError } from "../errors/insufficient-quota-error.js";
+import { InsufficientQuotaError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { applyTokenSettlement } from "../store/quota/apply-token-settlement.js";
 import { applyWalletSettlement } from "../store/quota/apply-wallet-settlement.js";

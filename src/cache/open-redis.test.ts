@@ -1,10 +1,9 @@
 import net from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConfigurationError } from "../errors/gateway-error.js";
 import { openRedis, type OpenedRedis } from "./open-redis.js";
-import { startTcpProxy, type TcpProxy } from "./testing/start-tcp-proxy.js";
-import { startTcpProxy as startFaultyTcpProxy } from "../../test/support/start-tcp-proxy.js";
+import { startTcpProxy, type TcpProxy } from "../../test/support/start-tcp-proxy.js";
 
 // The real Redis of this machine (DESIGN.md): these tests connect for real.
 const redisPort = Number(process.env.TEST_REDIS_PORT ?? 6379);
@@ -93,7 +92,7 @@ describe("openRedis", () => {
     opened.push(redis);
     expect(await redis.client.ping()).toBe("PONG");
 
-    await proxy.cut();
+    await proxy.refuse();
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
     await expect(redis.client.ping()).rejects.toThrow();
@@ -112,7 +111,7 @@ describe("openRedis", () => {
     const proxy = await startTcpProxy(redisPort);
     proxies.push(proxy);
     const redis = await openRedis(`redis://127.0.0.1:${proxy.port}`, captureLogger().logger);
-    await proxy.cut();
+    await proxy.refuse();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = Date.now();
     await redis.close();
@@ -124,7 +123,7 @@ describe("openRedis", () => {
   });
 
   it("replaces a connection that went silent: a timed-out command makes it reconnect, and Redis answers again after", async () => {
-    const proxy = await startFaultyTcpProxy(redisPort);
+    const proxy = await startTcpProxy(redisPort);
     const redis = await openRedis(`redis://127.0.0.1:${proxy.port}`, captureLogger().logger, {
       commandTimeoutMs: 200,
       connectTimeoutMs: 200,

@@ -1,5 +1,5 @@
 import { type Command, Redis } from "ioredis";
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConfigurationError } from "../errors/gateway-error.js";
 import type { Logger } from "../logging/logger.js";
 
 export interface OpenedRedis {

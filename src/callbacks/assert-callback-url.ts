@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 
 /**
  * Checked at submission, so a task never carries a callback address that can never be called: an absolute http(s)

@@ -6,7 +6,7 @@ import { claimTaskCallback } from "../store/task-callbacks/claim-task-callback.j
 import { saveTaskCallbackProgress } from "../store/task-callbacks/save-task-callback-progress.js";
 import type { TaskCallbackState, TaskRecord } from "../store/tasks/task-record.js";
 import { findWebhookSecret } from "../store/webhook-secrets/find-webhook-secret.js";
-import { renderVideoTaskDetail } from "../tasks/render/render-video-task-detail.js";
+import { renderVideoTaskDetail } from "../tasks/render/render-video-task.js";
 import { computeCallbackRetryDelays } from "./compute-callback-retry-delays.js";
 import type { CallbackDeliverer } from "./create-callback-deliverer.js";
 

@@ -1,4 +1,4 @@
-import { PermissionError } from "../errors/permission-error.js";
+import { PermissionError } from "../errors/gateway-error.js";
 import type { UserRecord } from "../store/users/user-record.js";
 import { channelMessages } from "./channel-messages.js";
 

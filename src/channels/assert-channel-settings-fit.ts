@@ -1,5 +1,5 @@
 import type { components } from "../../generated/types/management.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import type { ChannelType } from "../providers/contract/channel-type.js";
 import type { ProviderAdapterLookup } from "../providers/contract/provider-adapter-lookup.js";
 import { findChannelSettingsProblem } from "../providers/find-channel-settings-problem.js";

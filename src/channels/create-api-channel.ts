@@ -1,5 +1,5 @@
 import type { components } from "../../generated/types/management.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import type { ChannelRecord } from "../store/channels/channel-record.js";
 import { insertChannel } from "../store/channels/insert-channel.js";
 import { channelMessages } from "./channel-messages.js";

@@ -1,4 +1,4 @@
-import { NotFoundError } from "../errors/not-found-error.js";
+import { NotFoundError } from "../errors/gateway-error.js";
 import { deleteChannel } from "../store/channels/delete-channel.js";
 import { channelMessages } from "./channel-messages.js";
 import type { ChannelServicesContext } from "./channel-services-context.js";

@@ -1,5 +1,4 @@
-import { NotFoundError } from "../errors/not-found-error.js";
-import { PermissionError } from "../errors/permission-error.js";
+import { NotFoundError, PermissionError } from "../errors/gateway-error.js";
 import type { ChannelRecord } from "../store/channels/channel-record.js";
 import { findChannelById } from "../store/channels/find-channel-by-id.js";
 import { channelMessages } from "./channel-messages.js";

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import { channelMessages } from "./channel-messages.js";
 
 /** http(s) only (the spec's `format: uri` also admits other schemes); without the trailing slash the adapters expect. */

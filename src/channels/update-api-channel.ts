@@ -1,6 +1,5 @@
 import type { components } from "../../generated/types/management.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
-import { NotFoundError } from "../errors/not-found-error.js";
+import { InvalidRequestError, NotFoundError } from "../errors/gateway-error.js";
 import type { ChannelRecord } from "../store/channels/channel-record.js";
 import { updateChannel, type ChannelPatch } from "../store/channels/update-channel.js";
 import { channelMessages } from "./channel-messages.js";

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConfigurationError } from "../errors/gateway-error.js";
 import type { ProviderAdapterLookup } from "../providers/contract/provider-adapter-lookup.js";
 import { findChannelSettingsProblem } from "../providers/find-channel-settings-problem.js";
 import type { ConfiguredChannel } from "./gateway-config.js";

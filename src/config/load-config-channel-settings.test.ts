@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConfigurationError } from "../errors/gateway-error.js";
 import { createGateway, findProviderAdapter } from "../create-gateway.js";
 import { createLogger } from "../logging/logger.js";
 import { assertConfigChannelSettingsFit } from "./assert-config-channel-settings-fit.js";

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isIpInAllowList } from "../auth/ip/is-ip-in-allow-list.js";
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConfigurationError } from "../errors/gateway-error.js";
 import { loadConfig } from "./load-config.js";
 
 function loadWith(yaml: string) {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConfigurationError } from "../errors/gateway-error.js";
 import { loadConfig } from "./load-config.js";
 
 function loadWith(yaml: string) {

@@ -5,7 +5,7 @@ import { Ajv } from "ajv";
 import YAML from "yaml";
 import type { AllowList } from "../auth/ip/allow-list.js";
 import { parseAllowList } from "../auth/ip/parse-allow-list.js";
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConfigurationError } from "../errors/gateway-error.js";
 import { parseCorsOrigins } from "./parse-cors-origins.js";
 import { findProjectRoot } from "../http/find-project-root.js";
 import { configFileSchema } from "./config-file-schema.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConfigurationError } from "../errors/gateway-error.js";
 import { parseCorsOrigins } from "./parse-cors-origins.js";
 
 describe("parseCorsOrigins", () => {

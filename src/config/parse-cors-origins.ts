@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConfigurationError } from "../errors/gateway-error.js";
 
 /**
  * Which browser origins may call the gateway (CORS_ORIGINS). `*` opens the key-authenticated APIs (/v1, /v1beta) to

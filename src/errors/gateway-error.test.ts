@@ -1,14 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { AuthenticationError } from "./authentication-error.js";
-import { GatewayError } from "./gateway-error.js";
-import { InsufficientQuotaError } from "./insufficient-quota-error.js";
-import { InvalidAllowListError } from "./invalid-allow-list-error.js";
-import { InvalidRequestError } from "./invalid-request-error.js";
-import { ModelNotFoundError, NoAvailableChannelError } from "./no-available-channel-error.js";
-import { UnpricedModelError } from "./unpriced-model-error.js";
-import { NotFoundError } from "./not-found-error.js";
-import { PermissionError } from "./permission-error.js";
-import { RateLimitError } from "./rate-limit-error.js";
+import {
+  AuthenticationError,
+  GatewayError,
+  InsufficientQuotaError,
+  InvalidAllowListError,
+  InvalidRequestError,
+  ModelNotFoundError,
+  NoAvailableChannelError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  UnpricedModelError,
+} from "./gateway-error.js";
 
 describe("GatewayError and its subclasses", () => {
   it("exposes status, code, derived type, param and cause", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import { assertJsonBodyBounds, maximumJsonValueCount } from "./assert-json-body-bounds.js";
 
 const maximumJsonNestingDepth = 64;

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 
 /**
  * How deep objects and arrays may nest in a JSON body. Real requests (tool schemas included) stay far below it;

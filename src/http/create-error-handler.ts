@@ -1,7 +1,5 @@
 import type { ErrorRequestHandler } from "express";
-import { ClientGoneError } from "../errors/client-gone-error.js";
-import { GatewayError } from "../errors/gateway-error.js";
-import { NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import { ClientGoneError, GatewayError, NoAvailableChannelError } from "../errors/gateway-error.js";
 import { shortenClientValue } from "../errors/shorten-client-value.js";
 import type { Logger } from "../logging/logger.js";
 import type { ApiGeneration } from "./api-generation.js";

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 
 /**
  * The validator's multipart step answers every parse failure of multer and busboy (truncated body, wrong boundary,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidSearchPatternError } from "../errors/invalid-search-pattern-error.js";
+import { InvalidSearchPatternError } from "../errors/gateway-error.js";
 import { buildKeySearchLikePattern } from "./build-key-search-like-pattern.js";
 
 describe("buildKeySearchLikePattern", () => {

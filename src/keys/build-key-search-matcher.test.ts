@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
-import { InvalidSearchPatternError } from "../errors/invalid-search-pattern-error.js";
+import { InvalidRequestError, InvalidSearchPatternError } from "../errors/gateway-error.js";
 import { buildKeySearchMatcher } from "./build-key-search-matcher.js";
 
 const key = "AbCdEfGh1234wxyzQRST5678mnopUVWX9012ijklYZab3456";

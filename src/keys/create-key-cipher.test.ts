@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigurationError } from "../errors/configuration-error.js";
-import { GatewayError } from "../errors/gateway-error.js";
-import { KeyDecryptionError } from "../errors/key-decryption-error.js";
+import { ConfigurationError, GatewayError, KeyDecryptionError } from "../errors/gateway-error.js";
 import { createKeyCipher } from "./create-key-cipher.js";
 
 const secret = "a-test-secret-of-enough-length";

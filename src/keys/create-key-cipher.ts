@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
-import { ConfigurationError } from "../errors/configuration-error.js";
-import { KeyDecryptionError } from "../errors/key-decryption-error.js";
+import { ConfigurationError, KeyDecryptionError } from "../errors/gateway-error.js";
 
 export interface KeyCipher {
   /** `v1.<iv>.<ciphertext>.<tag>`, each part base64url; a fresh IV every call. */

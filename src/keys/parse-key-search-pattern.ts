@@ -1,4 +1,4 @@
-import { InvalidSearchPatternError } from "../errors/invalid-search-pattern-error.js";
+import { InvalidSearchPatternError } from "../errors/gateway-error.js";
 import { stripKeyPrefix } from "./strip-key-prefix.js";
 
 const maximumWildcards = 2;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTinyPng } from "../../mocks/upstreams/native/create-tiny-png.js";
 import { createWavFile } from "../../mocks/upstreams/native/create-wav-file.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import { assertMediaBytesMatchType } from "./assert-media-bytes-match-type.js";
 
 const html = Buffer.from("<!doctype html><html><body>hi</body></html>");

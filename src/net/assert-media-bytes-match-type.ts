@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 
 function startsWith(bytes: Uint8Array, signature: readonly number[], offset = 0): boolean {
   return signature.every((value, index) => bytes[offset + index] === value);

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import { parseAllowList } from "../auth/ip/parse-allow-list.js";
 import { createSafeFetcher } from "./create-safe-fetcher.js";
 import { rejectionOf } from "../../test/support/rejection-of.js";

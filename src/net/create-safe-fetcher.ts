@@ -1,7 +1,7 @@
 import type dns from "node:dns";
 import { request } from "undici";
 import type { AllowList } from "../auth/ip/allow-list.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import { assertMediaBytesMatchType } from "./assert-media-bytes-match-type.js";
 import { createAddressRule } from "./create-address-rule.js";
 import { createCheckedDispatcher, RefusedAddressError } from "./create-checked-dispatcher.js";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSsrfUrlTable } from "../../test/support/ssrf-url-table.js";
 import { rejectionOf } from "../../test/support/rejection-of.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import { createSafeFetcher } from "./create-safe-fetcher.js";
 
 // Issue 17's SSRF table through the shared fetcher every entry point uses (chat media, image references, and the

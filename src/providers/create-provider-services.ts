@@ -7,7 +7,7 @@ import {
   createNativeMediaFetcher,
   nativeMediaMaxBytes,
   nativeMediaTimeoutMs,
-} from "./native/create-native-media-fetcher.js";
+} from "./native/shared/create-native-media-fetcher.js";
 import { nativeImageMimeTypes } from "./image-families/native-image-mime-types.js";
 import type { ProviderServices } from "./contract/provider-services.js";
 

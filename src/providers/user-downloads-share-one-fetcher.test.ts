@@ -37,7 +37,7 @@ describe("user-named downloads", () => {
   it("are fetched only by the fetchers createProviderServices builds", () => {
     expect(callersOf("createSafeFetcher")).toEqual([
       "providers/create-provider-services.ts",
-      "providers/native/create-native-media-fetcher.ts",
+      "providers/native/shared/create-native-media-fetcher.ts",
     ]);
     expect(callersOf("createNativeMediaFetcher")).toEqual(["providers/create-provider-services.ts"]);
   });

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { openRedis } from "../cache/open-redis.js";
-import { RateLimitError } from "../errors/rate-limit-error.js";
+import { RateLimitError } from "../errors/gateway-error.js";
 import { createLogger } from "../logging/logger.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";
 import { rejectionOf } from "../../test/support/rejection-of.js";

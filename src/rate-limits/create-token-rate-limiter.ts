@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory } from "rate-limiter-flexible";
-import { RateLimitError } from "../errors/rate-limit-error.js";
+import { RateLimitError } from "../errors/gateway-error.js";
 import { withinBudget } from "../cache/within-budget.js";
 import type { Logger } from "../logging/logger.js";
 import type { TokenRecord } from "../store/tokens/token-record.js";

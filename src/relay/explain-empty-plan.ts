@@ -1,6 +1,6 @@
 import type { Channel } from "../providers/contract/channel.js";
 import type { RoutingToken } from "../channels/channel-router.js";
-import { ModelNotFoundError, NoAvailableChannelError } from "../errors/no-available-channel-error.js";
+import { ModelNotFoundError, NoAvailableChannelError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { findResponseRoutes, recordResponseRoutes } from "../store/response-routes/response-route-queries.js";
 

@@ -9,7 +9,7 @@ import { getAuthenticatedToken, getAuthenticatedUserGroup } from "../users/authe
 import { resolveRoutingToken } from "./resolve-routing-token.js";
 import { buildUpstreamHeaders } from "../upstream/build-upstream-headers.js";
 import { ClientGoneSignal } from "../http/client-gone-signal.js";
-import { ClientGoneError } from "../errors/client-gone-error.js";
+import { ClientGoneError } from "../errors/gateway-error.js";
 import { explainEmptyPlan } from "./explain-empty-plan.js";
 import { UpstreamFailure } from "../upstream/upstream-failure.js";
 

@@ -1,10 +1,7 @@
 import type { Reservation, UsageLogEntry } from "../billing/billing-service.js";
 import type { MeteredUsage } from "../billing/metered-usage.js";
 import { isUniqueViolation } from "../channels/is-unique-violation.js";
-import { ConflictError } from "../errors/conflict-error.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
-import { ModelNotFoundError } from "../errors/no-available-channel-error.js";
-import { NotFoundError } from "../errors/not-found-error.js";
+import { ConflictError, InvalidRequestError, ModelNotFoundError, NotFoundError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { ClientGoneSignal } from "../http/client-gone-signal.js";
 import { runRelay } from "../relay/run-relay.js";

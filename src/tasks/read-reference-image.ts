@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import type { FetchMedia } from "../net/create-safe-fetcher.js";
 import { parseDataUri } from "../net/parse-data-uri.js";
 import type { VideoReferenceImage } from "../providers/contract/video-task-capability.js";

@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { createTinyPng } from "../../mocks/upstreams/native/create-tiny-png.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import type { TaskRecord } from "../store/tasks/task-record.js";
 import { computePollDelay } from "./compute-poll-delay.js";
 import { createTaskId } from "./create-task-id.js";
 import { vidAFamily } from "./families/vid-a-family.js";
 import { hashVideoRequest } from "./hash-video-request.js";
-import { renderOpenaiVideo } from "./render/render-openai-video.js";
-import { renderVideoTaskPlain } from "./render/render-video-task-plain.js";
-import { renderVideoTaskSubmission } from "./render/render-video-task-submission.js";
+import { renderOpenaiVideo, renderVideoTaskPlain, renderVideoTaskSubmission } from "./render/render-video-task.js";
 
 const refusingFetch = async () => {
   throw new Error("no fetch in this test");

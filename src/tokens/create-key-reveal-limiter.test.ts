@@ -3,7 +3,7 @@ import pino from "pino";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { afterAll, describe, expect, it } from "vitest";
 import { openRedis } from "../cache/open-redis.js";
-import { startTcpProxy } from "../cache/testing/start-tcp-proxy.js";
+import { startTcpProxy } from "../../test/support/start-tcp-proxy.js";
 import { createKeyRevealLimiter } from "./create-key-reveal-limiter.js";
 
 // Connects to the machine's real Redis (DESIGN.md), through a proxy the test can cut.
@@ -42,7 +42,7 @@ describe("createKeyRevealLimiter with Redis", async () => {
     expect(refused).toBeInstanceOf(RateLimiterRes);
     expect(await second.client.get(`${keyRevealKeyPrefix}:${userKey}`)).toBe("4");
 
-    await proxy.cut();
+    await proxy.refuse();
     // The in-memory fallback starts from zero for this instance: three more, then refused, and one warning.
     for (let reveal = 0; reveal < 3; reveal += 1) await onFirst.consume(userKey);
     await expect(onFirst.consume(userKey)).rejects.toBeInstanceOf(RateLimiterRes);

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { generateApiKey } from "../keys/generate-api-key.js";
 import { stripKeyPrefix } from "../keys/strip-key-prefix.js";

@@ -1,5 +1,5 @@
 import { RateLimiterRes } from "rate-limiter-flexible";
-import { RateLimitError } from "../errors/rate-limit-error.js";
+import { RateLimitError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { findTokenByIdForUser } from "../store/tokens/find-token-by-id-for-user.js";
 import type { UserRecord } from "../store/users/user-record.js";

@@ -1,5 +1,4 @@
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
-import { NotFoundError } from "../errors/not-found-error.js";
+import { InvalidRequestError, NotFoundError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { findTokenByIdForUser } from "../store/tokens/find-token-by-id-for-user.js";
 import { updateToken, type TokenPatch } from "../store/tokens/update-token.js";

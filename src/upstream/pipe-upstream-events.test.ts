@@ -1,10 +1,9 @@
 import { PassThrough, Readable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SseWriter } from "../http/sse-writer.js";
-import { maximumUpstreamEventSize } from "./oversized-upstream-event.js";
+import { maximumUpstreamEventSize, UpstreamFailure } from "./upstream-failure.js";
 import { pipeUpstreamEvents } from "./pipe-upstream-events.js";
 import type { StreamEventTransformer } from "./stream-event-transformer.js";
-import { UpstreamFailure } from "./upstream-failure.js";
 import { rejectionOf } from "../../test/support/rejection-of.js";
 
 interface RecordingWriter extends SseWriter {

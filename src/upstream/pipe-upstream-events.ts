@@ -3,9 +3,8 @@ import { createParser, type EventSourceMessage, type ParseError } from "eventsou
 import type { SseWriter } from "../http/sse-writer.js";
 import { createCollectingController } from "./create-collecting-controller.js";
 import type { StreamEventTransformer } from "./stream-event-transformer.js";
-import { maximumUpstreamEventSize, oversizedUpstreamEventFailure } from "./oversized-upstream-event.js";
+import { maximumUpstreamEventSize, oversizedUpstreamEventFailure, UpstreamFailure } from "./upstream-failure.js";
 import { type IdlePing, pumpUpstreamStream } from "./pump-upstream-stream.js";
-import { UpstreamFailure } from "./upstream-failure.js";
 
 export interface PipeUpstreamEventsOptions {
   upstreamBody: Readable;

@@ -1,8 +1,8 @@
 import type { Readable } from "node:stream";
 import type { SseWriter } from "../http/sse-writer.js";
-import { ClientGoneError } from "../errors/client-gone-error.js";
+import { ClientGoneError } from "../errors/gateway-error.js";
 import { maskChannelKeysInFrame } from "./mask-upstream-secrets.js";
-import { streamFailureBeforeFirstEvent } from "./stream-failure-before-first-event.js";
+import { streamFailureBeforeFirstEvent } from "./upstream-failure.js";
 
 /** What a stream pipe does with the upstream's reads: translate or observe them, and hand back what is ready. */
 export interface UpstreamStreamStage {

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 import type { RelayAttemptInput } from "../providers/contract/relay-attempt-input.js";
 import type { VideoSubmissionCall } from "../providers/contract/video-submission-call.js";
 import type { SubmittedVideoTask, VideoTaskCapability } from "../providers/contract/video-task-capability.js";

@@ -4,9 +4,7 @@ import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import { getUpstreamPool } from "./get-upstream-dispatcher.js";
 import { maximumUpstreamErrorBodySize } from "./read-upstream-error-text.js";
 import type { UpstreamRequest } from "./send-upstream-request.js";
-import { UpstreamFailure } from "./upstream-failure.js";
-import { upstreamStatusFailure } from "./upstream-status-failure.js";
-import { upstreamTransportFailure } from "./upstream-transport-failure.js";
+import { UpstreamFailure, upstreamStatusFailure, upstreamTransportFailure } from "./upstream-failure.js";
 import { activeTracing } from "../tracing/tracing-hooks.js";
 
 /**

@@ -4,8 +4,7 @@ import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import { activeTracing } from "../tracing/tracing-hooks.js";
 import { getUpstreamPool } from "./get-upstream-dispatcher.js";
 import { readUpstreamErrorText } from "./read-upstream-error-text.js";
-import { upstreamStatusFailure } from "./upstream-status-failure.js";
-import { upstreamTransportFailure } from "./upstream-transport-failure.js";
+import { upstreamStatusFailure, upstreamTransportFailure } from "./upstream-failure.js";
 
 export interface UpstreamRequest {
   method: "GET" | "POST";

@@ -1,7 +1,7 @@
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { openRedis } from "../cache/open-redis.js";
-import { RateLimitError } from "../errors/rate-limit-error.js";
+import { RateLimitError } from "../errors/gateway-error.js";
 import { rejectionOf } from "../../test/support/rejection-of.js";
 import { createSignInThrottle } from "./create-sign-in-throttle.js";
 

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Redis } from "ioredis";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import type { SignInLimits } from "../config/gateway-config.js";
-import { RateLimitError } from "../errors/rate-limit-error.js";
+import { RateLimitError } from "../errors/gateway-error.js";
 import type { Logger } from "../logging/logger.js";
 import { createSharedRateLimiter } from "../rate-limits/create-shared-rate-limiter.js";
 

@@ -1,8 +1,7 @@
 import { shortenClientValue } from "../errors/shorten-client-value.js";
 import type { components } from "../../generated/types/management.js";
 import { isUniqueViolation } from "../channels/is-unique-violation.js";
-import { ConflictError } from "../errors/conflict-error.js";
-import { PermissionError } from "../errors/permission-error.js";
+import { ConflictError, PermissionError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { hashPassword } from "../keys/hash-password.js";
 import { findUserByUsername } from "../store/users/find-user-by-username.js";

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { AuthenticationError } from "../errors/authentication-error.js";
+import { AuthenticationError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { operationRequiresAuthentication } from "../http/operation-requires-authentication.js";
 import { parseBearerToken } from "../keys/parse-api-key-header.js";

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { AuthenticationError } from "../errors/authentication-error.js";
+import { AuthenticationError } from "../errors/gateway-error.js";
 import { shortenClientValue } from "../errors/shorten-client-value.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { hashPassword } from "../keys/hash-password.js";

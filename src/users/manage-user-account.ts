@@ -1,8 +1,6 @@
 import type { components } from "../../generated/types/management.js";
 import { recordAudit } from "../audit/record-audit.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
-import { NotFoundError } from "../errors/not-found-error.js";
-import { PermissionError } from "../errors/permission-error.js";
+import { InvalidRequestError, NotFoundError, PermissionError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { hashPassword } from "../keys/hash-password.js";
 import { verifyPassword } from "../keys/verify-password.js";

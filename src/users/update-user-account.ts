@@ -1,7 +1,6 @@
 import type { components } from "../../generated/types/management.js";
 import { assertAdministrator } from "../channels/assert-administrator.js";
-import { NotFoundError } from "../errors/not-found-error.js";
-import { PermissionError } from "../errors/permission-error.js";
+import { NotFoundError, PermissionError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { countOtherEnabledRoots } from "../store/users/user-account-queries.js";
 import { findUserById } from "../store/users/find-user-by-id.js";

@@ -1,6 +1,5 @@
 import type { GatewayConfig } from "../config/gateway-config.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
-import { PermissionError } from "../errors/permission-error.js";
+import { InvalidRequestError, PermissionError } from "../errors/gateway-error.js";
 import { shortenClientValue } from "../errors/shorten-client-value.js";
 import type { UserRole } from "../store/users/user-record.js";
 

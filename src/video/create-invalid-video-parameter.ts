@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 
 /**
  * The 400 for a value outside a family's range: code `invalid_parameter`, naming the field, the allowed values and

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../errors/gateway-error.js";
 
 /** The 400 for a missing or misshapen structure (metadata, media, content): code `invalid_request`, naming the field. */
 export function createInvalidVideoRequest(field: string, message: string): InvalidRequestError {

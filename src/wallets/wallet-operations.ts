@@ -1,7 +1,6 @@
 import type { components } from "../../generated/types/management.js";
 import { assertAdministrator } from "../channels/assert-administrator.js";
-import { InvalidRequestError } from "../errors/invalid-request-error.js";
-import { NotFoundError } from "../errors/not-found-error.js";
+import { InvalidRequestError, NotFoundError } from "../errors/gateway-error.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { runInTransaction } from "../store/run-in-transaction.js";
 import { findUserById } from "../store/users/find-user-by-id.js";

@@ -11,7 +11,7 @@ import {
 import type { GatewayDatabase } from "../../src/store/gateway-database.js";
 import { openDatabase } from "../../src/store/open-database.js";
 import { createApiKey } from "../support/create-api-key.js";
-import { createSignedInUser, type SignedInUser } from "../integration/helpers/create-signed-in-user.js";
+import { createSignedInUser, type SignedInUser } from "../support/create-signed-in-user.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 import { buildConsole } from "./build-console.js";
 import { launchChromium } from "./launch-chromium.js";

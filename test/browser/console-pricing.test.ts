@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { zhCn } from "../../console/src/i18n/catalogue-zh-cn.js";
 import type { GatewayDatabase } from "../../src/store/gateway-database.js";
 import { openDatabase } from "../../src/store/open-database.js";
-import { createSignedInUser, type SignedInUser } from "../integration/helpers/create-signed-in-user.js";
+import { createSignedInUser, type SignedInUser } from "../support/create-signed-in-user.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 import { buildConsole } from "./build-console.js";
 import { launchChromium } from "./launch-chromium.js";

@@ -8,7 +8,7 @@ import { openDatabase } from "../../src/store/open-database.js";
 import type { GatewayDatabase } from "../../src/store/gateway-database.js";
 import { apiKeyMessages } from "../../src/auth/api-key-messages.js";
 import { en } from "../../console/src/i18n/catalogue-en.js";
-import { createSignedInUser, type SignedInUser } from "../integration/helpers/create-signed-in-user.js";
+import { createSignedInUser, type SignedInUser } from "../support/create-signed-in-user.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 import { consoleFirstLoadBudgetBytes, measureConsoleFirstLoad } from "../../scripts/lib/measure-console-first-load.js";
 import { buildConsole } from "./build-console.js";

@@ -12,8 +12,8 @@ import { startFakeNativeServer } from "../../mocks/upstreams/native/start-fake-n
 import { FAKE_IMAGE_B64 } from "../../mocks/upstreams/openai/handle-images.js";
 import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
-import { createTokenForTest } from "./helpers/create-token-for-test.js";
-import { revealApiKey } from "./helpers/reveal-api-key.js";
+import { createTokenForTest } from "../support/create-token-for-test.js";
+import { revealApiKey } from "../support/reveal-api-key.js";
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";

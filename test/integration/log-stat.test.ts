@@ -4,8 +4,8 @@ import { createBillingService } from "../../src/billing/create-billing-service.j
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { deleteUsageLogsCreatedBefore } from "../../src/store/usage-logs/delete-expired-usage.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { createSignedInUser, type SignedInUser } from "./helpers/create-signed-in-user.js";
-import { createTokenForTest } from "./helpers/create-token-for-test.js";
+import { createSignedInUser, type SignedInUser } from "../support/create-signed-in-user.js";
+import { createTokenForTest } from "../support/create-token-for-test.js";
 
 const testDatabases = await openTestDatabases();
 const dayOne = 1_767_225_600; // 2026-01-01T00:00:00Z

@@ -13,9 +13,9 @@ import { DEFAULT_TEST_DATABASE_URL, openTestDatabases } from "../../src/store/te
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type StartTestGatewayOptions, type TestGateway } from "../support/start-test-gateway.js";
-import { createSignedInUser } from "./helpers/create-signed-in-user.js";
-import { createTokenForTest } from "./helpers/create-token-for-test.js";
-import { revealApiKey } from "./helpers/reveal-api-key.js";
+import { createSignedInUser } from "../support/create-signed-in-user.js";
+import { createTokenForTest } from "../support/create-token-for-test.js";
+import { revealApiKey } from "../support/reveal-api-key.js";
 
 // The multi-instance mode for real (DESIGN.md): two gateways in this process, each with its own PostgreSQL pool on
 // one schema and its own Redis connections to the machine's Redis, as two processes behind a load balancer would be.

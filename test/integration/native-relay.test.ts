@@ -2,7 +2,7 @@ import { GoogleGenAI } from "@google/genai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FakeNativeUpstream } from "../../mocks/upstreams/native/fake-native-types.js";
 import { startFakeNativeServer } from "../../mocks/upstreams/native/start-fake-native-server.js";
-import { countNativeEmbeddingTokens } from "../../src/providers/native/count-native-embedding-tokens.js";
+import { countNativeEmbeddingTokens } from "../../src/api/native/count-native-embedding-tokens.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";

@@ -7,7 +7,7 @@ import { openTestDatabases } from "../../src/store/testing/open-test-databases.j
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { createOpenaiSchemaValidator } from "../../src/providers/native/testing/create-openai-schema-validator.js";
+import { createOpenaiSchemaValidator } from "../support/create-openai-schema-validator.js";
 
 const testDatabases = await openTestDatabases();
 const validate = createOpenaiSchemaValidator();

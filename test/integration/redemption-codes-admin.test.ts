@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { createSignedInUser } from "./helpers/create-signed-in-user.js";
+import { createSignedInUser } from "../support/create-signed-in-user.js";
 
 // Administrators follow their redemption codes after handing them out: list a batch by status, export it, disable
 // what is still unused.

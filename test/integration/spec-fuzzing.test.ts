@@ -7,9 +7,9 @@ import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/
 import { selectApiGeneration, type ApiGeneration } from "../../src/http/api-generation.js";
 import { loadBundledSpec } from "../../src/http/load-bundled-spec.js";
 import { openDatabase } from "../../src/store/open-database.js";
-import { createSignedInUser } from "./helpers/create-signed-in-user.js";
-import { createTokenForTest } from "./helpers/create-token-for-test.js";
-import { revealApiKey } from "./helpers/reveal-api-key.js";
+import { createSignedInUser } from "../support/create-signed-in-user.js";
+import { createTokenForTest } from "../support/create-token-for-test.js";
+import { revealApiKey } from "../support/reveal-api-key.js";
 import { type RawAnswer, type RawRequest, sendRawRequest } from "../support/send-raw-request.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 

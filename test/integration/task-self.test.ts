@@ -7,10 +7,10 @@ import {
 import { insertTask } from "../../src/store/tasks/insert-task.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { createSignedInUser } from "./helpers/create-signed-in-user.js";
-import { createTokenForTest } from "./helpers/create-token-for-test.js";
-import { revealApiKey } from "./helpers/reveal-api-key.js";
-import { videoGatewayConfig, videoUnitsPerSecond } from "./helpers/video-gateway-config.js";
+import { createSignedInUser } from "../support/create-signed-in-user.js";
+import { createTokenForTest } from "../support/create-token-for-test.js";
+import { revealApiKey } from "../support/reveal-api-key.js";
+import { videoGatewayConfig, videoUnitsPerSecond } from "../support/video-gateway-config.js";
 
 const testDatabases = await openTestDatabases();
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { keySearchChunkSize } from "../../src/tokens/search-user-tokens.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { createSignedInUser, type SignedInUser } from "./helpers/create-signed-in-user.js";
-import { revealApiKey } from "./helpers/reveal-api-key.js";
+import { createSignedInUser, type SignedInUser } from "../support/create-signed-in-user.js";
+import { revealApiKey } from "../support/reveal-api-key.js";
 
 // One user cannot create tokens without end (each key search decrypts all of a user's keys), and the search still
 // finds keys wherever they sit among many.

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { tokenMessages } from "../../src/tokens/token-messages.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { createSignedInUser, type SignedInUser } from "./helpers/create-signed-in-user.js";
-import { createTokenForTest } from "./helpers/create-token-for-test.js";
-import { revealApiKey } from "./helpers/reveal-api-key.js";
+import { createSignedInUser, type SignedInUser } from "../support/create-signed-in-user.js";
+import { createTokenForTest } from "../support/create-token-for-test.js";
+import { revealApiKey } from "../support/reveal-api-key.js";
 
 const testDatabases = await openTestDatabases();
 const maskedKey = /^[A-Za-z0-9]{4}\*{10}[A-Za-z0-9]{4}$/;

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components } from "../../generated/types/management.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { createSignedInUser, type SignedInUser } from "./helpers/create-signed-in-user.js";
-import { createTokenForTest } from "./helpers/create-token-for-test.js";
-import { revealApiKey } from "./helpers/reveal-api-key.js";
+import { createSignedInUser, type SignedInUser } from "../support/create-signed-in-user.js";
+import { createTokenForTest } from "../support/create-token-for-test.js";
+import { revealApiKey } from "../support/reveal-api-key.js";
 
 type Token = components["schemas"]["Token"];
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { createSignedInUser } from "./helpers/create-signed-in-user.js";
+import { createSignedInUser } from "../support/create-signed-in-user.js";
 
 const testDatabases = await openTestDatabases();
 const startTime = 1_800_000_000;

@@ -15,7 +15,7 @@ import { DEFAULT_TEST_DATABASE_URL, openTestDatabases } from "../../src/store/te
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { nativeVideoGatewayConfig } from "./helpers/video-gateway-config.js";
+import { nativeVideoGatewayConfig } from "../support/video-gateway-config.js";
 
 const testDatabases = await openTestDatabases();
 /** 0.1 USD per second = 50,000 units per second; a 4 s vid-b sample is 200,000. */

@@ -14,7 +14,7 @@ import { openTestDatabases } from "../../src/store/testing/open-test-databases.j
 import { createApiKey } from "../support/create-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { videoGatewayConfig, videoUnitsPerSecond } from "./helpers/video-gateway-config.js";
+import { videoGatewayConfig, videoUnitsPerSecond } from "../support/video-gateway-config.js";
 
 const testDatabases = await openTestDatabases();
 const start = 10_000_000;

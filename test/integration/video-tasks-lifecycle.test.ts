@@ -12,12 +12,12 @@ import { openDatabase } from "../../src/store/open-database.js";
 import { DEFAULT_TEST_DATABASE_URL, openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { updateTask } from "../../src/store/tasks/update-task.js";
 import { createApiKey } from "../support/create-api-key.js";
-import { createSignedInUser } from "./helpers/create-signed-in-user.js";
-import { createTokenForTest } from "./helpers/create-token-for-test.js";
-import { revealApiKey } from "./helpers/reveal-api-key.js";
+import { createSignedInUser } from "../support/create-signed-in-user.js";
+import { createTokenForTest } from "../support/create-token-for-test.js";
+import { revealApiKey } from "../support/reveal-api-key.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { videoGatewayConfig, videoUnitsPerSecond } from "./helpers/video-gateway-config.js";
+import { videoGatewayConfig, videoUnitsPerSecond } from "../support/video-gateway-config.js";
 
 const testDatabases = await openTestDatabases({ postgresPoolSize: 20 });
 const fourSeconds = 4 * videoUnitsPerSecond;

@@ -6,9 +6,9 @@ import type { GatewayDatabase } from "../../src/store/gateway-database.js";
 import { openDatabase } from "../../src/store/open-database.js";
 import { DEFAULT_TEST_DATABASE_URL, openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { createSignedInUser, type SignedInUser } from "./helpers/create-signed-in-user.js";
-import { createTokenForTest } from "./helpers/create-token-for-test.js";
-import { revealApiKey } from "./helpers/reveal-api-key.js";
+import { createSignedInUser, type SignedInUser } from "../support/create-signed-in-user.js";
+import { createTokenForTest } from "../support/create-token-for-test.js";
+import { revealApiKey } from "../support/reveal-api-key.js";
 
 // Wallets through the official SDK: the user's wallet is the money, a token only a cap on it.
 const testDatabases = await openTestDatabases({ postgresPoolSize: 20 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findWebhookSecret } from "../../src/store/webhook-secrets/find-webhook-secret.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
-import { createSignedInUser } from "./helpers/create-signed-in-user.js";
+import { createSignedInUser } from "../support/create-signed-in-user.js";
 
 const testDatabases = await openTestDatabases();
 

@@ -1,5 +1,5 @@
-import { createTokenForTest } from "../integration/helpers/create-token-for-test.js";
-import { revealApiKey } from "../integration/helpers/reveal-api-key.js";
+import { createTokenForTest } from "./create-token-for-test.js";
+import { revealApiKey } from "./reveal-api-key.js";
 import type { TestGateway } from "./start-test-gateway.js";
 
 export interface CreateApiKeyOptions {

@@ -4,8 +4,13 @@ export interface TcpProxy {
   port: number;
   /** Drops every open connection and every new one from now on: the target looks down. */
   cut(): void;
-  /** Forwards new connections again (after cut or blackHole). */
-  restore(): void;
+  /**
+   * Drops every open connection and closes the port, so new ones are refused (ECONNREFUSED): the server process
+   * went away. restore() listens again on the same port.
+   */
+  refuse(): Promise<void>;
+  /** Forwards new connections again (after cut, refuse or blackHole). */
+  restore(): Promise<void>;
   /** Resets (TCP RST) every open connection; new ones are forwarded as before. */
   reset(): void;
   /**
@@ -19,7 +24,10 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-/** A TCP forwarder on 127.0.0.1 that a test can cut, reset or black-hole, standing in for a database or Redis fault. */
+/**
+ * A TCP forwarder on 127.0.0.1 that a test can cut, refuse, reset or black-hole, standing in for a database or
+ * Redis fault. The only TCP proxy of the tests: every fault a test needs of the network is one of its controls.
+ */
 export async function startTcpProxy(targetPort: number, targetHost = "127.0.0.1"): Promise<TcpProxy> {
   const open = new Set<net.Socket>();
   const silenced = new WeakSet<net.Socket>();
@@ -51,15 +59,32 @@ export async function startTcpProxy(targetPort: number, targetHost = "127.0.0.1"
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => client.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of open) socket.destroy();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
+  await listen(0);
+  const port = (server.address() as net.AddressInfo).port;
   return {
-    port: (server.address() as net.AddressInfo).port,
+    port,
     cut() {
       mode = "cut";
       for (const socket of open) socket.destroy();
     },
-    restore() {
+    refuse: stopListening,
+    async restore() {
       mode = "forward";
+      if (!server.listening) await listen(port);
     },
     reset() {
       for (const socket of open) socket.resetAndDestroy();
@@ -69,9 +94,6 @@ export async function startTcpProxy(targetPort: number, targetHost = "127.0.0.1"
       for (const socket of open) silenced.add(socket);
     },
     openConnections: () => open.size,
-    async close() {
-      for (const socket of open) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: stopListening,
   };
 }

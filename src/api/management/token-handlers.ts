@@ -1,5 +1,5 @@
 import type { operations } from "../../../generated/types/management.js";
-import { NotFoundError } from "../../errors/not-found-error.js";
+import { NotFoundError } from "../../errors/gateway-error.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { JsonRequestBody } from "../../http/operation-types.js";

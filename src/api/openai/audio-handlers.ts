@@ -1,6 +1,6 @@
 import type { Request } from "express";
 import type { operations } from "../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { JsonRequestBody } from "../../http/operation-types.js";

@@ -1,16 +1,18 @@
 import { randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
 import type { operations } from "../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { withoutInjectedDefaults } from "../../http/client-body-fields.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
 import type { QueryParameters } from "../../http/operation-types.js";
 import { readPathParameter } from "../../http/read-path-parameter.js";
 import { UpstreamFailure } from "../../upstream/upstream-failure.js";
-import { renderOpenaiVideo } from "../../tasks/render/render-openai-video.js";
-import { renderVideoTaskDetail } from "../../tasks/render/render-video-task-detail.js";
-import { renderVideoTaskPlain } from "../../tasks/render/render-video-task-plain.js";
-import { renderVideoTaskSubmission } from "../../tasks/render/render-video-task-submission.js";
+import {
+  renderOpenaiVideo,
+  renderVideoTaskDetail,
+  renderVideoTaskPlain,
+  renderVideoTaskSubmission,
+} from "../../tasks/render/render-video-task.js";
 import { sendVideoContent } from "../../tasks/render/send-video-content.js";
 import type { UploadedVideoFile } from "../../tasks/video-model-family.js";
 import type { VideoTaskService } from "../../tasks/video-task-service.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidAllowListError } from "../../errors/invalid-allow-list-error.js";
+import { InvalidAllowListError } from "../../errors/gateway-error.js";
 import { parseAllowList } from "./parse-allow-list.js";
 
 describe("parseAllowList", () => {

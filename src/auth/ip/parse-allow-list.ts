@@ -1,4 +1,4 @@
-import { InvalidAllowListError } from "../../errors/invalid-allow-list-error.js";
+import { InvalidAllowListError } from "../../errors/gateway-error.js";
 import type { AllowList, AllowListEntry } from "./allow-list.js";
 import { parseIpAddress } from "./parse-ip-address.js";
 

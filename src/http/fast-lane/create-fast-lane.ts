@@ -1,9 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from "express";
 import type { OperationHandler } from "../operation-handler.js";
-import { ClientGoneError } from "../../errors/client-gone-error.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import { PayloadTooLargeError } from "../../errors/payload-too-large-error.js";
+import { ClientGoneError, InvalidRequestError, PayloadTooLargeError } from "../../errors/gateway-error.js";
 import { assertJsonBodyBounds } from "../assert-json-body-bounds.js";
 import { adoptExpressObjects } from "./adopt-express-objects.js";
 import type { FastLaneRoute } from "./compile-json-body-validators.js";

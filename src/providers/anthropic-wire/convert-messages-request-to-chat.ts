@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import type { CreateMessageRequest } from "../contract/messages-call.js";
 
 type ContentBlock = Exclude<CreateMessageRequest["messages"][number]["content"], string>[number];

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
 import { formatAnthropicErrorEvent } from "../anthropic-wire/format-anthropic-error-event.js";
-import { createOpenaiSchemaValidator } from "../native/testing/create-openai-schema-validator.js";
+import { createOpenaiSchemaValidator } from "../../../test/support/create-openai-schema-validator.js";
 import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
-import { replayUpstreamStream } from "../openai/testing/replay-upstream-stream.js";
+import { replayUpstreamStream } from "../../../test/support/replay-upstream-stream.js";
 import { ClaudeToChatStreamTransform } from "./chat/claude-to-chat-stream-transform.js";
 import { createAnthropicMessagesStreamTransform } from "../anthropic-wire/create-anthropic-messages-stream-transform.js";
 

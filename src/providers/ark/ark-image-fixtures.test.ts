@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../errors/gateway-error.js";
-import type { UpstreamFailure } from "../../upstream/upstream-failure.js";
-import { upstreamStatusFailure } from "../../upstream/upstream-status-failure.js";
+import { type UpstreamFailure, upstreamStatusFailure } from "../../upstream/upstream-failure.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import type { ArkImageAnswer } from "./ark-image-wire.js";
 import { convertArkImageResponse } from "./convert-ark-image-response.js";

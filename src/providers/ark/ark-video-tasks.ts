@@ -1,6 +1,9 @@
 import { sendUpstreamJsonRequest } from "../../upstream/send-upstream-json-request.js";
-import { UpstreamFailure } from "../../upstream/upstream-failure.js";
-import { createUpstreamTaskGoneSnapshot, isUpstreamTaskGone } from "../../upstream/upstream-task-gone.js";
+import {
+  createUpstreamTaskGoneSnapshot,
+  isUpstreamTaskGone,
+  UpstreamFailure,
+} from "../../upstream/upstream-failure.js";
 import type { VideoTaskCapability } from "../contract/video-task-capability.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
 import type { ArkTaskAnswer } from "./ark-video-task-types.js";

@@ -1,6 +1,6 @@
 import type { components } from "../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import type { ArkImageAnswer } from "./ark-image-wire.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
 import { convertVideoRequestToArk } from "./convert-video-request-to-ark.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { parseArkTextFlags } from "./parse-ark-text-flags.js";
 
 const field = "metadata.content[0].text";

@@ -1,10 +1,10 @@
 import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { relayOpenaiMessages } from "../openai/messages/relay-openai-messages.js";
-import { relayOpenaiEmbeddings } from "../openai/relay-openai-embeddings.js";
-import { relayOpenaiImage } from "../openai/relay-openai-image.js";
-import { relayOpenaiResponses } from "../openai/relay-openai-responses.js";
-import { relayOpenaiSpeech } from "../openai/relay-openai-speech.js";
-import { relayOpenaiTranscription } from "../openai/relay-openai-transcription.js";
+import { relayOpenaiEmbeddings } from "../openai/embeddings/relay-openai-embeddings.js";
+import { relayOpenaiImage } from "../openai/images/relay-openai-image.js";
+import { relayOpenaiResponses } from "../openai/responses/relay-openai-responses.js";
+import { relayOpenaiSpeech } from "../openai/speech/relay-openai-speech.js";
+import { relayOpenaiTranscription } from "../openai/transcription/relay-openai-transcription.js";
 import { azureDialect } from "./azure-dialect.js";
 import { azureSettingsShape } from "./azure-settings.js";
 import { relayAzureChat } from "./relay-azure-chat.js";

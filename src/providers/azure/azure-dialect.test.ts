@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Channel } from "../contract/channel.js";
 import type { ChannelAttempt } from "../contract/channel-attempt.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { createOpenaiChatStreamTransform } from "../openai/create-openai-chat-stream-transform.js";
+import { createOpenaiChatStreamTransform } from "../openai/chat/create-openai-chat-stream-transform.js";
 import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
 import type { OpenaiOperation } from "../openai/openai-dialect.js";
-import { replayUpstreamStream } from "../openai/testing/replay-upstream-stream.js";
+import { replayUpstreamStream } from "../../../test/support/replay-upstream-stream.js";
 import { azureAdapter } from "./adapter.js";
 import { azureDialect, removeContentFilterResults } from "./azure-dialect.js";
 

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import type { OpenaiDialect } from "../openai/openai-dialect.js";
 import { readAzureApiVersion } from "./azure-settings.js";
 

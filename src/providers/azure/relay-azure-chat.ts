@@ -3,7 +3,7 @@ import type { components } from "../../../generated/types/openai.js";
 import { createSseWriter } from "../../http/sse-writer.js";
 import type { RelayAttemptInput } from "../contract/relay-attempt-input.js";
 import { createChatCompletionId } from "../../http/create-chat-completion-id.js";
-import { relayOpenaiChat } from "../openai/relay-openai-chat.js";
+import { relayOpenaiChat } from "../openai/chat/relay-openai-chat.js";
 import { azureDialect } from "./azure-dialect.js";
 import { isAzurePromptFilterRefusal } from "./read-azure-content-filter-refusal.js";
 

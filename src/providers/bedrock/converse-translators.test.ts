@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { describe, expect, it } from "vitest";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { ConverseStreamToChat } from "./converse-stream-to-chat.js";
 import { convertChatRequestToConverse } from "./convert-chat-request-to-converse.js";
 import { convertConverseResponseToChat } from "./convert-converse-response-to-chat.js";

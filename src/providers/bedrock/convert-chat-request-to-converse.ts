@@ -1,5 +1,5 @@
 import type { components } from "../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { parseDataUri } from "../../net/parse-data-uri.js";
 import type { ConverseContentBlock, ConverseMessage, ConverseRequest } from "./converse-types.js";
 

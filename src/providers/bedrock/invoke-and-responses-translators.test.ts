@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { describe, expect, it } from "vitest";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { createCollectingController } from "../../upstream/create-collecting-controller.js";
 import { createAnthropicMessagesStreamTransform } from "../anthropic-wire/create-anthropic-messages-stream-transform.js";
 import { echoResponseSettings } from "../../http/echo-response-settings.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
 import { convertVideoRequestToDashScope } from "./convert-video-request-to-dashscope.js";
 import type { DashScopeTaskAnswer } from "./dashscope-video-task-types.js";

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { createInvalidVideoParameter } from "../../video/create-invalid-video-parameter.js";
 import { createInvalidVideoRequest } from "../../video/create-invalid-video-request.js";
 import type { VideoBillingBasis } from "../../video/video-billing-basis.js";

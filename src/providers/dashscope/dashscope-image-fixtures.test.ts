@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../errors/gateway-error.js";
-import { upstreamStatusFailure } from "../../upstream/upstream-status-failure.js";
+import { upstreamStatusFailure } from "../../upstream/upstream-failure.js";
 import { downloadResultImages } from "../image-families/download-result-images.js";
 import { toImageFailure } from "../image-families/to-image-failure.js";
 import { convertDashscopeImageResponse } from "./convert-dashscope-image-response.js";

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import type { ImageFamilyRules } from "../contract/image-family-rules.js";
 import { readImagePrompt } from "./read-image-prompt.js";
 

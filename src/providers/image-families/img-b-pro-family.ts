@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import type { ImageFamilyRules } from "../contract/image-family-rules.js";
 import { invalidImageParameter } from "./invalid-image-parameter.js";
 import { parseReferenceImage } from "./parse-reference-image.js";

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 
 /** The seed's 400 `invalid_parameter`: a value the model refuses, the message naming the field and what it takes. */
 export function invalidImageParameter(field: string, message: string): InvalidRequestError {

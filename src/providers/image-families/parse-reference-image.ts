@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { nativeImageMimeTypes } from "./native-image-mime-types.js";
 import { parseDataUri } from "../../net/parse-data-uri.js";
 import { detectImageMimeType } from "./detect-image-mime-type.js";

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 
 /**
  * The request's prompt: `prompt`, or the text parts of the multi-family `contents` form joined by a blank line.

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import type { ImageReference } from "./read-image-references.js";
 
 /** The prompt text and the input images of an `img-d-` request's input.messages. */

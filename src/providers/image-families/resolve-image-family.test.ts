@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import type { ImageRequestFields } from "../contract/image-request-fields.js";
 import { resolveImageFamily } from "./resolve-image-family.js";
 

@@ -1,5 +1,5 @@
 import type { ModelPrice } from "../../config/gateway-config.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { findImageFamily } from "./find-image-family.js";
 import type { ImageRequestFields } from "../contract/image-request-fields.js";
 import type { ImageFamilyRules } from "../contract/image-family-rules.js";

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import type { ReadProviderImageError } from "./provider-image-error.js";
 import { redactSecrets } from "./redact-secrets.js";

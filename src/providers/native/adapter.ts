@@ -1,16 +1,16 @@
 import { relayVideoSubmission } from "../../upstream/relay-video-submission.js";
-import { nativeVideoTasks } from "./native-video-tasks.js";
-import type { ChatToNativeResult } from "./convert-chat-request-to-native.js";
+import { nativeVideoTasks } from "./video/native-video-tasks.js";
+import type { ChatToNativeResult } from "./chat/convert-chat-request-to-native.js";
 import type { ProviderAdapter } from "../contract/provider-adapter.js";
-import { relayNativeChat } from "./relay-native-chat.js";
-import { relayNativeEmbed } from "./relay-native-embed.js";
-import { relayNativeEmbeddings } from "./relay-native-embeddings.js";
-import { relayNativeGenerate } from "./relay-native-generate.js";
-import { relayNativeImage } from "./relay-native-image.js";
+import { relayNativeChat } from "./chat/relay-native-chat.js";
+import { relayNativeEmbed } from "./embeddings/relay-native-embed.js";
+import { relayNativeEmbeddings } from "./embeddings/relay-native-embeddings.js";
+import { relayNativeGenerate } from "./generate/relay-native-generate.js";
+import { relayNativeImage } from "./images/relay-native-image.js";
 import { relayNativeMessages } from "./messages/relay-native-messages.js";
-import { relayNativeResponses } from "./relay-native-responses.js";
-import { relayNativeCountTokens } from "./relay-native-count-tokens.js";
-import { relayNativeVoices } from "./relay-native-voices.js";
+import { relayNativeResponses } from "./responses/relay-native-responses.js";
+import { relayNativeCountTokens } from "./generate/relay-native-count-tokens.js";
+import { relayNativeVoices } from "./voices/relay-native-voices.js";
 
 /**
  * The native multimodal family (`generateContent`, `x-goog-api-key`): native generation and embeddings pass through;

@@ -1,13 +1,13 @@
 import type { ProviderAdapter } from "../contract/provider-adapter.js";
 import { relayVideoSubmission } from "../../upstream/relay-video-submission.js";
-import { openaiVideoTasks } from "./openai-video-tasks.js";
-import { relayOpenaiChat } from "./relay-openai-chat.js";
-import { relayOpenaiEmbeddings } from "./relay-openai-embeddings.js";
-import { relayOpenaiImage } from "./relay-openai-image.js";
+import { openaiVideoTasks } from "./video/openai-video-tasks.js";
+import { relayOpenaiChat } from "./chat/relay-openai-chat.js";
+import { relayOpenaiEmbeddings } from "./embeddings/relay-openai-embeddings.js";
+import { relayOpenaiImage } from "./images/relay-openai-image.js";
 import { relayOpenaiMessages } from "./messages/relay-openai-messages.js";
-import { relayOpenaiResponses } from "./relay-openai-responses.js";
-import { relayOpenaiSpeech } from "./relay-openai-speech.js";
-import { relayOpenaiTranscription } from "./relay-openai-transcription.js";
+import { relayOpenaiResponses } from "./responses/relay-openai-responses.js";
+import { relayOpenaiSpeech } from "./speech/relay-openai-speech.js";
+import { relayOpenaiTranscription } from "./transcription/relay-openai-transcription.js";
 
 /**
  * OpenAI-compatible upstreams (`/v1/...`, `Authorization: Bearer`): every OpenAI-style capability passes through

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { MeteredUsage } from "../../billing/metered-usage.js";
-import { createOpenaiSchemaValidator } from "../native/testing/create-openai-schema-validator.js";
-import { createOpenaiChatStreamTransform } from "./create-openai-chat-stream-transform.js";
-import { createOpenaiResponsesStreamTransform } from "./create-openai-responses-stream-transform.js";
+import { createOpenaiSchemaValidator } from "../../../test/support/create-openai-schema-validator.js";
+import { createOpenaiChatStreamTransform } from "./chat/create-openai-chat-stream-transform.js";
+import { createOpenaiResponsesStreamTransform } from "./responses/create-openai-responses-stream-transform.js";
 import { formatChatStreamErrorFrame } from "../../http/format-chat-stream-error-frame.js";
-import { replayUpstreamStream } from "./testing/replay-upstream-stream.js";
+import { replayUpstreamStream } from "../../../test/support/replay-upstream-stream.js";
 
 const validate = createOpenaiSchemaValidator();
 const readFixture = (name: string) => new Uint8Array(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url)));

@@ -1,7 +1,6 @@
 import type { components } from "../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
-import { createThoughtSignatureExtraContent } from "./create-thought-signature-extra-content.js";
-import { readReasoningItemSignature } from "./read-reasoning-item-signature.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
+import { createThoughtSignatureExtraContent, readReasoningItemSignature } from "./thought-signatures.js";
 
 type ResponsesRequest = components["schemas"]["CreateResponseRequest"];
 type ResponseInputContent = components["schemas"]["ResponseInputContent"];

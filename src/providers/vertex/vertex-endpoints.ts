@@ -1,4 +1,4 @@
-import type { NativeEndpoints } from "../native/native-endpoints.js";
+import type { NativeEndpoints } from "../native/shared/native-endpoints.js";
 import { readVertexLocation } from "./vertex-settings.js";
 
 /** Vertex AI's paths of Google's models: under the channel's project and region, publisher `google`. */

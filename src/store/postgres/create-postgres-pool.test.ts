@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { DatabaseUnavailableError } from "../../errors/database-unavailable-error.js";
+import { DatabaseUnavailableError } from "../../errors/gateway-error.js";
 import { DEFAULT_TEST_DATABASE_URL } from "../testing/open-test-databases.js";
 import { createPostgresPool, defaultPostgresTimeouts } from "./create-postgres-pool.js";
 

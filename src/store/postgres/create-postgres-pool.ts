@@ -1,6 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import pg from "pg";
-import { DatabaseUnavailableError } from "../../errors/database-unavailable-error.js";
+import { DatabaseUnavailableError } from "../../errors/gateway-error.js";
 
 /** How long the gateway waits on PostgreSQL, at each step; every one bounded so a silent network loss ends. */
 export interface PostgresTimeouts {

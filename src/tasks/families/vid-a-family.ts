@@ -1,4 +1,4 @@
-import { InvalidRequestError } from "../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../errors/gateway-error.js";
 import { readReferenceImage } from "../read-reference-image.js";
 import type { VideoModelFamily } from "../video-model-family.js";
 import type { VideoReferenceImage } from "../../providers/contract/video-task-capability.js";

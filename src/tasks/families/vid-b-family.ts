@@ -1,5 +1,5 @@
-import { convertVideoRequestToNative } from "../../providers/native/convert-video-request-to-native.js";
-import { nativeSecondsPerSampleKey } from "../../providers/native/native-seconds-per-sample-key.js";
+import { convertVideoRequestToNative } from "../../providers/native/video/convert-video-request-to-native.js";
+import { nativeSecondsPerSampleKey } from "../../providers/native/video/native-seconds-per-sample-key.js";
 import type { VideoGenerationRequest } from "../../video/video-generation-request.js";
 import { readReferenceImage } from "../read-reference-image.js";
 import type { VideoModelFamily } from "../video-model-family.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { components } from "../../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import { convertChatRequestToMessages } from "./convert-chat-request-to-messages.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];

@@ -1,5 +1,5 @@
 import type { components } from "../../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import { createFormatTool, placeFormatTool, refuseFormatWhileThinking } from "../format-tool.js";
 
 type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];

@@ -1,12 +1,12 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { components } from "../../../../generated/types/openai.js";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import { echoResponseSettings } from "../../../http/echo-response-settings.js";
-import { createOpenaiSchemaValidator } from "../../native/testing/create-openai-schema-validator.js";
-import { replayUpstreamStream } from "../../openai/testing/replay-upstream-stream.js";
+import { createOpenaiSchemaValidator } from "../../../../test/support/create-openai-schema-validator.js";
+import { replayUpstreamStream } from "../../../../test/support/replay-upstream-stream.js";
 import { decodeClaudeThinking } from "./claude-thinking-carrier.js";
 import { ClaudeToResponsesStreamTransform } from "./claude-to-responses-stream-transform.js";
 import { type ClaudeMessage, convertMessageToResponse } from "./convert-message-to-response.js";
@@ -23,7 +23,7 @@ const settings = echoResponseSettings({ model: "my-claude", input: "x" } as Resp
 
 /**
  * Fixture pairs in __fixtures__/responses-to-claude: `<group>.request.json` names Responses requests,
- * `<group>.expected.json` the exact Messages body. UPDATE_ANTHROPIC_FIXTURES=1 rewrites the expected files.
+ * `<group>.expected.json` the exact Messages body. vitest -u rewrites the expected files after an intended change; review the diff like code.
  */
 const requestDirectory = `${fixtures}responses-to-claude/`;
 const groups = readdirSync(requestDirectory)
@@ -34,18 +34,11 @@ const groups = readdirSync(requestDirectory)
 describe.each(groups)("Responses → Claude fixtures: %s", (group) => {
   const requests = readJson<Record<string, ResponsesRequest>>(`${requestDirectory}${group}.request.json`);
   const expectedPath = `${requestDirectory}${group}.expected.json`;
-  if (process.env.UPDATE_ANTHROPIC_FIXTURES === "1") {
-    it("rewrites the expected file", () => {
-      const results: Record<string, unknown> = {};
-      for (const [name, request] of Object.entries(requests))
-        results[name] = convertResponsesRequestToMessages(request, "upstream-claude");
-      writeFileSync(expectedPath, `${JSON.stringify(results, null, 2)}\n`);
-    });
-    return;
-  }
-  const expected = readJson<Record<string, unknown>>(expectedPath);
-  it.each(Object.keys(requests))("%s", (name) => {
-    expect(convertResponsesRequestToMessages(requests[name]!, "upstream-claude")).toEqual(expected[name]);
+  it("converts every case as the expected file records", async () => {
+    const results: Record<string, unknown> = {};
+    for (const [name, request] of Object.entries(requests))
+      results[name] = convertResponsesRequestToMessages(request, "upstream-claude");
+    await expect(`${JSON.stringify(results, null, 2)}\n`).toMatchFileSnapshot(expectedPath);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { components } from "../../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import { readEmbeddingTexts } from "../../shared-translations/read-embedding-texts.js";
 
 type EmbeddingRequest = components["schemas"]["CreateEmbeddingRequest"];

@@ -1,6 +1,6 @@
 import { createSseWriter } from "../../../http/sse-writer.js";
 import { recordStreamedText } from "../../contract/observed-usage.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
 import { sendUpstreamJsonRequest } from "../../../upstream/send-upstream-json-request.js";
 import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js";

@@ -1,5 +1,5 @@
 import type { components } from "../../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import { convertResponsesInputToMessages } from "../../shared-translations/convert-responses-input-to-messages.js";
 import { convertChatRequestToConverse } from "../convert-chat-request-to-converse.js";
 import type { ConverseRequest } from "../converse-types.js";

@@ -5,7 +5,7 @@ import {
   convertChatRequestToNative,
   type ChatToNativeInput,
   type ChatToNativeResult,
-} from "../convert-chat-request-to-native.js";
+} from "../chat/convert-chat-request-to-native.js";
 
 type ChatRequest = OpenaiComponents["schemas"]["CreateChatCompletionRequest"];
 

@@ -2,7 +2,7 @@ import type { components as AnthropicComponents } from "../../../../generated/ty
 import type { components as NativeComponents } from "../../../../generated/types/native.js";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
 import { convertChatCompletionToMessage } from "../../anthropic-wire/convert-chat-completion-to-message.js";
-import { convertNativeResponseToChat } from "../convert-native-response-to-chat.js";
+import { convertNativeResponseToChat } from "../chat/convert-native-response-to-chat.js";
 
 type GenerateContentResponse = NativeComponents["schemas"]["GenerateContentResponse"];
 type Message = AnthropicComponents["schemas"]["Message"];

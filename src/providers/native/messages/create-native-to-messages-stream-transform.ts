@@ -3,7 +3,7 @@ import type { EventSourceMessage } from "eventsource-parser";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
 import type { StreamEventTransformer } from "../../../upstream/stream-event-transformer.js";
 import { ChatToMessagesStreamTransform } from "../../anthropic-wire/chat-to-messages-stream-transform.js";
-import { createNativeEventToChatTransform } from "../create-native-event-to-chat-transform.js";
+import { createNativeEventToChatTransform } from "../chat/create-native-event-to-chat-transform.js";
 
 export interface NativeToMessagesStreamOptions {
   /** The model name the client asked for. */

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { loadBundledSpec } from "../../../http/load-bundled-spec.js";
 import type { FetchMedia } from "../../../net/create-safe-fetcher.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
 import type { CreateMessageRequest } from "../../contract/messages-call.js";
-import { replayUpstreamStream } from "../../openai/testing/replay-upstream-stream.js";
+import { replayUpstreamStream } from "../../../../test/support/replay-upstream-stream.js";
 import { convertMessagesRequestToNative } from "./convert-messages-request-to-native.js";
 import { convertNativeResponseToMessage } from "./convert-native-response-to-message.js";
 import { createNativeToMessagesStreamTransform } from "./create-native-to-messages-stream-transform.js";
@@ -31,7 +31,7 @@ const fakeFetchMedia: FetchMedia = async (url) => {
 
 /**
  * Fixture pairs in __fixtures__/messages-to-native, as chat-to-native: `<group>.request.json` names Messages
- * requests, `<group>.expected.json` the exact translation. UPDATE_NATIVE_FIXTURES=1 rewrites the expected files.
+ * requests, `<group>.expected.json` the exact translation. vitest -u rewrites the expected files after an intended change; review the diff like code.
  */
 const requestDirectory = `${fixtures}messages-to-native/`;
 const groups = readdirSync(requestDirectory)
@@ -50,17 +50,10 @@ const translate = (request: CreateMessageRequest) =>
 describe.each(groups)("Messages → native fixtures: %s", (group) => {
   const requests = readJson<Record<string, CreateMessageRequest>>(`${requestDirectory}${group}.request.json`);
   const expectedPath = `${requestDirectory}${group}.expected.json`;
-  if (process.env.UPDATE_NATIVE_FIXTURES === "1") {
-    it("rewrites the expected file", async () => {
-      const results: Record<string, unknown> = {};
-      for (const [name, request] of Object.entries(requests)) results[name] = await translate(request);
-      writeFileSync(expectedPath, `${JSON.stringify(results, null, 2)}\n`);
-    });
-    return;
-  }
-  const expected = readJson<Record<string, unknown>>(expectedPath);
-  it.each(Object.keys(requests))("%s", async (name) => {
-    expect(await translate(requests[name]!)).toEqual(expected[name]);
+  it("converts every case as the expected file records", async () => {
+    const results: Record<string, unknown> = {};
+    for (const [name, request] of Object.entries(requests)) results[name] = await translate(request);
+    await expect(`${JSON.stringify(results, null, 2)}\n`).toMatchFileSnapshot(expectedPath);
   });
 });
 

@@ -7,8 +7,8 @@ import { sendUpstreamRequest } from "../../../upstream/send-upstream-request.js"
 import { anthropicIdlePing } from "../../anthropic-wire/anthropic-idle-ping.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
 import type { MessagesCall } from "../../contract/messages-call.js";
-import { observeNativeStream, prepareNativeGenerateCall } from "../prepare-native-generate-call.js";
-import type { NativeChatDependencies } from "../native-chat-dependencies.js";
+import { observeNativeStream, prepareNativeGenerateCall } from "../chat/prepare-native-generate-call.js";
+import type { NativeChatDependencies } from "../chat/native-chat-dependencies.js";
 import { convertMessagesRequestToNative } from "./convert-messages-request-to-native.js";
 import { convertNativeResponseToMessage } from "./convert-native-response-to-message.js";
 import { createNativeToMessagesStreamTransform } from "./create-native-to-messages-stream-transform.js";

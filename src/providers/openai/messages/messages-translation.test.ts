@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { loadBundledSpec } from "../../../http/load-bundled-spec.js";
 import type { CreateMessageRequest } from "../../contract/messages-call.js";
-import { replayUpstreamStream } from "../testing/replay-upstream-stream.js";
+import { replayUpstreamStream } from "../../../../test/support/replay-upstream-stream.js";
 import { formatAnthropicErrorEvent } from "../../anthropic-wire/format-anthropic-error-event.js";
 import { ChatToMessagesStreamTransform } from "../../anthropic-wire/chat-to-messages-stream-transform.js";
 import { convertChatCompletionToMessage } from "../../anthropic-wire/convert-chat-completion-to-message.js";

@@ -1,6 +1,6 @@
 import type { components as NativeComponents } from "../../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
-import { InvalidRequestError } from "../../../errors/invalid-request-error.js";
+import { InvalidRequestError } from "../../../errors/gateway-error.js";
 import type { RelayAttemptInput } from "../../contract/relay-attempt-input.js";
 import { readEmbeddingTexts } from "../../shared-translations/read-embedding-texts.js";
 import { convertNativeEmbeddingsToOpenai } from "../../shared-translations/convert-native-embeddings-to-openai.js";
