@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, SqliteDialect } from "kysely";
 import pg from "pg";
 import { createPostgresPool, defaultPostgresTimeouts, type PostgresTimeouts } from "./postgres/create-postgres-pool.js";
+import { SchemaScopedPostgresDialect } from "./postgres/create-schema-scoped-postgres-dialect.js";
 import type { Database } from "./database-schema.js";
 import type { GatewayDatabase } from "./gateway-database.js";
 import { runMigrations } from "./migrations/run-migrations.js";
@@ -163,7 +164,7 @@ function createPostgresKysely(
       }) as typeof pg.types.getTypeParser,
     },
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }) });
 }
 
 function parseExactNumber(value: string): number {
