@@ -58,6 +58,24 @@ describe("createTokenRateLimiter (in memory)", () => {
     expect(await limiter.admit(token, 5)).toBe(5);
     await rejectionOf(limiter.admit(token, 1), RateLimitError);
   });
+
+  it("reads each token's current requests and tokens without counting anything", async () => {
+    const limiter = createTokenRateLimiter({ keyPrefix: "unit", logger });
+    const token = tokenWith({ rpmLimit: 3, tpmLimit: 100 });
+    const untouched = tokenWith({ rpmLimit: 5, tpmLimit: 0 });
+    await limiter.admit(token, 30);
+    await limiter.admit(token, 20);
+    limiter.correct(token, 20, 5, "request-under-test");
+    await new Promise((resolve) => setImmediate(resolve));
+    const counts = await limiter.readCurrentCounts([token.id, untouched.id]);
+    expect(counts.get(token.id)).toEqual({ requests: 2, tokens: 35 });
+    expect(counts.get(untouched.id)).toEqual({ requests: 0, tokens: 0 });
+    // Reading again counts nothing: the third request of three still fits, the fourth does not.
+    expect(await limiter.readCurrentCounts([token.id])).toEqual(new Map([[token.id, { requests: 2, tokens: 35 }]]));
+    expect(await limiter.admit(token, 1)).toBe(1);
+    await rejectionOf(limiter.admit(token, 1), RateLimitError);
+    expect((await limiter.readCurrentCounts([token.id])).get(token.id)).toEqual({ requests: 3, tokens: 36 });
+  });
 });
 
 describe("createTokenRateLimiter (with Redis)", async () => {
@@ -93,6 +111,26 @@ describe("createTokenRateLimiter (with Redis)", async () => {
     await second.admit(token, 1);
     await first.admit(token, 1);
     await rejectionOf(second.admit(token, 1), RateLimitError);
+  });
+
+  it("reads the counts every instance made, in one MGET, without counting anything", async () => {
+    const first = createTokenRateLimiter({ redis: redis.client, keyPrefix, logger, redisBudgetMs: 5_000 });
+    const second = createTokenRateLimiter({ redis: redis.client, keyPrefix, logger, redisBudgetMs: 5_000 });
+    const token = tokenWith({ rpmLimit: 3, tpmLimit: 100 });
+    const untouched = tokenWith({ rpmLimit: 0, tpmLimit: 50 });
+    await first.admit(token, 30);
+    await second.admit(token, 20);
+    const mget = vi.spyOn(redis.client, "mget");
+    const counts = await second.readCurrentCounts([token.id, untouched.id]);
+    expect(mget).toHaveBeenCalledTimes(1);
+    mget.mockRestore();
+    expect(counts.get(token.id)).toEqual({ requests: 2, tokens: 50 });
+    expect(counts.get(untouched.id)).toEqual({ requests: 0, tokens: 0 });
+    expect(await redis.client.mget(`${keyPrefix}:rpm:${token.id}`, `${keyPrefix}:tpm:${token.id}`)).toEqual([
+      "2",
+      "50",
+    ]);
+    expect(await redis.client.exists(`${keyPrefix}:rpm:${untouched.id}`, `${keyPrefix}:tpm:${untouched.id}`)).toBe(0);
   });
 });
 
@@ -132,5 +170,34 @@ describe("createTokenRateLimiter when Redis does not answer", () => {
     await vi.advanceTimersByTimeAsync(50);
     expect(await second).toBe("refused");
     expect(warnings).toEqual(["Redis unreachable: per-key rate limits are counted per instance until it is back"]);
+  });
+
+  it("reads the counts for no longer than the budget, then answers this process's own counts", async () => {
+    vi.useFakeTimers();
+    const neverAnswering = {
+      status: "ready",
+      on: () => undefined,
+      defineCommand(name: string) {
+        (this as Record<string, unknown>)[name] = () => new Promise(() => undefined);
+      },
+      mget: () => new Promise(() => undefined),
+    } as unknown as Redis;
+    const limiter = createTokenRateLimiter({
+      redis: neverAnswering,
+      keyPrefix: "unit-silent-read",
+      logger,
+      redisBudgetMs: 50,
+    });
+    const token = tokenWith({ rpmLimit: 5, tpmLimit: 0 });
+    // The admission also waits out the budget, then is counted in this process's memory.
+    const admitted = limiter.admit(token, 1);
+    await vi.advanceTimersByTimeAsync(50);
+    await admitted;
+    let counts: Map<number, { requests: number; tokens: number }> | undefined;
+    void limiter.readCurrentCounts([token.id]).then((answer) => (counts = answer));
+    await vi.advanceTimersByTimeAsync(49);
+    expect(counts).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(counts?.get(token.id)).toEqual({ requests: 1, tokens: 0 });
   });
 });

@@ -17,6 +17,17 @@ export interface TokenRateLimiter {
    * correction is logged with `requestId`.
    */
   correct(token: TokenRecord, countedTokens: number, settledTokens: number, requestId: string): void;
+  /**
+   * The requests and tokens counted so far in each token's current window (zeros when it has none), read where
+   * requests are counted now; counts nothing. For the console's view of a user's keys against their limits.
+   */
+  readCurrentCounts(tokenIds: readonly number[]): Promise<Map<number, MinuteCounts>>;
+}
+
+/** What one token has used of its current one-minute window. */
+export interface MinuteCounts {
+  requests: number;
+  tokens: number;
 }
 
 export interface TokenRateLimiterOptions {
@@ -45,6 +56,8 @@ interface Counters {
   count(token: TokenRecord, tokensToCount: number): Promise<Refusal | undefined>;
   /** Adds `change` (negative to give back) to the token's TPM count in the current window. */
   correct(tokenId: number, change: number): Promise<void>;
+  /** The current window's counts of each token, without counting anything. */
+  read(tokenIds: readonly number[]): Promise<Map<number, MinuteCounts>>;
 }
 
 const windowSeconds = 60;
@@ -58,7 +71,8 @@ const windowSeconds = 60;
  *
  * With Redis both counters are checked in one round trip (one script, atomic), and a request never waits on Redis
  * longer than `redisBudgetMs`: Redis down, not connected, or slow, the request is counted in this process's memory
- * instead (logged once per outage) — never no limit, never a request held up by Redis.
+ * instead (logged once per outage) — never no limit, never a request held up by Redis. Reading the counts keeps
+ * to the same budget, past which it answers this process's own counts.
  */
 export function createTokenRateLimiter(options: TokenRateLimiterOptions): TokenRateLimiter {
   const local = createMemoryCounters(options.keyPrefix);
@@ -113,6 +127,12 @@ export function createTokenRateLimiter(options: TokenRateLimiterOptions): TokenR
         .correct(token.id, settledTokens - countedTokens)
         .catch((error: unknown) => options.logger.warn({ err: error, requestId }, "could not correct a TPM count"));
     },
+    async readCurrentCounts(tokenIds) {
+      if (tokenIds.length === 0) return new Map();
+      if (!redis || !shared || redis.status !== "ready") return local.read(tokenIds);
+      const answer = await withinBudget(shared.read(tokenIds), budgetMs);
+      return answer.answered ? answer.value : local.read(tokenIds);
+    },
   };
 }
 
@@ -125,6 +145,12 @@ function refusalError(refusal: Refusal, allowance: string): RateLimitError {
 }
 
 function ignore(): void {}
+
+/** A count as stored; a correction can take a window's TPM below zero, which means nothing used. */
+function toCount(stored: number | string | null | undefined): number {
+  const count = Number(stored ?? 0);
+  return Number.isFinite(count) && count > 0 ? count : 0;
+}
 
 /** Counts only (a window of one minute that never refuses); the comparison with the token's limit is ours. */
 function createMemoryCounters(keyPrefix: string): Counters {
@@ -151,6 +177,16 @@ function createMemoryCounters(keyPrefix: string): Counters {
     },
     async correct(tokenId, change) {
       await (change > 0 ? tokens.penalty(tokenId, change) : tokens.reward(tokenId, -change));
+    },
+    async read(tokenIds) {
+      const counts = new Map<number, MinuteCounts>();
+      await Promise.all(
+        tokenIds.map(async (tokenId) => {
+          const [counted, used] = await Promise.all([requests.get(tokenId), tokens.get(tokenId)]);
+          counts.set(tokenId, { requests: toCount(counted?.consumedPoints), tokens: toCount(used?.consumedPoints) });
+        }),
+      );
+      return counts;
     },
   };
 }
@@ -223,6 +259,18 @@ function createRedisCounters(redis: Redis, keyPrefix: string): Counters {
     },
     async correct(tokenId, change) {
       await scripts.gatewayCorrectTokenCount(`${keyPrefix}:tpm:${tokenId}`, change);
+    },
+    async read(tokenIds) {
+      // One MGET for every key of every token: one round trip, however many keys the user has. An expired window's
+      // keys are gone, so they read as zero.
+      const keys = tokenIds.flatMap((tokenId) => [`${keyPrefix}:rpm:${tokenId}`, `${keyPrefix}:tpm:${tokenId}`]);
+      const values = await redis.mget(...keys);
+      return new Map(
+        tokenIds.map((tokenId, index) => [
+          tokenId,
+          { requests: toCount(values[index * 2]), tokens: toCount(values[index * 2 + 1]) },
+        ]),
+      );
     },
   };
 }
