@@ -69,6 +69,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/token/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your keys' current minute against their rate limits
+         * @description For each of the signed-in user's tokens that has an `rpm_limit` or a `tpm_limit`, newest first, the requests
+         *     and tokens counted so far in its current one-minute window (the window starts with the first request counted
+         *     in it; zeros when none is open). With Redis the counts are those of every gateway instance; when Redis does not
+         *     answer within the gateway's Redis budget they are this instance's own. Reading counts nothing. Tokens with
+         *     neither limit are not listed.
+         */
+        get: operations["listSelfTokenRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/token/batch": {
         parameters: {
             query?: never;
@@ -1246,6 +1270,34 @@ export interface components {
              * @default 1
              */
             count?: number;
+        };
+        /** @description One rate-limited token's current one-minute window against its limits. */
+        TokenRate: {
+            /** @description Token id. */
+            token_id: number;
+            /** @description Token name. */
+            name: string;
+            /** @description Requests per minute the token may make; 0 means no limit. */
+            rpm_limit: number;
+            /** @description Tokens per minute the token may use; 0 means no limit. */
+            tpm_limit: number;
+            /** @description Requests counted in the current window (0 when the token has no `rpm_limit`, as none are counted). */
+            requests_this_minute: number;
+            /**
+             * @description Tokens counted in the current window: reserved for requests in flight, billed for settled ones (0 when the
+             *     token has no `tpm_limit`, as none are counted).
+             */
+            tokens_this_minute: number;
+        };
+        /** @description The signed-in user's rate-limited tokens, newest first. */
+        TokenRateList: {
+            /** @description One entry per token with an `rpm_limit` or a `tpm_limit`; empty when no token has either. */
+            items: components["schemas"]["TokenRate"][];
+        };
+        /** @description Success envelope whose `data` lists the rate-limited tokens and their current counts. */
+        TokenRateListResponse: components["schemas"]["SuccessResponse"] & {
+            /** @description The tokens. */
+            data: components["schemas"]["TokenRateList"];
         };
         /** @description Tokens to delete. */
         BatchDeleteTokensRequest: {
@@ -2810,6 +2862,46 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+        };
+    };
+    listSelfTokenRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rate-limited tokens and their current counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "token_id": 42,
+                     *             "name": "ci-bot",
+                     *             "rpm_limit": 60,
+                     *             "tpm_limit": 100000,
+                     *             "requests_this_minute": 12,
+                     *             "tokens_this_minute": 18450
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenRateListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
         };
     };
     batchDeleteTokens: {

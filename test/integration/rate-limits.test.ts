@@ -8,6 +8,7 @@ import { openDatabase } from "../../src/store/open-database.js";
 import type { GatewayDatabase } from "../../src/store/gateway-database.js";
 import { DEFAULT_TEST_DATABASE_URL, openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { createApiKey } from "../support/create-api-key.js";
+import { createSignedInUser } from "../support/create-signed-in-user.js";
 import { readToken } from "../support/read-token.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 
@@ -76,6 +77,41 @@ async function expectThreeOfFive(gateways: TestGateway[], key: string, tokenId: 
   const firstCost = 11; // (5 prompt × 2 + 3 completion × 4) / 1e6 USD × 500,000 = 11 units, as in openai-relay
   expect(after.used_quota - before.used_quota).toBe(3 * firstCost);
   expect(before.remain_quota - after.remain_quota).toBe(3 * firstCost);
+}
+
+/**
+ * A user's rate-limited key answers two chats; GET /api/token/rates (read through `reader`) then shows it with 2
+ * requests and the 16 billed tokens (5 prompt + 3 completion each), not their key without limits, and not another
+ * user's limited key.
+ */
+async function expectCurrentRates(gateways: TestGateway[], reader: TestGateway): Promise<void> {
+  const owner = await createSignedInUser(gateways[0]!);
+  const stranger = await createSignedInUser(gateways[0]!);
+  const asOwner = { ...gateways[0]!, client: owner.client };
+  const limited = await createApiKey(asOwner, { name: "limited", unlimitedQuota: true, rpmLimit: 5, tpmLimit: 10_000 });
+  const unlimited = await createApiKey(asOwner, { name: "no-limits", unlimitedQuota: true });
+  const idle = await createApiKey(asOwner, { name: "idle", unlimitedQuota: true, tpmLimit: 500 });
+  await createApiKey({ ...gateways[0]!, client: stranger.client }, { unlimitedQuota: true, rpmLimit: 5 });
+  for (let index = 0; index < 2; index += 1)
+    expect((await chat(gateways[index % gateways.length]!, limited.key)).status).toBe(200);
+  expect((await chat(gateways[0]!, unlimited.key)).status).toBe(200);
+  const answer = await reader.clientFor({ accessToken: owner.accessToken }).management.GET("/api/token/rates");
+  expect(answer.response.status).toBe(200);
+  expect(answer.data?.data.items).toEqual([
+    { token_id: idle.id, name: "idle", rpm_limit: 0, tpm_limit: 500, requests_this_minute: 0, tokens_this_minute: 0 },
+    {
+      token_id: limited.id,
+      name: "limited",
+      rpm_limit: 5,
+      tpm_limit: 10_000,
+      requests_this_minute: 2,
+      tokens_this_minute: 16,
+    },
+  ]);
+  // Reading counts nothing: the same answer again.
+  const again = await reader.clientFor({ accessToken: owner.accessToken }).management.GET("/api/token/rates");
+  expect(again.data?.data.items).toEqual(answer.data?.data.items);
+  expect((await reader.clientFor({}).management.GET("/api/token/rates")).response.status).toBe(401);
 }
 
 /**
@@ -169,6 +205,10 @@ describe.each(testDatabases.filter(({ name }) => name === "sqlite"))(
       // The key cache keeps a token briefly; the update through this instance invalidates it.
       expect((await chat(gateway, key)).status).toBe(200);
     });
+
+    it("answers a user's rate-limited keys with this minute's requests and tokens, and no other user's", async () => {
+      await expectCurrentRates([gateway], gateway);
+    });
   },
 );
 
@@ -208,5 +248,9 @@ describe("per-key rate limits shared by two instances through Redis", () => {
   it("shares the TPM window and its correction between the instances", async () => {
     const { id, key } = await createApiKey(first, { remainQuota: 1_000_000, tpmLimit: 1_000 });
     await expectTpmSequence([first, second], key, id);
+  });
+
+  it("answers the current minute counted by both instances from either", async () => {
+    await expectCurrentRates([first, second], second);
   });
 });

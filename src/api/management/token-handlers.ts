@@ -1,4 +1,4 @@
-import type { operations } from "../../../generated/types/management.js";
+import type { components, operations } from "../../../generated/types/management.js";
 import { NotFoundError } from "../../errors/gateway-error.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { OperationHandler } from "../../http/operation-handler.js";
@@ -7,6 +7,7 @@ import { countTokensForUser } from "../../store/tokens/count-tokens-for-user.js"
 import { deleteTokenForUser } from "../../store/tokens/delete-token-for-user.js";
 import { deleteTokensForUser } from "../../store/tokens/delete-tokens-for-user.js";
 import { findTokenByIdForUser } from "../../store/tokens/find-token-by-id-for-user.js";
+import { listRateLimitedTokensForUser } from "../../store/tokens/list-rate-limited-tokens-for-user.js";
 import { listTokensForUser } from "../../store/tokens/list-tokens-for-user.js";
 import { createTokens } from "../../tokens/create-tokens.js";
 import { consumeKeyRevealBudget, revealTokenKeys } from "../../tokens/reveal-token-keys.js";
@@ -29,9 +30,15 @@ type TokenOperationId =
   | "deleteToken"
   | "batchDeleteTokens"
   | "revealTokenKey"
-  | "revealTokenKeys";
+  | "revealTokenKeys"
+  | "listSelfTokenRates";
 
-/** The nine token operations of the first seed document: typed input → token service → envelope. */
+type TokenRate = components["schemas"]["TokenRate"];
+
+/**
+ * The nine token operations of the first seed document (typed input → token service → envelope), and the current
+ * minute of the user's rate-limited keys, read from the rate limiter.
+ */
 export function createTokenHandlers(context: GatewayContext): Record<TokenOperationId, OperationHandler> {
   const { db } = context.database;
   const view = (token: Parameters<typeof toTokenView>[0]) => toTokenView(token, context.keyCipher);
@@ -104,6 +111,21 @@ export function createTokenHandlers(context: GatewayContext): Record<TokenOperat
       await consumeKeyRevealBudget(context, user);
       response.setHeader("Cache-Control", "no-store");
       sendSuccess(response, { keys: await revealTokenKeys(context, user, body.ids) });
+    },
+    async listSelfTokenRates(_request, response) {
+      const tokens = await listRateLimitedTokensForUser(db, getAuthenticatedUser(response).id);
+      const counts = await context.rateLimiter.readCurrentCounts(tokens.map((token) => token.id));
+      const items = tokens.map(
+        (token): TokenRate => ({
+          token_id: token.id,
+          name: token.name,
+          rpm_limit: token.rpmLimit,
+          tpm_limit: token.tpmLimit,
+          requests_this_minute: counts.get(token.id)?.requests ?? 0,
+          tokens_this_minute: counts.get(token.id)?.tokens ?? 0,
+        }),
+      );
+      sendSuccess(response, { items });
     },
   };
 }

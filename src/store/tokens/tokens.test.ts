@@ -10,6 +10,7 @@ import { findTokenAndOwnerByKeyHash } from "./find-token-and-owner-by-key-hash.j
 import { insertToken } from "./insert-token.js";
 import { insertTokens } from "./insert-tokens.js";
 import { listAllTokensForUser } from "./list-all-tokens-for-user.js";
+import { listRateLimitedTokensForUser } from "./list-rate-limited-tokens-for-user.js";
 import { listTokensForUser } from "./list-tokens-for-user.js";
 import { touchTokensAccessedTime } from "./touch-tokens-accessed-time.js";
 import { updateTokenStatus } from "./update-token-status.js";
@@ -156,6 +157,17 @@ describe.each(testDatabases)("tokens on $name", ({ database }) => {
     expect(await countTokensForUser(db, user.id)).toBe(5);
     const all = await listAllTokensForUser(db, user.id);
     expect(all.map((token) => token.id)).toEqual(created.map((token) => token.id).reverse());
+  });
+
+  it("lists only the user's tokens with an RPM or a TPM limit, newest first", async () => {
+    const user = await insertTestUser(db);
+    const other = await insertTestUser(db);
+    const requestsLimited = await insertTestToken(db, user.id, { rpmLimit: 10 });
+    await insertTestToken(db, user.id);
+    const tokensLimited = await insertTestToken(db, user.id, { tpmLimit: 1_000 });
+    await insertTestToken(db, other.id, { rpmLimit: 10, tpmLimit: 1_000 });
+    const limited = await listRateLimitedTokensForUser(db, user.id);
+    expect(limited.map((token) => token.id)).toEqual([tokensLimited.id, requestsLimited.id]);
   });
 
   it("patches only the given fields", async () => {
