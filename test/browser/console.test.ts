@@ -356,6 +356,25 @@ describe("web console", () => {
     expect(await figures.textContent()).toContain("and 3 keys with unlimited quota");
     const topModels = page.getByRole("region", { name: "Top models (30 days)" });
     expect(await topModels.getByRole("rowheader").allTextContents()).toEqual(["gpt-4o-mini"]);
+    // browser-app's current minute against its 50 requests and 100,000 tokens, as the rate limiter counts it: the
+    // request above, unless its minute has ended since (so the figures are read back, not assumed).
+    const [rate, ...others] = (await admin.client.management.GET("/api/token/rates")).data!.data.items;
+    expect(rate).toMatchObject({ name: "browser-app", rpm_limit: 50, tpm_limit: 100_000 });
+    expect(others).toEqual([]);
+    const rates = page.getByRole("table", {
+      name: "Requests and tokens of your rate-limited keys in their current minute",
+    });
+    await expect.poll(() => page.getByRole("region", { name: "Rate limits now" }).count()).toBe(1);
+    expect(await rates.getByRole("columnheader").allTextContents()).toEqual([
+      "Key",
+      "Requests this minute",
+      "Tokens this minute",
+    ]);
+    expect(await rates.getByRole("rowheader").allTextContents()).toEqual(["browser-app"]);
+    expect(await rates.getByRole("cell").allTextContents()).toEqual([
+      `${rate!.requests_this_minute.toLocaleString("en-US")} of 50`,
+      `${rate!.tokens_this_minute.toLocaleString("en-US")} of 100,000`,
+    ]);
     await page.getByLabel("Whose usage").selectOption("all");
     await expect.poll(() => figures.textContent()).toContain("Requests in 30 days1");
     await screenshot("dashboard");
@@ -524,10 +543,14 @@ describe("web console", () => {
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Tokens");
     const links = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
     expect(links).toEqual(["Dashboard", "Tokens", "Usage", "Tasks", "Wallet", "Pricing"]);
-    // A plain user's dashboard has no gateway-wide view to switch to.
+    // A plain user's dashboard has no gateway-wide view to switch to, and without a rate-limited key no rate table.
+    const rates = page.waitForResponse((response) => response.url().endsWith("/api/token/rates"));
     await openPage("Dashboard");
     await expect.poll(() => page.getByRole("region", { name: "At a glance" }).count()).toBe(1);
     expect(await page.getByLabel("Whose usage").count()).toBe(0);
+    expect(await (await rates).json()).toEqual({ success: true, message: "", data: { items: [] } });
+    await page.evaluate("new Promise((resolve) => requestAnimationFrame(resolve))");
+    expect(await page.getByRole("region", { name: "Rate limits now" }).count()).toBe(0);
     await openPage("Tokens");
     await expect.poll(() => page.getByText("No tokens.").count()).toBe(1);
   });

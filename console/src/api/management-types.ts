@@ -2,6 +2,7 @@ import type { components, operations } from "../../../generated/types/management
 
 // Short names for the generated management types the console uses; nothing here is written by hand.
 export type Token = components["schemas"]["Token"];
+export type TokenRate = components["schemas"]["TokenRate"];
 export type CreateTokenRequest = components["schemas"]["CreateTokenRequest"];
 export type UpdateTokenRequest = components["schemas"]["UpdateTokenRequest"];
 export type User = components["schemas"]["User"];

@@ -1,12 +1,12 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiFailure } from "../api/api-failure";
-import type { LogStatistics, Token, UsageBucket, UsageLog } from "../api/management-types";
+import type { LogStatistics, Token, TokenRate, UsageBucket, UsageLog } from "../api/management-types";
 import { unwrapAnswer } from "../api/unwrap-answer";
 import { Notice, type NoticeMessage } from "../components/notice";
 import { PageHeading } from "../components/page-heading";
 import { describeError } from "../format/describe-error";
-import { useFormat } from "../format/use-format";
+import { type Format, useFormat } from "../format/use-format";
 import type { Session } from "../session";
 import { GatewayOverview } from "./gateway-overview";
 import { UsageChart } from "./usage-chart";
@@ -40,7 +40,8 @@ function topModels(buckets: UsageBucket[]) {
  * The landing page: what is left on the user's keys, what was spent today and over 7 and 30 days, requests and
  * tokens per day, the top models and the latest failed requests. The figures are added up from the usage log
  * statistics (GET /api/log/stat, read from the hourly rollups) on each visit; administrators can switch to the
- * whole gateway's figures, and see the channels' health, the tasks in flight and the top users below them.
+ * whole gateway's figures, and see the channels' health, the tasks in flight and the top users below them. The
+ * current minute of each key with an RPM or TPM limit comes from the rate limiter itself (GET /api/token/rates).
  */
 export function DashboardPage({ session }: { session: Session }) {
   const { client } = session;
@@ -51,6 +52,7 @@ export function DashboardPage({ session }: { session: Session }) {
   const [statistics, setStatistics] = useState<LogStatistics | "unavailable">();
   const [tokens, setTokens] = useState<Token[]>();
   const [recentErrors, setRecentErrors] = useState<UsageLog[]>();
+  const [rates, setRates] = useState<TokenRate[]>();
   const [notice, setNotice] = useState<NoticeMessage>();
   const [todayStart] = useState(() => Math.floor(Date.now() / 1000 / day) * day);
 
@@ -77,6 +79,9 @@ export function DashboardPage({ session }: { session: Session }) {
       .then((answer) =>
         setRecentErrors(answer.data.items.filter((log) => log.status !== "success").slice(0, recentErrorCount)),
       )
+      .catch((error: unknown) => setNotice({ kind: "error", text: describeError(error, t) }));
+    unwrapAnswer(client.GET("/api/token/rates"))
+      .then((answer) => setRates(answer.data.items))
       .catch((error: unknown) => setNotice({ kind: "error", text: describeError(error, t) }));
   }, [client, t]);
 
@@ -139,6 +144,7 @@ export function DashboardPage({ session }: { session: Session }) {
           )}
         </dl>
       </section>
+      {rates && rates.length > 0 && <RateLimitsNow rates={rates} format={format} />}
       {statistics === "unavailable" && <p>{t("usage.statisticsUnavailable")}</p>}
       {statistics && statistics !== "unavailable" && (
         <>
@@ -212,5 +218,43 @@ export function DashboardPage({ session }: { session: Session }) {
         )}
       </section>
     </>
+  );
+}
+
+/** The current minute of each rate-limited key against its limits; a key without one limit shows its count alone. */
+function RateLimitsNow({ rates, format }: { rates: TokenRate[]; format: Format }) {
+  const { t } = useTranslation();
+  const against = (used: number, limit: number) =>
+    limit > 0
+      ? t("dashboard.usedOfLimit", { used: format.number(used), limit: format.number(limit) })
+      : t("dashboard.noLimit", { used: format.number(used) });
+  return (
+    <section aria-labelledby="dashboard-rate-limits">
+      <h2 id="dashboard-rate-limits">{t("dashboard.rateLimits")}</h2>
+      <p className="hint">{t("dashboard.rateLimitsHint")}</p>
+      <table className="responsive-table">
+        <caption className="visually-hidden">{t("dashboard.rateLimitsCaption")}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t("dashboard.key")}</th>
+            <th scope="col">{t("dashboard.requestsThisMinute")}</th>
+            <th scope="col">{t("dashboard.tokensThisMinute")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rates.map((rate) => (
+            <tr key={rate.token_id}>
+              <th scope="row" data-label={t("dashboard.key")}>
+                {rate.name}
+              </th>
+              <td data-label={t("dashboard.requestsThisMinute")}>
+                {against(rate.requests_this_minute, rate.rpm_limit)}
+              </td>
+              <td data-label={t("dashboard.tokensThisMinute")}>{against(rate.tokens_this_minute, rate.tpm_limit)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }
