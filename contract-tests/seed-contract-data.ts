@@ -54,6 +54,8 @@ export async function seedContractData(baseUrl: string, adminToken: string): Pro
     model_limits: ["contract-model-nobody-asks-for"],
   });
   const brokeTokenId = await createToken({ unlimited_quota: false, remain_quota: 0 });
+  // Limits high enough that no contract call is refused, so GET /api/token/rates answers one item, as its example.
+  await createToken({ unlimited_quota: true, rpm_limit: 100_000, tpm_limit: 100_000_000 });
 
   const user = {
     username: `ct${crypto.randomBytes(5).toString("hex")}`,
