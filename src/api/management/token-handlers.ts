@@ -36,8 +36,8 @@ type TokenOperationId =
 type TokenRate = components["schemas"]["TokenRate"];
 
 /**
- * The nine token operations of the first seed document (typed input → token service → envelope), and the current
- * minute of the user's rate-limited keys, read from the rate limiter.
+ * The token operations of the management API (typed input → token service → envelope), and the current minute of
+ * the user's rate-limited keys, read from the rate limiter.
  */
 export function createTokenHandlers(context: GatewayContext): Record<TokenOperationId, OperationHandler> {
   const { db } = context.database;
