@@ -25,6 +25,8 @@ describe("createGatewayServer", () => {
       collectingControllerIsFast: true,
       openRelayRegistryIsFast: true,
       commitWindowIsFast: true,
+      nativeToResponsesTransformIsFast: true,
+      nativeToResponsesTransformsShareOneShape: true,
     });
   });
 });
