@@ -27,6 +27,8 @@ describe("createGatewayServer", () => {
       commitWindowIsFast: true,
       nativeToResponsesTransformIsFast: true,
       nativeToResponsesTransformsShareOneShape: true,
+      nativeToChatTransformIsFast: true,
+      nativeToChatTransformsShareOneShape: true,
     });
   });
 });

@@ -11,6 +11,7 @@ import { createCollectingController } from "../../src/upstream/create-collecting
 import type { StreamEventTransformer } from "../../src/upstream/stream-event-transformer.js";
 import { createOpenRelayRegistry } from "../../src/relay/create-open-relay-registry.js";
 import { createCommitWindow } from "../../src/store/quota/create-commit-window.js";
+import { createNativeEventToChatTransform } from "../../src/providers/native/chat/create-native-event-to-chat-transform.js";
 import { createNativeEventToResponsesTransform } from "../../src/providers/native/responses/create-native-event-to-responses-transform.js";
 import { echoResponseSettings } from "../../src/http/echo-response-settings.js";
 import { findProjectRoot } from "../../src/http/find-project-root.js";
@@ -75,6 +76,19 @@ const responsesTransformers = [0, 1].map(() =>
     responsesEvents,
   ),
 );
+const chatEvents = nativeEvents(nativeFixture("stream-two-candidates.chunks.txt"));
+const chatTransformers = [0, 1].map(() =>
+  runTransformer(
+    createNativeEventToChatTransform({
+      model: "gmx-3.5-flash",
+      includeThoughts: true,
+      includeUsage: true,
+      created: 1,
+      onUsage: () => undefined,
+    }),
+    chatEvents,
+  ),
+);
 
 const connection = new BetterSqlite3(":memory:");
 const commitWindow = createCommitWindow(connection, { intervalMs: 10, onCommitError: () => undefined });
@@ -91,6 +105,8 @@ console.log(
     commitWindowIsFast: hasFastProperties(commitWindow),
     nativeToResponsesTransformIsFast: responsesTransformers.every(hasFastProperties),
     nativeToResponsesTransformsShareOneShape: haveSameMap(responsesTransformers[0]!, responsesTransformers[1]!),
+    nativeToChatTransformIsFast: chatTransformers.every(hasFastProperties),
+    nativeToChatTransformsShareOneShape: haveSameMap(chatTransformers[0]!, chatTransformers[1]!),
   }),
 );
 connection.close();
