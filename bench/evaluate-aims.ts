@@ -14,16 +14,16 @@ export interface AimVerdict {
   passed: boolean;
 }
 
-/** 1 MB = 10^6 bytes (the issue's unit), in MiB. */
+/** 1 MB = 10^6 bytes (the unit the memory aims are stated in), in MiB. */
 const megabytesInMiB = 1e6 / 1024 ** 2;
 /** The load points' and streaming points' connection counts the aims read. */
 export const streamingThroughputConnections = 16;
 export const streamingGapConnections = 1;
 
 /**
- * Issue 19's aims, all read from the same run, against the undici pass-through (the strongest limit a Node gateway
- * has). Each compares two targets round by round (they ran one right after the other) and takes the median over the
- * rounds, so one slow spell of the shared machine cannot decide an aim.
+ * The aims of docs/BENCHMARKS.md, all read from the same run, against the undici pass-through (the strongest limit
+ * a Node gateway has). Each compares two targets round by round (they ran one right after the other) and takes the
+ * median over the rounds, so one slow spell of the shared machine cannot decide an aim.
  */
 export function evaluateAims(results: BenchResults): AimVerdict[] {
   const roundsOf = (target: string, latencyMs: number, connections: number) =>

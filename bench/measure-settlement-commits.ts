@@ -20,8 +20,8 @@ export interface SettlementCommitPoint {
  * The money floor of the limited-token path on SQLite, outside the gateway: the statements one request runs
  * (the conditional reservation UPDATE, the settlement with its ledger row, the usage row) through the gateway's
  * own ledger and commit window (src/store/quota/), with `requestsPerCommit` settlements sharing each commit, as
- * the settlements finished in one event-loop turn do. The answer waits for that commit (the hardening issue's
- * rule), so this is what any request of a limited token costs at least, whatever the HTTP side does.
+ * the settlements finished in one event-loop turn do. The answer waits for that commit (a request is
+ * answered only once its settlement is durable), so this is what any request of a limited token costs at least, whatever the HTTP side does.
  */
 export async function measureSettlementCommits(options: {
   requestsPerCommit: number[];

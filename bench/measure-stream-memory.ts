@@ -10,7 +10,7 @@ import { findFreePort } from "./find-free-port.js";
 import { provisionGatewayToken } from "./provision-gateway-token.js";
 import { readProcessMemory } from "./read-process-memory.js";
 
-// Issue 17's memory aims, measured on the gateway process (`npm run bench:memory`): RSS idle, with 1,000 streams
+// The memory aims, measured on the gateway process (`npm run bench:memory`): RSS idle, with 1,000 streams
 // open at once (the upstream stalls after the first events, so every stream stays open), and with 50 slow readers
 // of long streams (the upstream sends as fast as it can, each client reads one chunk every 100 ms). Results are
 // printed as a Markdown table for docs/BENCHMARKS.md.

@@ -35,7 +35,8 @@ import { readSqliteCommits } from "./read-sqlite-commits.js";
 import { measureMultiInstance } from "./measure-multi-instance.js";
 import { measureUsageLogsAtScale } from "./measure-usage-logs-at-scale.js";
 
-// `npm run bench`: issue 4's benchmark with issue 19's reference and points. Writes docs/BENCHMARKS.md; BENCH_QUICK=1 runs 1 s points to check the harness.
+// `npm run bench`: the load benchmark, with the undici pass-through as the reference and its points. Writes
+// docs/BENCHMARKS.md; BENCH_QUICK=1 runs 1 s points to check the harness.
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const plan = createBenchPlan(process.env.BENCH_QUICK === "1");
 const benchStartedAt = performance.now();
@@ -71,7 +72,7 @@ const direct = directTarget(upstream);
 const measured = [undici, raw, gateway.limited, portkey];
 // Bare Express is loaded at every point but not streamed: it buffers and parses every answer as JSON.
 const loaded = [undici, raw, bareExpress, floor, gateway.limited, portkey];
-// The new points of issue 19 compare the gateway with the reference and with the fake itself.
+// The reference points compare the gateway with the reference and with the fake itself.
 const referenced = [direct, undici, gateway.limited];
 const memoryBefore = new Map(measured.map((target) => [target.name, readProcessMemory(target.server.process.pid!)]));
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { Pool } from "undici";
 
-// The stack the issue calibrated its aims against: bare Express 5 with JSON body parsing and an undici pass-through,
+// The stack the aims were calibrated against: bare Express 5 with JSON body parsing and an undici pass-through,
 // nothing else (no validation, authentication, routing or billing). The request body is parsed and re-serialised
 // and so is the answer, as any gateway that reads the model and the usage must.
 const pool = new Pool(process.env.BENCH_PROXY_TARGET ?? "", { connections: 512 });

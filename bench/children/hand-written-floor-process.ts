@@ -11,7 +11,7 @@ import { openDatabase } from "../../src/store/open-database.js";
 import { createSqliteQuotaLedger } from "../../src/store/quota/create-sqlite-quota-ledger.js";
 import { createSqliteUsageLogInserter } from "../../src/store/usage-logs/create-sqlite-usage-log-inserter.js";
 
-// The floor of issue 19's CPU aim, measured instead of estimated: the least work a gateway that validates, authenticates
+// The floor of the CPU aim, measured instead of estimated: the least work a gateway that validates, authenticates
 // and bills before answering must do per request, written by hand straight on node:http and an undici Pool, with no
 // framework, router, adapter layer, channel choice, metrics or logging. It does, in order: read the body, JSON.parse
 // it, check it with the spec's own compiled schema (the gateway's fast-lane validator), look the API key up (a

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Pool } from "undici";
 
-// The reference every aim is measured against (issue 19): a raw node:http server in, an undici `Pool.request` out
+// The reference every aim is measured against: a raw node:http server in, an undici `Pool.request` out
 // to the same upstream, the bytes passed through both ways and nothing else (no parsing, validation, authentication
 // or billing). The pool is built as the gateway builds its channel pools: no connection limit, 30 s keep-alive.
 // The request's bytes are gathered and sent as one Buffer (undici's fast path: handing it the request stream cost

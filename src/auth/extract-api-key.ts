@@ -4,7 +4,7 @@ import { parseBearerToken } from "../keys/parse-api-key-header.js";
 
 /**
  * Where a caller may put its key. `/v1` takes the Bearer header; the native generation also takes the two native
- * SDK headers and `?key=`, as the first seed document and the official native SDK do; Anthropic's Messages API
+ * SDK headers and `?key=`, as the native API documents and the official native SDK does; Anthropic's Messages API
  * also takes `x-api-key`, which Claude Code sends.
  */
 export function extractApiKey(request: Request, generation: ApiGeneration): string | undefined {

@@ -32,7 +32,7 @@ export type UsageLogEntry = Pick<
 };
 
 /**
- * Money rules of DESIGN.md and issue 4: price from config (USD per 1M tokens × group ratio, 500,000 units = 1 USD,
+ * Money rules of DESIGN.md: price from config (USD per 1M tokens × group ratio, 500,000 units = 1 USD,
  * rounded to the nearest unit); reserve the worst case in one conditional UPDATE; settle exactly once.
  */
 export interface BillingService {

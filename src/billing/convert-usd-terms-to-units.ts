@@ -1,6 +1,6 @@
 import { parseDecimal } from "./parse-decimal.js";
 
-/** 500,000 quota units = 1 USD (seed document). */
+/** 500,000 quota units = 1 USD (the documented quota unit). */
 export const UNITS_PER_USD = 500_000n;
 
 export interface UsdTerm {

@@ -13,7 +13,7 @@ export interface RoutingToken {
 }
 
 /**
- * Routing, as issue 4 specifies: model → channels in the token's group (for `auto`, the first group of
+ * Routing: model → channels in the token's group (for `auto`, the first group of
  * auto_groups that has one) → highest priority → weighted random; retries try other channels first; with `auto`
  * and cross_group_retry the retries continue into the next groups. Channels that keep failing cool down.
  */

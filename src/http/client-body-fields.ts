@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from "express";
 
 /**
- * The validator writes the spec's defaults into request bodies (the seed's `temperature: 0.7`, Responses'
+ * The validator writes the spec's defaults into request bodies (chat's documented `temperature: 0.7`, Responses'
  * `top_p: 0.98`, …). Those defaults are the gateway's documented behaviour for translated requests, but a
  * pass-through to an OpenAI-compatible upstream must send what the client sent: an injected `temperature` breaks
  * reasoning models that reject it. So the top-level field names are noted before validation.

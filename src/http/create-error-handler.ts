@@ -12,7 +12,7 @@ import { renderErrorBody } from "./render-error-body.js";
 export function createErrorHandler(generation: ApiGeneration, logger: Logger): ErrorRequestHandler {
   return (rawError, request, response, next) => {
     let error = normalizeError(rawError);
-    // The first seed document names these "parameter error" on the management API; say so in its words.
+    // The management API documents these as "parameter error"; say so in its words.
     if (
       generation === "management" &&
       error.status === 400 &&

@@ -6,7 +6,7 @@ import { findProjectRoot } from "./find-project-root.js";
 describe("createGatewayServer", () => {
   // V8 keeps an object in dictionary mode when it was built with too little room for its properties (a response
   // made by calling Node's constructor on a plain function's `this`) or when an object literal has a getter; such
-  // objects are larger and slower on every property access (issue 19). The check needs V8's natives syntax, so it
+  // objects are larger and slower on every property access. The check needs V8's natives syntax, so it
   // runs in a child process started with --allow-natives-syntax.
   it("gives requests, responses and the relay's per-request objects fast properties and one shape each", () => {
     const root = findProjectRoot();

@@ -13,7 +13,7 @@ import { answerClientError } from "./answer-client-error.js";
  * them out as Node's own objects, one shape for all. Built instead by calling Node's constructor on `this` of a
  * plain function whose prototype was the app's, every response was born in dictionary mode (such a function's
  * objects have room for a handful of properties, Node adds about forty): ~3 KB more heap per open response and
- * slower property access on every use (issue 19's open-streams point). `Reflect.construct` with such a function
+ * slower property access on every use (the bench's open-streams point). `Reflect.construct` with such a function
  * as new target keeps the layout but gives every object a shape of its own, which is slower still.
  */
 export function createGatewayServer(app: Express): http.Server {

@@ -6,7 +6,7 @@ import { rejectionOf } from "../../test/support/rejection-of.js";
 import { InvalidRequestError } from "../errors/gateway-error.js";
 import { createSafeFetcher } from "./create-safe-fetcher.js";
 
-// Issue 17's SSRF table through the shared fetcher every entry point uses (chat media, image references, and the
+// The SSRF table through the shared fetcher every entry point uses (chat media, image references, and the
 // video references and callbacks built on it): each URL refused before any connection is made.
 const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
 let server: http.Server;

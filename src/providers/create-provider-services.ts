@@ -16,7 +16,8 @@ export function createProviderServices(config: GatewayConfig, logger: Logger, no
   return {
     safetySettings: config.nativeSafetySettings,
     fetchMedia: createNativeMediaFetcher(config.fetchAllowPrivate),
-    // Reference images are limited to the seed's image types, within the same size and time budget.
+    // Reference images are limited to the image types the image endpoints document, within the same size and time
+    // budget.
     fetchImage: createSafeFetcher({
       maxBytes: nativeMediaMaxBytes,
       allowedMimeTypes: nativeImageMimeTypes,

@@ -209,7 +209,7 @@ export interface TasksTable {
   /** which of the channel's keys submitted the task (the upstream task lives under that account) */
   key_index: WithDefault<number>;
   upstream_model: string | null;
-  /** the seed's upstream vocabulary: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELED, UNKNOWN */
+  /** the documented upstream vocabulary: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELED, UNKNOWN */
   upstream_status: string | null;
   trace_id: string | null;
   idempotency_key: string | null;

@@ -11,7 +11,7 @@ import { toTokenFieldPatch } from "./to-token-field-patch.js";
 
 /**
  * Creates one token, or `count` tokens named `<name>-1` … `<name>-<count>` in one statement (our design for the
- * batch creation the seed mentions without showing). The reply never carries a key. A user holds at most
+ * batch creation the product documents mention without showing). The reply never carries a key. A user holds at most
  * `tokenLimitPerUser` tokens: without a cap one user could create tokens without end, and every key search
  * decrypts all of a user's keys.
  */

@@ -1,4 +1,4 @@
-// Messages the first seed document names; clients and tests match on them, so they live in one place.
+// Messages the management API documents; clients and tests match on them, so they live in one place.
 export const tokenMessages = {
   nameTooLong: "name too long: a token name may have at most 30 characters",
   notFound: "Token does not exist.",

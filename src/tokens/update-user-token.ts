@@ -14,8 +14,8 @@ const exhausted = 4;
 
 /**
  * PUT /api/token/: any creation field plus status; with status_only only the status moves. Enabling is refused
- * while the expiry (after this update) is still in the past, as the seed's state table says, and a token marked
- * exhausted (4) stays so while its quota is used up.
+ * while the expiry (after this update) is still in the past, as the product documents' token state table says,
+ * and a token marked exhausted (4) stays so while its quota is used up.
  */
 export async function updateUserToken(
   context: GatewayContext,
@@ -48,7 +48,8 @@ export async function updateUserToken(
       throw new InvalidRequestError(tokenMessages.expiredCannotEnable, { param: "status", code: "token_expired" });
     }
     // Only a token the gateway marked exhausted is held back (as new-api does): any other token may be enabled
-    // whatever its quota, as the seed's state table says; requests are still refused with 402 while it has none.
+    // whatever its quota, as the product documents' token state table says; requests are still refused with 402
+    // while it has none.
     if (current.status === exhausted && !after.unlimitedQuota && after.remainQuota <= 0) {
       throw new InvalidRequestError(tokenMessages.exhaustedCannotEnable, {
         param: "status",

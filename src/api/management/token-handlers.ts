@@ -31,7 +31,7 @@ type TokenOperationId =
   | "revealTokenKey"
   | "revealTokenKeys";
 
-/** The nine token operations of the first seed document: typed input → token service → envelope. */
+/** The nine token operations of the management API: typed input → token service → envelope. */
 export function createTokenHandlers(context: GatewayContext): Record<TokenOperationId, OperationHandler> {
   const { db } = context.database;
   const view = (token: Parameters<typeof toTokenView>[0]) => toTokenView(token, context.keyCipher);

@@ -3,15 +3,16 @@ import { InvalidRequestError } from "../../errors/gateway-error.js";
 
 type GenerateContentRequest = components["schemas"]["GenerateContentRequest"];
 
-/** The only model that takes structured speech direction in parts (seed, "Native generation"). */
+/** The only model that takes structured speech direction in parts (the product documents, "Native generation"). */
 export const SPEECH_METADATA_MODEL = "gmx-3.8-flash-tts";
 /** The speech model that takes a single user turn only. */
 export const SINGLE_TURN_SPEECH_MODEL = "gmx-3.1-flash-tts-preview";
 
 /**
- * Speech rules the seed states, checked before any quota is held or upstream called, so a client hears the same
- * 400 whichever upstream would have answered. The rules apply to the model name the client sent (the documented
- * family names); an operator who renames a speech model through model_mapping keeps the upstream's own checks.
+ * Speech rules the product documents state, checked before any quota is held or upstream called, so a client hears
+ * the same 400 whichever upstream would have answered. The rules apply to the model name the client sent (the
+ * documented family names); an operator who renames a speech model through model_mapping keeps the upstream's own
+ * checks.
  */
 export function assertNativeSpeechRules(model: string, request: GenerateContentRequest): void {
   if (model === SINGLE_TURN_SPEECH_MODEL && request.contents.length > 1) {

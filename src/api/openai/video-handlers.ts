@@ -50,7 +50,7 @@ function readSubmission(
 }
 
 /**
- * The video endpoints (issue 14): thin handlers over the task service. Every task read is scoped to the caller's
+ * The video endpoints: thin handlers over the task service. Every task read is scoped to the caller's
  * user (another user's id is 404) and none is billed.
  */
 export function createVideoHandlers(videoTasks: VideoTaskService): Record<VideoOperation, OperationHandler> {

@@ -13,7 +13,7 @@ export interface ArkVideoModel {
   maximumSeconds: number;
 }
 
-/** The ark-served families of the seed, told apart by their model ids; undefined for a model of neither. */
+/** The documented video families ARK serves, told apart by their model ids; undefined for a model of neither. */
 export function describeArkVideoModel(model: string): ArkVideoModel | undefined {
   const silent = /-noaudio$/i.test(model);
   if (model.startsWith("vid-e-1-5-pro")) return vidE("pro-1.5", silent, ["480p", "720p"], "720p", 4, 12);

@@ -3,7 +3,7 @@ import type { ArkTaskAnswer } from "./ark-video-task-types.js";
 
 /**
  * An ark task answer → the task's snapshot. A `succeeded` task without a video is failed (and so refunded): the
- * seed's clients look for a URL before anything else. Billing: the seconds the provider made and, when it reports
+ * video API's clients look for a URL before anything else. Billing: the seconds the provider made and, when it reports
  * them, the completion tokens (for models priced per 1M output tokens).
  */
 export function mapArkVideoTask(answer: ArkTaskAnswer): VideoTaskSnapshot {

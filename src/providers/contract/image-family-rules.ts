@@ -1,6 +1,6 @@
 import type { ImageRequestFields } from "./image-request-fields.js";
 
-/** The image families of the second seed document, plus models only known as priced per_image. */
+/** The documented image families, plus models only known as priced per_image. */
 export type ImageFamilyName = "gmx" | "img-b" | "img-b-pro" | "img-c" | "img-d" | "per-image";
 
 /** One family's rules: which requests its models accept, and how many images one request can return. */

@@ -6,7 +6,7 @@ import type { ClientGoneSignal } from "../../http/client-gone-signal.js";
 import type { TaskStatus } from "../../store/tasks/task-record.js";
 
 /**
- * The seed's upstream vocabulary for `metadata.output.task_status` (troubleshooting only). Each protocol maps its
+ * The documented upstream vocabulary for `metadata.output.task_status` (troubleshooting only). Each protocol maps its
  * own words onto it: OpenAI `queued` → PENDING, `in_progress` → RUNNING, `completed` → SUCCEEDED, `failed` → FAILED.
  */
 export type UpstreamTaskStatus = "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELED" | "UNKNOWN";
@@ -62,7 +62,7 @@ export interface VideoCallInput {
 /** A task's state as one poll saw it, normalized. */
 export interface VideoTaskSnapshot {
   status: TaskStatus;
-  /** The seed's vocabulary, shown as metadata.output.task_status. */
+  /** The documented upstream vocabulary, shown as metadata.output.task_status. */
   upstreamStatus: UpstreamTaskStatus;
   /** 0 to 100, when the upstream says. */
   progress?: number;

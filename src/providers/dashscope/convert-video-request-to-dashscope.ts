@@ -26,8 +26,8 @@ const maximumEditReferenceImages = 4;
 /**
  * A vid-c submit body → a DashScope video-synthesis body, after the family's rules. The preferred form is
  * `metadata.input` and `metadata.parameters`; the top-level fields fill what they leave out, and where both are given
- * `metadata.parameters` wins, for the body and for the reservation. vid-c2.7 t2v/i2v/r2v: the fields the seed does
- * not list go through in `metadata` unchanged.
+ * `metadata.parameters` wins, for the body and for the reservation. vid-c2.7 t2v/i2v/r2v: the fields the product
+ * documents do not list go through in `metadata` unchanged.
  */
 export function convertVideoRequestToDashScope(
   request: VideoGenerationRequest,

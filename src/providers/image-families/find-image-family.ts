@@ -9,9 +9,9 @@ import { imgDFamily } from "./img-d-family.js";
 import { perImageFamily } from "./per-image-family.js";
 
 /**
- * The image family a model belongs to, by the second seed document's model ids (`gmx-…-image…`, the `img-b-`
+ * The image family a model belongs to, by the documented image model ids (`gmx-…-image…`, the `img-b-`
  * table, `img-b-5-0-pro-`, `img-c-`, `img-d-`), or any model the operator priced per_image; undefined for a model
- * that is not an image model (the seed's 400 `invalid_request`).
+ * that is not an image model (the images API's documented 400 `invalid_request`).
  */
 export function findImageFamily(model: string, price: ModelPrice | undefined): ImageFamilyRules | undefined {
   const lower = model.toLowerCase();

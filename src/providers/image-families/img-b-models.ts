@@ -1,6 +1,6 @@
 /** What one `img-b-` model takes: its sizes, how many reference images, and which optional features. */
 export interface ImgBModel {
-  /** The seed's model id, named in messages. */
+  /** The documented model id, named in messages. */
   id: string;
   sizes: readonly string[];
   /** Reference images: none (text to image), exactly one (the edit model) or several. */
@@ -33,7 +33,7 @@ const sizes4K = [
   "6240x2656",
 ];
 
-/** The second seed document's `img-b-` table; a dated variant of an id (another date suffix) follows its stem. */
+/** The documented `img-b-` table; a dated variant of an id (another date suffix) follows its stem. */
 const models: ReadonlyArray<{ stem: string; model: ImgBModel }> = [
   {
     stem: "img-b-3-0-t2i-",

@@ -8,7 +8,7 @@ import { readImageReferences } from "./read-image-references.js";
 const sizePattern = /^(1K|2K|[1-9][0-9]*x[1-9][0-9]*)$/;
 
 /**
- * `img-b-5-0-pro-260628`, the seed's single-model request: one output image per request whatever `n` or the number
+ * `img-b-5-0-pro-260628`, the documented single-model request: one output image per request whatever `n` or the number
  * of reference images (reserved and billed as one), size `1K`, `2K` or `WIDTHxHEIGHT`, output_format jpeg / png,
  * response_format url / b64_json, watermark default false.
  */

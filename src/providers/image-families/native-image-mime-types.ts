@@ -1,4 +1,4 @@
-/** Reference image types the native image family accepts: the seed's list for the image endpoints. */
+/** Reference image types the native image family accepts: the list the image endpoints document. */
 export const nativeImageMimeTypes: ReadonlySet<string> = new Set([
   "image/png",
   "image/jpeg",

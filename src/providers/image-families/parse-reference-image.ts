@@ -11,8 +11,8 @@ const base64Pattern = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
  * Checks one reference image without downloading it: an http(s) URL, a data: URI of an allowed image type, or raw
- * base64 whose file signature is an allowed image type. Anything else is the seed's 400 `invalid_request` (bad image
- * format or unsupported MIME type), naming the field and the allowed types.
+ * base64 whose file signature is an allowed image type. Anything else is the images API's documented 400
+ * `invalid_request` (bad image format or unsupported MIME type), naming the field and the allowed types.
  */
 export function parseReferenceImage(reference: ImageReference): ParsedReferenceImage {
   const value = reference.value.trim();

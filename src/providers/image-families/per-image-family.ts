@@ -2,7 +2,7 @@ import type { ImageFamilyRules } from "../contract/image-family-rules.js";
 import { readIntegerField } from "./read-integer-field.js";
 
 /**
- * A model outside the seed's image families that the operator priced per_image: an image model the gateway knows
+ * A model outside the documented image families that the operator priced per_image: an image model the gateway knows
  * nothing more about, passed through to OpenAI-compatible channels as sent. It may return `n` images (at most 10).
  */
 export const perImageFamily: ImageFamilyRules = {

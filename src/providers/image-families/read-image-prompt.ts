@@ -2,7 +2,7 @@ import { InvalidRequestError } from "../../errors/gateway-error.js";
 
 /**
  * The request's prompt: `prompt`, or the text parts of the multi-family `contents` form joined by a blank line.
- * A missing or blank prompt is the seed's 400 `invalid_request`.
+ * A missing or blank prompt is the images API's documented 400 `invalid_request`.
  */
 export function readImagePrompt(body: Record<string, unknown>): string {
   if (typeof body.prompt === "string" && body.prompt.trim() !== "") return body.prompt;

@@ -8,7 +8,7 @@ export interface ImgDMessages {
   images: ImageReference[];
 }
 
-/** Reads input.messages (required for the family: the seed's 400 `invalid_request` without it). */
+/** Reads input.messages (required for the family: the images API's documented 400 `invalid_request` without it). */
 export function readImgDMessages(body: Record<string, unknown>, model: string): ImgDMessages {
   const messages = (body.input as { messages?: unknown } | undefined)?.messages;
   if (!Array.isArray(messages) || messages.length === 0)

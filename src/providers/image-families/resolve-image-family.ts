@@ -6,7 +6,8 @@ import type { ImageFamilyRules } from "../contract/image-family-rules.js";
 
 /**
  * The family of an image request's model, its rules already enforced: every refusal happens here, before a
- * channel is chosen or quota reserved. A model that is no image model is the seed's 400 `invalid_request`.
+ * channel is chosen or quota reserved. A model that is no image model is the images API's documented 400
+ * `invalid_request`.
  */
 export function resolveImageFamily(
   model: string,

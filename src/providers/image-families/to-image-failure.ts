@@ -11,7 +11,7 @@ export interface ImageFailureOptions {
 }
 
 /**
- * One failed image attempt → the second seed document's image error table, the same for every family:
+ * One failed image attempt → the images API's documented error table, the same for every family:
  * a safety refusal is 400 `prompt_blocked`; another 4xx the provider blamed on the request is 400
  * `invalid_parameter` with the provider's message (keys masked); 429 stays `rate_limit_exceeded` with its
  * Retry-After; timeouts are 504 `request_timeout`; a 5xx, a refused channel credential (our fault, not the

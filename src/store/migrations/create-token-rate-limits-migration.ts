@@ -3,7 +3,7 @@ import type { Kysely, Migration } from "kysely";
 // Migrations must not depend on the current Database interface, which will keep changing.
 type AnyDatabase = Kysely<any>;
 
-/** Per-key request and token rate limits (issue 16); 0 means no limit, so existing tokens keep none. */
+/** Per-key request and token rate limits; 0 means no limit, so existing tokens keep none. */
 export function createTokenRateLimitsMigration(): Migration {
   return {
     async up(db: AnyDatabase): Promise<void> {

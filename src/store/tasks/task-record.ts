@@ -15,7 +15,7 @@ export interface TaskRecord {
   /** never shown to a client */
   upstreamTaskId: string | null;
   status: TaskStatus;
-  /** the seed's upstream vocabulary (PENDING, RUNNING, SUCCEEDED, FAILED, CANCELED, UNKNOWN) */
+  /** the documented upstream vocabulary (PENDING, RUNNING, SUCCEEDED, FAILED, CANCELED, UNKNOWN) */
   upstreamStatus: string | null;
   /** 0 to 100 */
   progress: number;

@@ -8,7 +8,7 @@ const allowedSeconds = [4, 8, 12];
 const allowedSizes = ["720x1280", "1280x720"];
 
 /**
- * `vid-a-2` (the seed: text, image and video remix, on the OpenAI video protocol): `seconds` 4, 8 or 12 as string
+ * `vid-a-2` (as documented: text, image and video remix, on the OpenAI video protocol): `seconds` 4, 8 or 12 as string
  * or integer (default 4), `size` 720x1280 (default) or 1280x720, `input_reference` as URL, base64 or a file part,
  * `remix_from_video_id` starting with `video_`; `metadata.callback_url` as in every family.
  */

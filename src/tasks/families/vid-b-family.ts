@@ -7,7 +7,7 @@ import type { VideoReferenceImage } from "../../providers/contract/video-task-ca
 import { readCallbackKeep } from "./read-callback-keep.js";
 
 /**
- * `vid-b-` (the native long-running video models): every rule of the seed is checked by the native translator before
+ * `vid-b-` (the native long-running video models): every documented rule is checked by the native translator before
  * anything is downloaded; the frames are then read (URLs through the SSRF-safe fetcher). The reservation holds the
  * seconds of every sample asked for; the video is served from the gateway's content path, never the provider's URI.
  */

@@ -4,7 +4,7 @@ import type { VideoModelFamily } from "../video-model-family.js";
 import { readCallbackKeep } from "./read-callback-keep.js";
 
 /**
- * `vid-c-` (DashScope video synthesis): every rule of the seed is checked by the DashScope translator before any
+ * `vid-c-` (DashScope video synthesis): every documented rule is checked by the DashScope translator before any
  * upstream call; `metadata.parameters` wins over the top level for the reservation too. Images and media are URLs the
  * provider fetches itself, so nothing is downloaded here.
  */

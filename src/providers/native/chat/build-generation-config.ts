@@ -14,7 +14,8 @@ const maxStopSequences = 5;
  * - stop: at most 5 sequences go upstream, extras are dropped and reported.
  * - n only becomes candidateCount when greater than 1, so n: 1 leaves the upstream default alone.
  * - modalities are upper-cased, the native API's spelling.
- * - audio is passed through unchanged as speechConfig, as the seed says; it is the client's job to use native fields.
+ * - audio is passed through unchanged as speechConfig, as the product documents say; it is the client's job to use
+ *   native fields.
  */
 export function buildGenerationConfig(request: ChatRequest, warnings: string[]): GenerationConfig {
   const config: GenerationConfig = {};

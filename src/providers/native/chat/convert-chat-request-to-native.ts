@@ -34,7 +34,10 @@ export interface ChatToNativeResult {
   warnings: string[];
 }
 
-/** Fields of the seed's "ignored without error" list, with the native way to get the same effect when there is one. */
+/**
+ * Fields of the documented "ignored without error" list, with the native way to get the same effect when there is
+ * one.
+ */
 const ignoredFields: ReadonlyArray<readonly [keyof ChatRequest & string, string]> = [
   ["logit_bias", ""],
   ["prediction", ""],

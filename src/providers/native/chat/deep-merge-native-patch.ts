@@ -1,8 +1,8 @@
 /**
- * Merges extra_body.native over the request built from the OpenAI fields, as the seed says: where both sides hold a
- * plain object the objects merge recursively; any other patch value (scalar, array, null) replaces the base value;
- * keys only in the base stay. Neither input is modified. Keys are defined as own properties, so a patch key named
- * `__proto__` stays data instead of changing the result's prototype.
+ * Merges extra_body.native over the request built from the OpenAI fields, as the product documents say: where both
+ * sides hold a plain object the objects merge recursively; any other patch value (scalar, array, null) replaces the
+ * base value; keys only in the base stay. Neither input is modified. Keys are defined as own properties, so a patch key
+ * named `__proto__` stays data instead of changing the result's prototype.
  */
 export function deepMergeNativePatch(
   base: Record<string, unknown>,

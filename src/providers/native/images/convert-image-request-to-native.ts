@@ -29,7 +29,7 @@ const base64Pattern = /^[A-Za-z0-9+/]+={0,2}$/;
 /**
  * An OpenAI-style image request (generations or edits: the same for the native family) → a native generateContent
  * body. The prompt comes first, then the reference images inline (data URIs and raw base64 decoded, URLs downloaded
- * through the safe fetcher; only the seed's image types). size → aspectRatio, quality → imageSize (an explicit
+ * through the safe fetcher; only the documented image types). size → aspectRatio, quality → imageSize (an explicit
  * image_size wins), responseModalities [IMAGE] unless the client chose its own. `n` and `response_format` have no
  * native meaning: one image per call, always returned as base64.
  */

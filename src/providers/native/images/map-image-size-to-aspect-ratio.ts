@@ -1,4 +1,4 @@
-/** The seed's fixed OpenAI sizes and the aspect ratio each one means to the native family. */
+/** The documented fixed OpenAI sizes and the aspect ratio each one means to the native family. */
 const aspectRatiosBySize: ReadonlyMap<string, string> = new Map([
   ["256x256", "1:1"],
   ["512x512", "1:1"],

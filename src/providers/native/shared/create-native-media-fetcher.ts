@@ -8,7 +8,7 @@ export const nativeMediaMaxBytes = 20 * 1024 * 1024;
 export const nativeMediaTimeoutMs = 30_000;
 
 /**
- * The SSRF-safe downloader for media URLs in requests to the native family (image_url, file URLs): the seed's MIME
+ * The SSRF-safe downloader for media URLs in requests to the native family (image_url, file URLs): the documented MIME
  * allow-list, 20 MB, 30 s. Built once per gateway, because it owns a connection pool.
  */
 export function createNativeMediaFetcher(allowPrivate?: AllowList): FetchMedia {

@@ -1,7 +1,7 @@
 /**
- * What thinking control a native model takes. The seed names two generations and leaves the ranges open; these are
- * the ranges the upstream documents for its 2.5 models, which the gateway clamps to rather than letting the upstream
- * answer 400:
+ * What thinking control a native model takes. The product documents name two generations and leave the ranges open;
+ * these are the ranges the upstream documents for its 2.5 models, which the gateway clamps to rather than letting the
+ * upstream answer 400:
  * - 2.5 pro: budget 128..32768, thinking cannot be turned off;
  * - 2.5 flash-lite: 0 (off) or 512..24576;
  * - other 2.5 models (flash, flash-image, ...): 0 (off) or 1..24576;

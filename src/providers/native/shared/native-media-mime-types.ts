@@ -1,5 +1,5 @@
 /**
- * Media types the native family accepts as inlineData, exactly the seed's allow-list. `jpg`, `mp3`, `mov`, `mpg`
+ * Media types the native family accepts as inlineData, exactly the documented allow-list. `jpg`, `mp3`, `mov`, `mpg`
  * and friends are not registered IANA names but the upstream documents them, so clients may send them as given.
  * Used both for data URIs in chat requests and as the safe fetcher's Content-Type allow-list.
  */

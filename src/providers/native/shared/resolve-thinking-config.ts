@@ -27,22 +27,25 @@ export interface ThinkingSources {
 }
 
 const levels = new Set<Level>(["MINIMAL", "LOW", "MEDIUM", "HIGH"]);
-/** Share of the budget base for each effort on 2.5 models (seed: about 20%, 50%, 80%). */
+/** Share of the budget base for each effort on 2.5 models (the product documents: about 20%, 50%, 80%). */
 const effortShares = new Map<Level, number>([
   ["LOW", 0.2],
   ["MEDIUM", 0.5],
   ["HIGH", 0.8],
 ]);
-/** MINIMAL on a 2.5 model: a small fixed budget, clamped into the model's range (our choice; the seed is silent). */
+/**
+ * MINIMAL on a 2.5 model: a small fixed budget, clamped into the model's range (our choice; the product documents
+ * are silent).
+ */
 const minimalBudget = 512;
 
 /**
- * Resolves generationConfig.thinkingConfig from three sources, highest priority first (seed order):
+ * Resolves generationConfig.thinkingConfig from three sources, highest priority first (the documented order):
  * extra_body.native.thinking_config, then reasoning_effort, then the model-name suffix. The "how much" (budget or
  * level) and "show thoughts" (includeThoughts) are resolved separately: each takes the first source that says
  * something about it, so `-thinking` plus `reasoning_effort: low` thinks at 20% and shows its thoughts.
  *
- * Decisions the seed leaves open:
+ * Decisions the product documents leave open:
  * - Ranges per model: see describeThinkingModel. Budgets are clamped into the range (reported), -1 (auto) is kept.
  * - reasoning_effort on 2.5 models: low/medium/high = 20/50/80% of max_tokens when the request sets an output limit
  *   (so thinking leaves room for the answer), otherwise of the model's maximum budget; minimal = 512 tokens; none =
@@ -50,8 +53,8 @@ const minimalBudget = 512;
  * - A number on a generation-3 model (thinking_budget, `-thinking-<n>`) becomes a level: up to 1024 LOW, up to 8192
  *   MEDIUM, above HIGH; -1 leaves the level to the model (default HIGH). Reported, since it is lossy.
  * - Turning thinking off on a model that cannot: 2.5 pro gets its minimum budget, generation 3 gets MINIMAL, both
- *   reported; but the `-nothinking` suffix on a generation-3 model is refused with a 400 — the seed defines that suffix
- *   for 2.5 only, and a client that named a model variant that does not exist should hear so.
+ *   reported; but the `-nothinking` suffix on a generation-3 model is refused with a 400 — the product documents define
+ *   that suffix for 2.5 only, and a client that named a model variant that does not exist should hear so.
  * - `-thinking`, `-thinking-<n>` (n > 0), `-thinking-low` and `-thinking-high` mean includeThoughts true; `-nothinking`
  *   means false. thinking_budget > 0 implies true unless include_thoughts says otherwise.
  * - Automatic thinking adaptation: when no source decides includeThoughts, a streaming request gets

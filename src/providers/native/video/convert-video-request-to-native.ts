@@ -28,9 +28,9 @@ const personGenerations = ["allow_all", "allow_adult", "dont_allow"];
 /**
  * A vid-b submit body → a predictLongRunning body, after the family's rules. The family's own fields win; the generic
  * `duration` and `aspect_ratio` stand in for `durationSeconds` and `aspectRatio` when those are absent. Defaults are
- * the seed's: 4 s, 16:9, 1080p, one sample, no audio, people allowed, no watermark. The fast models always make audio,
- * so they are asked for it whatever the request says; `lastFrame` is for 3.1 only. People default to `allow_adult`
- * when a frame is given, because the provider refuses `allow_all` for image input.
+ * the documented ones: 4 s, 16:9, 1080p, one sample, no audio, people allowed, no watermark. The fast models always
+ * make audio, so they are asked for it whatever the request says; `lastFrame` is for 3.1 only. People default to
+ * `allow_adult` when a frame is given, because the provider refuses `allow_all` for image input.
  */
 export function convertVideoRequestToNative(options: VideoToNativeOptions): NativeVideoSubmission {
   const { request } = options;

@@ -5,7 +5,7 @@ export interface NativeVideoModel {
   alwaysWithAudio: boolean;
 }
 
-/** The vid-b models of the seed, told apart by their ids; undefined for a model outside the family. */
+/** The documented vid-b models, told apart by their ids; undefined for a model outside the family. */
 export function describeNativeVideoModel(model: string): NativeVideoModel | undefined {
   if (!model.startsWith("vid-b-")) return undefined;
   return { takesLastFrame: model.startsWith("vid-b-3.1"), alwaysWithAudio: model.includes("-fast-") };

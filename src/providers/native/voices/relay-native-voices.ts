@@ -6,14 +6,14 @@ import type { UnbilledAttemptInput } from "../../contract/provider-adapter.js";
 type VoiceQuery = QueryParameters<operations["listVoices"]>;
 type ListVoicesResponse = components["schemas"]["ListVoicesResponse"];
 
-/** The seed's default page size for voices. */
+/** The documented default page size for voices. */
 export const DEFAULT_VOICE_PAGE_SIZE = 50;
 const singleFilters = ["gender", "pitch", "context", "type", "search", "page_token"] as const;
 
 /**
  * GET /v1beta/voices on one channel that serves the query's model (the relay tries the next one after a retryable
  * failure). Every filter is forwarded (the client's `key` never is); `model` becomes the channel's mapped model and
- * page_size is always sent (default 50), so the seed's default holds whatever the upstream's is. The page and its
+ * page_size is always sent (default 50), so the documented default holds whatever the upstream's is. The page and its
  * opaque next_page_token pass through unchanged. Not billed: no reservation, no usage log.
  */
 export async function relayNativeVoices(query: VoiceQuery, input: UnbilledAttemptInput): Promise<ListVoicesResponse> {

@@ -13,8 +13,8 @@ export interface PreparedChatBody {
 /**
  * Our chat request as an OpenAI-compatible upstream takes it: the mapped model name; usage always requested on
  * streams (billing needs it; the chunk is hidden again from clients that did not ask); `enable_thinking` switched
- * off unless streaming (the seed: that family thinks only when streaming); our own `svc_thinking_to_content` and
- * `extra_body` kept out of the upstream body. `parameters` stays an object, as the seed requires.
+ * off unless streaming (as documented: that family thinks only when streaming); our own `svc_thinking_to_content` and
+ * `extra_body` kept out of the upstream body. `parameters` stays an object, as the chat API requires.
  */
 export function prepareOpenaiChatBody(request: ChatRequest, upstreamModel: string): PreparedChatBody {
   const {

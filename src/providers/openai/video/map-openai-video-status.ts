@@ -1,7 +1,7 @@
 import type { TaskStatus } from "../../../store/tasks/task-record.js";
 import type { UpstreamTaskStatus } from "../../contract/video-task-capability.js";
 
-/** OpenAI video `status` → our task status and the seed's upstream vocabulary; an unknown word stays in flight. */
+/** OpenAI video `status` → our task status and the documented upstream vocabulary; an unknown word stays in flight. */
 export function mapOpenaiVideoStatus(status: string | undefined): {
   status: TaskStatus;
   upstreamStatus: UpstreamTaskStatus;
