@@ -53,38 +53,109 @@ export function createTaskCallbackSender(
   deliverer: CallbackDeliverer,
   options: TaskCallbackSenderOptions,
 ): TaskCallbackSender {
-  const { db, dialect } = context.database;
-  const clockMs = options.clockMs ?? Date.now;
-  const delays = computeCallbackRetryDelays(options.backoffMs, options.tries);
-  const pending = new Set<Promise<unknown>>();
-  const timers = new Set<NodeJS.Timeout>();
-  let sweeper: NodeJS.Timeout | undefined;
-  let stopped = false;
+  return new DurableTaskCallbackSender(context, deliverer, options);
+}
 
-  function track(work: Promise<unknown>, taskId: string | undefined): void {
-    const guarded = work.catch((error: unknown) =>
-      context.logger.warn({ taskId, err: (error as Error).message }, "task callback could not be sent"),
-    );
-    pending.add(guarded);
-    void guarded.finally(() => pending.delete(guarded));
+/**
+ * The TaskCallbackSender over the task rows: the public methods are the sender's; the private ones are the steps of
+ * one callback (start a task's callback, claim it, try it once and write the outcome, schedule the next try).
+ */
+class DurableTaskCallbackSender implements TaskCallbackSender {
+  private readonly context: GatewayContext;
+  private readonly deliverer: CallbackDeliverer;
+  private readonly options: TaskCallbackSenderOptions;
+  private readonly db: GatewayContext["database"]["db"];
+  private readonly dialect: GatewayContext["database"]["dialect"];
+  /** Epoch milliseconds (tests may move it). */
+  private readonly clockMs: () => number;
+  /** The wait before each retry, the first retry's first. */
+  private readonly delays: readonly number[];
+  /** The work under way (tries, sweeps), each guarded so it never rejects: stop waits for all of it. */
+  private readonly pending: Set<Promise<unknown>>;
+  /** The retries scheduled in this process. */
+  private readonly timers: Set<NodeJS.Timeout>;
+  private sweeper: NodeJS.Timeout | undefined;
+  private stopped: boolean;
+
+  constructor(context: GatewayContext, deliverer: CallbackDeliverer, options: TaskCallbackSenderOptions) {
+    this.context = context;
+    this.deliverer = deliverer;
+    this.options = options;
+    this.db = context.database.db;
+    this.dialect = context.database.dialect;
+    this.clockMs = options.clockMs ?? Date.now;
+    this.delays = computeCallbackRetryDelays(options.backoffMs, options.tries);
+    this.pending = new Set();
+    this.timers = new Set();
+    this.sweeper = undefined;
+    this.stopped = false;
   }
 
-  async function finishTry(task: TaskRecord, attempts: number, state: TaskCallbackState, nextAt: number) {
-    return saveTaskCallbackProgress(db, {
-      taskId: task.id,
-      fromAttempts: task.callbackAttempts,
-      attempts,
-      state,
-      nextAt,
+  send(task: TaskRecord): void {
+    if (this.stopped) return;
+    if (task.callbackState === null && readCallbackUrl(task) === undefined) return;
+    this.track(this.startTask(task), task.id);
+  }
+
+  async resumeDue(): Promise<number> {
+    if (this.stopped) return 0;
+    const claimed = await claimDueTaskCallbacks(this.db, this.dialect, {
+      nowMs: this.clockMs(),
+      leaseMs: this.options.leaseMs,
+      limit: 100,
     });
+    for (const task of claimed) this.track(this.tryClaimed(task), task.id);
+    return claimed.length;
+  }
+
+  startSweeping(): void {
+    if (this.sweeper !== undefined || this.stopped) return;
+    let sweeping = false;
+    this.sweeper = setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      const sweep = this.resumeDue().finally(() => {
+        sweeping = false;
+      });
+      this.track(sweep, undefined);
+    }, this.options.sweepIntervalMs);
+    this.sweeper.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.sweeper !== undefined) clearInterval(this.sweeper);
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    // Tries under way end at once once the deliverer is closed; their outcome (or the given-back claim) is written.
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  private async startTask(task: TaskRecord): Promise<void> {
+    if (task.callbackState === null) {
+      if (readCallbackUrl(task) === undefined) return;
+      // Finished without being marked (the crash-path sweep's tasks): arm it once, then claim like any other.
+      await armTaskCallback(this.db, task.id);
+    } else if (task.callbackState !== "pending") return;
+    await this.claimAndTry(task.id);
+  }
+
+  private async claimAndTry(taskId: string): Promise<void> {
+    const claimed = await claimTaskCallback(this.db, {
+      taskId,
+      nowMs: this.clockMs(),
+      leaseMs: this.options.leaseMs,
+    });
+    if (claimed !== null) await this.tryClaimed(claimed);
   }
 
   /** One try of a claimed callback, then its outcome written and the next try scheduled. */
-  async function tryClaimed(task: TaskRecord): Promise<void> {
+  private async tryClaimed(task: TaskRecord): Promise<void> {
+    const { context, db, options } = this;
     const url = readCallbackUrl(task);
     const attempt = task.callbackAttempts + 1;
     if (url === undefined) {
-      await finishTry(task, task.callbackAttempts, "exhausted", 0);
+      await this.finishTry(task, task.callbackAttempts, "exhausted", 0);
       return;
     }
     const stored = await findWebhookSecret(db, task.userId);
@@ -97,10 +168,10 @@ export function createTaskCallbackSender(
         succeeded: false,
         createdTime: context.now(),
       });
-      await finishTry(task, attempt, "exhausted", 0);
+      await this.finishTry(task, attempt, "exhausted", 0);
       return;
     }
-    const outcome = await deliverer.tryOnce({
+    const outcome = await this.deliverer.tryOnce({
       taskId: task.id,
       url,
       body: JSON.stringify(renderVideoTaskDetail(task)),
@@ -108,7 +179,7 @@ export function createTaskCallbackSender(
     });
     if (outcome.aborted) {
       // Shutting down mid-try: give the claim back uncounted, so the next process tries at once.
-      await finishTry(task, task.callbackAttempts, "pending", clockMs());
+      await this.finishTry(task, task.callbackAttempts, "pending", this.clockMs());
       return;
     }
     await insertCallbackDelivery(db, {
@@ -122,86 +193,52 @@ export function createTaskCallbackSender(
       context.logger.warn({ taskId: task.id, err: (error as Error).message }, "a task callback try was not recorded"),
     );
     if (outcome.succeeded) {
-      await finishTry(task, attempt, "delivered", 0);
+      await this.finishTry(task, attempt, "delivered", 0);
       return;
     }
     if (outcome.final || attempt >= options.tries) {
-      await finishTry(task, attempt, "exhausted", 0);
+      await this.finishTry(task, attempt, "exhausted", 0);
       context.logger.warn({ taskId: task.id, tries: attempt }, "task callback given up");
       return;
     }
-    const delay = delays[attempt - 1] ?? options.backoffMs;
-    if (!(await finishTry(task, attempt, "pending", clockMs() + delay))) return;
-    schedule(task.id, delay);
+    const delay = this.delays[attempt - 1] ?? options.backoffMs;
+    if (!(await this.finishTry(task, attempt, "pending", this.clockMs() + delay))) return;
+    this.schedule(task.id, delay);
   }
 
-  function schedule(taskId: string, delayMs: number): void {
-    if (stopped) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      if (stopped) return;
-      track(claimAndTry(taskId), taskId);
-    }, delayMs);
-    timers.add(timer);
-  }
-
-  async function claimAndTry(taskId: string): Promise<void> {
-    const claimed = await claimTaskCallback(db, { taskId, nowMs: clockMs(), leaseMs: options.leaseMs });
-    if (claimed !== null) await tryClaimed(claimed);
-  }
-
-  async function startTask(task: TaskRecord): Promise<void> {
-    if (task.callbackState === null) {
-      if (readCallbackUrl(task) === undefined) return;
-      // Finished without being marked (the crash-path sweep's tasks): arm it once, then claim like any other.
-      await armTaskCallback(db, task.id);
-    } else if (task.callbackState !== "pending") return;
-    await claimAndTry(task.id);
-  }
-
-  async function resumeDue(): Promise<number> {
-    if (stopped) return 0;
-    const claimed = await claimDueTaskCallbacks(db, dialect, {
-      nowMs: clockMs(),
-      leaseMs: options.leaseMs,
-      limit: 100,
+  /** Writes a try's outcome unless another sender counted a try since the claim; false when it did not apply. */
+  private async finishTry(
+    task: TaskRecord,
+    attempts: number,
+    state: TaskCallbackState,
+    nextAt: number,
+  ): Promise<boolean> {
+    return saveTaskCallbackProgress(this.db, {
+      taskId: task.id,
+      fromAttempts: task.callbackAttempts,
+      attempts,
+      state,
+      nextAt,
     });
-    for (const task of claimed) track(tryClaimed(task), task.id);
-    return claimed.length;
   }
 
-  return {
-    send(task) {
-      if (stopped) return;
-      if (task.callbackState === null && readCallbackUrl(task) === undefined) return;
-      track(startTask(task), task.id);
-    },
+  private schedule(taskId: string, delayMs: number): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.stopped) return;
+      this.track(this.claimAndTry(taskId), taskId);
+    }, delayMs);
+    this.timers.add(timer);
+  }
 
-    resumeDue,
-
-    startSweeping() {
-      if (sweeper !== undefined || stopped) return;
-      let sweeping = false;
-      sweeper = setInterval(() => {
-        if (sweeping) return;
-        sweeping = true;
-        const sweep = resumeDue().finally(() => {
-          sweeping = false;
-        });
-        track(sweep, undefined);
-      }, options.sweepIntervalMs);
-      sweeper.unref();
-    },
-
-    async stop() {
-      stopped = true;
-      if (sweeper !== undefined) clearInterval(sweeper);
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      // Tries under way end at once once the deliverer is closed; their outcome (or the given-back claim) is written.
-      while (pending.size > 0) await Promise.allSettled([...pending]);
-    },
-  };
+  private track(work: Promise<unknown>, taskId: string | undefined): void {
+    const guarded = work.catch((error: unknown) =>
+      this.context.logger.warn({ taskId, err: (error as Error).message }, "task callback could not be sent"),
+    );
+    this.pending.add(guarded);
+    void guarded.finally(() => this.pending.delete(guarded));
+  }
 }
 
 function readCallbackUrl(task: TaskRecord): string | undefined {

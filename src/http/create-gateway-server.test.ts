@@ -25,6 +25,10 @@ describe("createGatewayServer", () => {
       collectingControllerIsFast: true,
       openRelayRegistryIsFast: true,
       commitWindowIsFast: true,
+      nativeToResponsesTransformIsFast: true,
+      nativeToResponsesTransformsShareOneShape: true,
+      nativeToChatTransformIsFast: true,
+      nativeToChatTransformsShareOneShape: true,
     });
   });
 });

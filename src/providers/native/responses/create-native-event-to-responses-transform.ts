@@ -1,3 +1,5 @@
+import type { TransformStreamDefaultController } from "node:stream/web";
+import type { EventSourceMessage } from "eventsource-parser";
 import type { MeteredUsage } from "../../../billing/metered-usage.js";
 import type { components as NativeComponents } from "../../../../generated/types/native.js";
 import type { components as OpenaiComponents } from "../../../../generated/types/openai.js";
@@ -21,6 +23,7 @@ type ResponseOutputItem = OpenaiComponents["schemas"]["ResponseOutputItem"];
 type ResponseOutputMessage = OpenaiComponents["schemas"]["ResponseOutputMessage"];
 type ResponseOutputReasoning = OpenaiComponents["schemas"]["ResponseOutputReasoning"];
 type ResponseStreamEvent = OpenaiComponents["schemas"]["ResponseStreamEvent"];
+type NativePart = NativeComponents["schemas"]["Part"];
 
 export interface NativeToResponsesStreamOptions {
   /** The model name the client asked for. */
@@ -66,134 +69,265 @@ type OpenItem =
 export function createNativeEventToResponsesTransform(
   options: NativeToResponsesStreamOptions,
 ): NativeToResponsesStream {
-  let sequenceNumber = 0;
-  let ids: ReturnType<typeof createResponsesIds> | undefined;
-  let lastUsageMetadata: UsageMetadata | undefined;
-  let usageReported = false;
-  let ended = false;
-  let finishReason: string | undefined;
-  let blocked = false;
-  let callCount = 0;
-  let open: OpenItem | undefined;
+  const transform = new NativeEventToResponsesTransform(options);
+  return { transformer: transform, errorFrame: (message) => transform.errorFrame(message) };
+}
+
+type Frames = TransformStreamDefaultController<string>;
+type ResponsesIds = ReturnType<typeof createResponsesIds>;
+type NativeFragment = GenerateContentResponse & Partial<NativeErrorResponse>;
+type ConvertedCall = ReturnType<typeof convertNativePartsToMessage>["tool_calls"][number];
+
+/**
+ * The translator behind createNativeEventToResponsesTransform. Its state is set whole in the constructor, always in
+ * the same order, so every stream's translator has one V8 shape and its fields stay plain data properties.
+ */
+export class NativeEventToResponsesTransform implements StreamEventTransformer {
+  private readonly options: NativeToResponsesStreamOptions;
+  private sequenceNumber: number;
+  /** Set by the first fragment, with `response.created`: until then a failure can still go to another channel. */
+  private ids: ResponsesIds | undefined;
+  private lastUsageMetadata: UsageMetadata | undefined;
+  private usageReported: boolean;
+  private ended: boolean;
+  private finishReason: string | undefined;
+  private blocked: boolean;
+  private callCount: number;
+  private open: OpenItem | undefined;
   /** A signature on the open message's text: its reasoning item follows the message when the message closes. */
-  let pendingSignature: string | undefined;
-  const output: ResponseOutputItem[] = [];
-  const producedMedia = new Set<ProducedMedia>();
+  private pendingSignature: string | undefined;
+  private readonly output: ResponseOutputItem[];
+  private readonly producedMedia: Set<ProducedMedia>;
 
-  const reportUsage = () => {
-    if (usageReported) return;
-    usageReported = true;
-    options.onUsage(convertNativeUsage(lastUsageMetadata, { producedMedia }).meteredUsage);
-  };
-  const frame = (event: ResponseStreamEvent) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-  const errorFrame = (message: string, code = "upstream_error") =>
-    frame({ type: "error", sequence_number: sequenceNumber++, code, message, param: null });
-  /** A snapshot of the response: in progress (no output, no usage yet) until the last event. */
-  const responseObject = (
-    fields: Pick<ResponseObject, "status" | "incomplete_details" | "output" | "usage"> & {
-      completed_at: number | null;
-    },
-  ): ResponseObject => ({
-    id: ids!.responseId,
-    object: "response",
-    created_at: options.created,
-    status: fields.status,
-    completed_at: fields.completed_at,
-    incomplete_details: fields.incomplete_details,
-    model: options.model,
-    output: fields.output,
-    ...options.settings,
-    usage: fields.usage,
-  });
-  const inProgress = () =>
-    responseObject({ status: "in_progress", incomplete_details: null, completed_at: null, output: [], usage: null });
-  const fail = (controller: TransformStreamDefaultController<string>, message: string, code?: string) => {
-    ended = true;
-    reportUsage();
-    controller.enqueue(errorFrame(message, code));
-  };
+  constructor(options: NativeToResponsesStreamOptions) {
+    this.options = options;
+    this.sequenceNumber = 0;
+    this.ids = undefined;
+    this.lastUsageMetadata = undefined;
+    this.usageReported = false;
+    this.ended = false;
+    this.finishReason = undefined;
+    this.blocked = false;
+    this.callCount = 0;
+    this.open = undefined;
+    this.pendingSignature = undefined;
+    this.output = [];
+    this.producedMedia = new Set();
+  }
 
-  const close = (controller: TransformStreamDefaultController<string>) => {
-    if (open === undefined) return;
-    const { outputIndex } = open;
-    if (open.kind === "message") {
-      const item = open.item;
-      item.status = "completed";
-      const part = item.content[0]!;
-      const common = { item_id: item.id, output_index: outputIndex, content_index: 0 };
-      controller.enqueue(
-        frame({ type: "response.output_text.done", sequence_number: sequenceNumber++, ...common, text: part.text }),
-      );
-      controller.enqueue(
-        frame({ type: "response.content_part.done", sequence_number: sequenceNumber++, ...common, part }),
-      );
-    } else {
-      const item = open.item;
-      item.status = "completed";
-      const part = item.summary[0]!;
-      const common = { item_id: item.id, output_index: outputIndex, summary_index: 0 };
-      controller.enqueue(
-        frame({
-          type: "response.reasoning_summary_text.done",
-          sequence_number: sequenceNumber++,
-          ...common,
-          text: part.text,
-        }),
-      );
-      controller.enqueue(
-        frame({ type: "response.reasoning_summary_part.done", sequence_number: sequenceNumber++, ...common, part }),
-      );
+  transform(event: EventSourceMessage, controller: Frames): void {
+    if (this.ended || event.data === "[DONE]") return;
+    const fragment = parseJsonObject(event.data) as NativeFragment | undefined;
+    if (!fragment) {
+      this.fail(controller, "The upstream sent a malformed stream chunk (not a JSON object).", "bad_response");
+      controller.terminate();
+      return;
     }
-    const closed = open;
-    open = undefined;
+    if (fragment.error) {
+      const upstreamMessage =
+        typeof fragment.error.message === "string" ? fragment.error.message.slice(0, 500) : "unknown error";
+      const status = fragment.error.status ? ` (${fragment.error.status})` : "";
+      this.fail(controller, `The upstream failed mid-stream${status}: ${upstreamMessage}`);
+      controller.terminate();
+      return;
+    }
+    if (this.ids === undefined) this.start(controller, fragment);
+    if (fragment.usageMetadata) this.lastUsageMetadata = fragment.usageMetadata;
+
+    const candidate = fragment.candidates?.find((entry, position) => (entry.index ?? position) === 0);
+    if (candidate === undefined) {
+      if (fragment.promptFeedback?.blockReason && !this.blocked) {
+        this.blocked = true;
+        this.appendText(controller, describeBlockedPrompt(fragment.promptFeedback));
+      }
+      return;
+    }
+    if (candidate.finishReason) this.finishReason = candidate.finishReason;
+    const parts = candidate.content?.parts ?? [];
+    collectProducedMedia(parts, this.producedMedia);
+    for (const part of parts) this.translatePart(controller, part);
+  }
+
+  flush(controller: Frames): void {
+    if (this.ended) return;
+    if (this.ids === undefined) {
+      this.fail(controller, "The upstream stream ended without sending any answer.", "bad_response");
+      return;
+    }
+    if (!this.blocked && this.callCount === 0 && this.finishReason === undefined) {
+      // A clean end without a finish reason means the answer was cut short; passing it off as complete would hide that.
+      this.fail(controller, "The upstream stream ended before the answer was finished.");
+      return;
+    }
+    this.close(controller);
+    this.reportUsage();
+    const usage = convertNativeUsageToResponses(
+      convertNativeUsage(this.lastUsageMetadata, { producedMedia: this.producedMedia }),
+    );
+    const ending = mapNativeFinishToResponsesStatus(this.finishReason, {
+      hasToolCalls: this.callCount > 0,
+      blocked: this.blocked,
+    });
     controller.enqueue(
       frame({
-        type: "response.output_item.done",
-        sequence_number: sequenceNumber++,
-        output_index: outputIndex,
-        item: closed.item,
+        type: "response.completed",
+        sequence_number: this.sequenceNumber++,
+        response: this.responseObject({
+          ...ending,
+          completed_at: ending.status === "completed" ? this.options.now() : null,
+          output: this.output,
+          usage,
+        }),
       }),
     );
-    if (closed.kind === "message" && pendingSignature !== undefined) {
-      const signature = pendingSignature;
-      pendingSignature = undefined;
-      emitSignatureItem(controller, signature);
+    this.ended = true;
+  }
+
+  cancel(): void {
+    this.reportUsage();
+  }
+
+  /** The `error` event for a failure, its sequence number continuing the stream's. */
+  errorFrame(message: string, code = "upstream_error"): string {
+    return frame({ type: "error", sequence_number: this.sequenceNumber++, code, message, param: null });
+  }
+
+  /** The first fragment: the response's ids, then `response.created` and `response.in_progress`. */
+  private start(controller: Frames, fragment: NativeFragment): void {
+    this.ids = createResponsesIds(fragment.responseId);
+    controller.enqueue(
+      frame({ type: "response.created", sequence_number: this.sequenceNumber++, response: this.inProgress() }),
+    );
+    controller.enqueue(
+      frame({ type: "response.in_progress", sequence_number: this.sequenceNumber++, response: this.inProgress() }),
+    );
+  }
+
+  /** One part of the first candidate: thoughts, text, a text signature or whole function calls. */
+  private translatePart(controller: Frames, part: NativePart): void {
+    const responseId = this.ids!.responseId;
+    const converted = convertNativePartsToMessage([part], {
+      includeThoughts: this.options.includeThoughts,
+      createToolCallId: (callIndex) => createToolCallId(responseId, 0, callIndex),
+      firstCallIndex: this.callCount,
+    });
+    if (converted.reasoning_content) {
+      this.appendReasoning(controller, converted.reasoning_content);
+      this.options.onText?.(converted.reasoning_content);
     }
-  };
-  /** The reasoning item of a text signature, whole: added and done at once, as it has nothing to stream. */
-  const emitSignatureItem = (controller: TransformStreamDefaultController<string>, signature: string) => {
-    const outputIndex = output.length;
-    const item = createSignatureReasoningItem(ids!.itemId("rs", outputIndex), signature);
-    output.push(item);
+    if (converted.content) {
+      this.appendText(controller, converted.content);
+      this.options.onText?.(converted.content);
+    }
+    if (converted.textThoughtSignature !== null) {
+      // Kept until the message it signs is finished (often the signature comes on an empty last part); with
+      // no message open it signs nothing still streaming, so its item goes out now.
+      if (this.open?.kind === "message") this.pendingSignature = converted.textThoughtSignature;
+      else this.emitSignatureItem(controller, converted.textThoughtSignature);
+    }
+    for (const call of converted.tool_calls) this.emitFunctionCall(controller, call);
+  }
+
+  private appendReasoning(controller: Frames, text: string): void {
+    const current = this.openItem(controller, "reasoning");
+    if (current.kind !== "reasoning") return;
+    current.item.summary[0]!.text += text;
+    controller.enqueue(
+      frame({
+        type: "response.reasoning_summary_text.delta",
+        sequence_number: this.sequenceNumber++,
+        item_id: current.item.id,
+        output_index: current.outputIndex,
+        summary_index: 0,
+        delta: text,
+      }),
+    );
+  }
+
+  private appendText(controller: Frames, text: string): void {
+    const current = this.openItem(controller, "message");
+    if (current.kind !== "message") return;
+    current.item.content[0]!.text += text;
+    controller.enqueue(
+      frame({
+        type: "response.output_text.delta",
+        sequence_number: this.sequenceNumber++,
+        item_id: current.item.id,
+        output_index: current.outputIndex,
+        content_index: 0,
+        delta: text,
+      }),
+    );
+  }
+
+  /** A function call, whole: the native API sends each call complete, so it is added, streamed and done at once. */
+  private emitFunctionCall(controller: Frames, call: ConvertedCall): void {
+    this.close(controller);
+    const outputIndex = this.output.length;
+    const item = {
+      id: this.ids!.itemId("fc", outputIndex),
+      type: "function_call" as const,
+      status: "in_progress" as const,
+      call_id: call.id,
+      name: call.function.name,
+      arguments: "",
+    };
+    const common = { item_id: item.id, output_index: outputIndex };
     controller.enqueue(
       frame({
         type: "response.output_item.added",
-        sequence_number: sequenceNumber++,
+        sequence_number: this.sequenceNumber++,
         output_index: outputIndex,
-        item: { ...item, status: "in_progress" },
+        item: { ...item },
       }),
     );
     controller.enqueue(
-      frame({ type: "response.output_item.done", sequence_number: sequenceNumber++, output_index: outputIndex, item }),
+      frame({
+        type: "response.function_call_arguments.delta",
+        sequence_number: this.sequenceNumber++,
+        ...common,
+        delta: call.function.arguments,
+      }),
     );
-  };
-  const openItem = (controller: TransformStreamDefaultController<string>, kind: OpenItem["kind"]): OpenItem => {
-    if (open?.kind === kind) return open;
-    close(controller);
-    const outputIndex = output.length;
+    controller.enqueue(
+      frame({
+        type: "response.function_call_arguments.done",
+        sequence_number: this.sequenceNumber++,
+        ...common,
+        arguments: call.function.arguments,
+      }),
+    );
+    const done = { ...item, status: "completed" as const, arguments: call.function.arguments };
+    this.output.push(done);
+    controller.enqueue(
+      frame({
+        type: "response.output_item.done",
+        sequence_number: this.sequenceNumber++,
+        output_index: outputIndex,
+        item: done,
+      }),
+    );
+    this.callCount += 1;
+  }
+
+  /** The open item of this kind, or a new one after closing the open item of the other kind. */
+  private openItem(controller: Frames, kind: OpenItem["kind"]): OpenItem {
+    if (this.open?.kind === kind) return this.open;
+    this.close(controller);
+    const outputIndex = this.output.length;
     if (kind === "message") {
       const item: ResponseOutputMessage = {
-        id: ids!.itemId("msg", outputIndex),
+        id: this.ids!.itemId("msg", outputIndex),
         type: "message",
         status: "in_progress",
         role: "assistant",
         content: [],
       };
-      output.push(item);
+      this.output.push(item);
       controller.enqueue(
         frame({
           type: "response.output_item.added",
-          sequence_number: sequenceNumber++,
+          sequence_number: this.sequenceNumber++,
           output_index: outputIndex,
           item: { ...item, content: [] },
         }),
@@ -203,26 +337,26 @@ export function createNativeEventToResponsesTransform(
       controller.enqueue(
         frame({
           type: "response.content_part.added",
-          sequence_number: sequenceNumber++,
+          sequence_number: this.sequenceNumber++,
           item_id: item.id,
           output_index: outputIndex,
           content_index: 0,
           part: { ...part },
         }),
       );
-      open = { kind, outputIndex, item };
+      this.open = { kind, outputIndex, item };
     } else {
       const item: ResponseOutputReasoning = {
-        id: ids!.itemId("rs", outputIndex),
+        id: this.ids!.itemId("rs", outputIndex),
         type: "reasoning",
         summary: [],
         status: "in_progress",
       };
-      output.push(item);
+      this.output.push(item);
       controller.enqueue(
         frame({
           type: "response.output_item.added",
-          sequence_number: sequenceNumber++,
+          sequence_number: this.sequenceNumber++,
           output_index: outputIndex,
           item: { ...item, summary: [] },
         }),
@@ -233,195 +367,147 @@ export function createNativeEventToResponsesTransform(
       controller.enqueue(
         frame({
           type: "response.reasoning_summary_part.added",
-          sequence_number: sequenceNumber++,
+          sequence_number: this.sequenceNumber++,
           item_id: item.id,
           output_index: outputIndex,
           summary_index: 0,
           part: { ...part },
         }),
       );
-      open = { kind, outputIndex, item };
+      this.open = { kind, outputIndex, item };
     }
-    return open;
-  };
-  const appendReasoning = (controller: TransformStreamDefaultController<string>, text: string) => {
-    const current = openItem(controller, "reasoning");
-    if (current.kind !== "reasoning") return;
-    current.item.summary[0]!.text += text;
-    controller.enqueue(
-      frame({
-        type: "response.reasoning_summary_text.delta",
-        sequence_number: sequenceNumber++,
-        item_id: current.item.id,
-        output_index: current.outputIndex,
-        summary_index: 0,
-        delta: text,
-      }),
-    );
-  };
-  const appendText = (controller: TransformStreamDefaultController<string>, text: string) => {
-    const current = openItem(controller, "message");
-    if (current.kind !== "message") return;
-    current.item.content[0]!.text += text;
-    controller.enqueue(
-      frame({
-        type: "response.output_text.delta",
-        sequence_number: sequenceNumber++,
-        item_id: current.item.id,
-        output_index: current.outputIndex,
-        content_index: 0,
-        delta: text,
-      }),
-    );
-  };
+    return this.open;
+  }
 
-  const transformer: StreamEventTransformer = {
-    transform(event, controller) {
-      if (ended || event.data === "[DONE]") return;
-      const fragment = parseJsonObject(event.data) as
-        | (GenerateContentResponse & Partial<NativeErrorResponse>)
-        | undefined;
-      if (!fragment) {
-        fail(controller, "The upstream sent a malformed stream chunk (not a JSON object).", "bad_response");
-        controller.terminate();
-        return;
-      }
-      if (fragment.error) {
-        const upstreamMessage =
-          typeof fragment.error.message === "string" ? fragment.error.message.slice(0, 500) : "unknown error";
-        const status = fragment.error.status ? ` (${fragment.error.status})` : "";
-        fail(controller, `The upstream failed mid-stream${status}: ${upstreamMessage}`);
-        controller.terminate();
-        return;
-      }
-      if (ids === undefined) {
-        ids = createResponsesIds(fragment.responseId);
-        controller.enqueue(
-          frame({ type: "response.created", sequence_number: sequenceNumber++, response: inProgress() }),
-        );
-        controller.enqueue(
-          frame({ type: "response.in_progress", sequence_number: sequenceNumber++, response: inProgress() }),
-        );
-      }
-      if (fragment.usageMetadata) lastUsageMetadata = fragment.usageMetadata;
-
-      const candidate = fragment.candidates?.find((entry, position) => (entry.index ?? position) === 0);
-      if (candidate === undefined) {
-        if (fragment.promptFeedback?.blockReason && !blocked) {
-          blocked = true;
-          appendText(controller, describeBlockedPrompt(fragment.promptFeedback));
-        }
-        return;
-      }
-      if (candidate.finishReason) finishReason = candidate.finishReason;
-      const parts = candidate.content?.parts ?? [];
-      collectProducedMedia(parts, producedMedia);
-      for (const part of parts) {
-        const converted = convertNativePartsToMessage([part], {
-          includeThoughts: options.includeThoughts,
-          createToolCallId: (callIndex) => createToolCallId(ids!.responseId, 0, callIndex),
-          firstCallIndex: callCount,
-        });
-        if (converted.reasoning_content) {
-          appendReasoning(controller, converted.reasoning_content);
-          options.onText?.(converted.reasoning_content);
-        }
-        if (converted.content) {
-          appendText(controller, converted.content);
-          options.onText?.(converted.content);
-        }
-        if (converted.textThoughtSignature !== null) {
-          // Kept until the message it signs is finished (often the signature comes on an empty last part); with
-          // no message open it signs nothing still streaming, so its item goes out now.
-          if (open?.kind === "message") pendingSignature = converted.textThoughtSignature;
-          else emitSignatureItem(controller, converted.textThoughtSignature);
-        }
-        for (const call of converted.tool_calls) {
-          close(controller);
-          const outputIndex = output.length;
-          const item = {
-            id: ids.itemId("fc", outputIndex),
-            type: "function_call" as const,
-            status: "in_progress" as const,
-            call_id: call.id,
-            name: call.function.name,
-            arguments: "",
-          };
-          const common = { item_id: item.id, output_index: outputIndex };
-          controller.enqueue(
-            frame({
-              type: "response.output_item.added",
-              sequence_number: sequenceNumber++,
-              output_index: outputIndex,
-              item: { ...item },
-            }),
-          );
-          controller.enqueue(
-            frame({
-              type: "response.function_call_arguments.delta",
-              sequence_number: sequenceNumber++,
-              ...common,
-              delta: call.function.arguments,
-            }),
-          );
-          controller.enqueue(
-            frame({
-              type: "response.function_call_arguments.done",
-              sequence_number: sequenceNumber++,
-              ...common,
-              arguments: call.function.arguments,
-            }),
-          );
-          const done = { ...item, status: "completed" as const, arguments: call.function.arguments };
-          output.push(done);
-          controller.enqueue(
-            frame({
-              type: "response.output_item.done",
-              sequence_number: sequenceNumber++,
-              output_index: outputIndex,
-              item: done,
-            }),
-          );
-          callCount += 1;
-        }
-      }
-    },
-
-    flush(controller) {
-      if (ended) return;
-      if (ids === undefined) {
-        fail(controller, "The upstream stream ended without sending any answer.", "bad_response");
-        return;
-      }
-      if (!blocked && callCount === 0 && finishReason === undefined) {
-        // A clean end without a finish reason means the answer was cut short; passing it off as complete would hide that.
-        fail(controller, "The upstream stream ended before the answer was finished.");
-        return;
-      }
-      close(controller);
-      reportUsage();
-      const usage = convertNativeUsageToResponses(convertNativeUsage(lastUsageMetadata, { producedMedia }));
-      const ending = mapNativeFinishToResponsesStatus(finishReason, { hasToolCalls: callCount > 0, blocked });
+  /** Finishes the open item, then sends the reasoning item of a signature its message was holding. */
+  private close(controller: Frames): void {
+    const open = this.open;
+    if (open === undefined) return;
+    const { outputIndex } = open;
+    if (open.kind === "message") {
+      const item = open.item;
+      item.status = "completed";
+      const part = item.content[0]!;
+      const common = { item_id: item.id, output_index: outputIndex, content_index: 0 };
       controller.enqueue(
         frame({
-          type: "response.completed",
-          sequence_number: sequenceNumber++,
-          response: responseObject({
-            ...ending,
-            completed_at: ending.status === "completed" ? options.now() : null,
-            output,
-            usage,
-          }),
+          type: "response.output_text.done",
+          sequence_number: this.sequenceNumber++,
+          ...common,
+          text: part.text,
         }),
       );
-      ended = true;
-    },
+      controller.enqueue(
+        frame({ type: "response.content_part.done", sequence_number: this.sequenceNumber++, ...common, part }),
+      );
+    } else {
+      const item = open.item;
+      item.status = "completed";
+      const part = item.summary[0]!;
+      const common = { item_id: item.id, output_index: outputIndex, summary_index: 0 };
+      controller.enqueue(
+        frame({
+          type: "response.reasoning_summary_text.done",
+          sequence_number: this.sequenceNumber++,
+          ...common,
+          text: part.text,
+        }),
+      );
+      controller.enqueue(
+        frame({
+          type: "response.reasoning_summary_part.done",
+          sequence_number: this.sequenceNumber++,
+          ...common,
+          part,
+        }),
+      );
+    }
+    this.open = undefined;
+    controller.enqueue(
+      frame({
+        type: "response.output_item.done",
+        sequence_number: this.sequenceNumber++,
+        output_index: outputIndex,
+        item: open.item,
+      }),
+    );
+    if (open.kind === "message" && this.pendingSignature !== undefined) {
+      const signature = this.pendingSignature;
+      this.pendingSignature = undefined;
+      this.emitSignatureItem(controller, signature);
+    }
+  }
 
-    cancel() {
-      reportUsage();
+  /** The reasoning item of a text signature, whole: added and done at once, as it has nothing to stream. */
+  private emitSignatureItem(controller: Frames, signature: string): void {
+    const outputIndex = this.output.length;
+    const item = createSignatureReasoningItem(this.ids!.itemId("rs", outputIndex), signature);
+    this.output.push(item);
+    controller.enqueue(
+      frame({
+        type: "response.output_item.added",
+        sequence_number: this.sequenceNumber++,
+        output_index: outputIndex,
+        item: { ...item, status: "in_progress" },
+      }),
+    );
+    controller.enqueue(
+      frame({
+        type: "response.output_item.done",
+        sequence_number: this.sequenceNumber++,
+        output_index: outputIndex,
+        item,
+      }),
+    );
+  }
+
+  private fail(controller: Frames, message: string, code?: string): void {
+    this.ended = true;
+    this.reportUsage();
+    controller.enqueue(this.errorFrame(message, code));
+  }
+
+  private reportUsage(): void {
+    if (this.usageReported) return;
+    this.usageReported = true;
+    this.options.onUsage(
+      convertNativeUsage(this.lastUsageMetadata, { producedMedia: this.producedMedia }).meteredUsage,
+    );
+  }
+
+  private inProgress(): ResponseObject {
+    return this.responseObject({
+      status: "in_progress",
+      incomplete_details: null,
+      completed_at: null,
+      output: [],
+      usage: null,
+    });
+  }
+
+  /** A snapshot of the response: in progress (no output, no usage yet) until the last event. */
+  private responseObject(
+    fields: Pick<ResponseObject, "status" | "incomplete_details" | "output" | "usage"> & {
+      completed_at: number | null;
     },
-  };
-  return { transformer, errorFrame: (message) => errorFrame(message) };
+  ): ResponseObject {
+    return {
+      id: this.ids!.responseId,
+      object: "response",
+      created_at: this.options.created,
+      status: fields.status,
+      completed_at: fields.completed_at,
+      incomplete_details: fields.incomplete_details,
+      model: this.options.model,
+      output: fields.output,
+      ...this.options.settings,
+      usage: fields.usage,
+    };
+  }
+}
+
+function frame(event: ResponseStreamEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
