@@ -15,7 +15,7 @@ export interface VideoSubmitInput {
 }
 
 /**
- * The asynchronous video task lifecycle (issue 14): submit (reserve, call the upstream, store the task and hand it
+ * The asynchronous video task lifecycle: submit (reserve, call the upstream, store the task and hand it
  * the reservation), refresh (poll, map, and finish with a compare-and-swap whose winner alone settles or refunds),
  * and the reads the endpoints need. The background poller (start-task-poller.ts) drives `pollClaimed`.
  */
