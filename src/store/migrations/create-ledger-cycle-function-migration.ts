@@ -31,7 +31,7 @@ export function createLedgerCycleFunctionMigration(dialect: DatabaseDialect): Mi
   };
 }
 
-const ledgerCycleFunctionSql = `
+export const ledgerCycleFunctionSql = `
 create or replace function run_ledger_cycle(
   settle_reservation_ids text[], settle_token_ids bigint[], settle_user_ids bigint[], settle_actual_costs bigint[],
   hold_reservation_ids text[], hold_token_ids bigint[], hold_user_ids bigint[], hold_amounts bigint[],

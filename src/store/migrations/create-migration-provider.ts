@@ -4,6 +4,7 @@ import { createBatchedLedgerFunctionsMigration } from "./create-batched-ledger-f
 import { createChannelHealthMigration } from "./create-channel-health-migration.js";
 import { createInitialMigration } from "./create-initial-migration.js";
 import { createLedgerCycleFunctionMigration } from "./create-ledger-cycle-function-migration.js";
+import { createOneSidedLedgerCycleMigration } from "./create-one-sided-ledger-cycle-migration.js";
 import { createPartitionedUsageLogsMigration } from "./create-partitioned-usage-logs-migration.js";
 import { createPricesAndGroupsMigration } from "./create-prices-and-groups-migration.js";
 import { createResponseRoutesMigration } from "./create-response-routes-migration.js";
@@ -35,6 +36,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0014_ledger_cycle_function": createLedgerCycleFunctionMigration(dialect),
     "0015_usage_model_rollups": createUsageModelRollupsMigration(dialect),
     "0016_partitioned_usage_logs": createPartitionedUsageLogsMigration(dialect, () => Math.floor(Date.now() / 1000)),
+    "0017_one_sided_ledger_cycle": createOneSidedLedgerCycleMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

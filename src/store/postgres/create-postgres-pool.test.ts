@@ -63,4 +63,43 @@ describe("createPostgresPool", () => {
     expect(failure).not.toBeInstanceOf(DatabaseUnavailableError);
     expect((failure as { code?: string }).code).toBe("42P01");
   });
+
+  it("prepares a text with parameters by name from its second run, once per connection; a one-off stays unnamed", async () => {
+    const marker = `prepared_${crypto.randomBytes(4).toString("hex")}`;
+    const repeated = (value: number) => sql<{ value: number }>`select ${value}::integer as value, ${marker}::text as marker`;
+    const preparedTexts = async () =>
+      (
+        await db
+          .connection()
+          .execute((connection) =>
+            sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(connection),
+          )
+      ).rows
+        .map((row) => row.statement)
+        .filter((statement) => statement.includes("as marker"));
+    await repeated(1).execute(db);
+    expect(await preparedTexts()).toEqual([]);
+    // Both connections of the pool are taken at once, several times: each prepares the text once for itself.
+    const answers = await Promise.all([1, 2, 3, 4].map((value) => repeated(value).execute(db)));
+    expect(answers.map((answer) => answer.rows[0]!.value)).toEqual([1, 2, 3, 4]);
+    expect(await preparedTexts()).toHaveLength(1);
+  });
+
+  it("drops a connection whose prepared statement went stale when its table changed shape, and serves on a new one", async () => {
+    const table = `stale_${crypto.randomBytes(4).toString("hex")}`;
+    await sql`create table ${sql.table(table)} (id integer)`.execute(db);
+    try {
+      await sql`insert into ${sql.table(table)} values (1)`.execute(db);
+      const read = () => sql`select * from ${sql.table(table)} where id = ${1}`.execute(db);
+      // One connection at a time (a transaction-less loop on a pool of two can take either): run it on both.
+      for (let run = 0; run < 4; run += 1) await Promise.all([read(), read()]);
+      await sql`alter table ${sql.table(table)} add column extra integer`.execute(db);
+      const failures = await Promise.all([read(), read()].map((answer) => answer.catch((error: unknown) => error)));
+      for (const failure of failures) expect((failure as { code?: string }).code).toBe("0A000");
+      const afterwards = await read();
+      expect(afterwards.rows).toEqual([{ id: 1, extra: null }]);
+    } finally {
+      await sql`drop table if exists ${sql.table(table)}`.execute(db);
+    }
+  });
 });

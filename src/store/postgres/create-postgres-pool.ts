@@ -28,6 +28,11 @@ export interface CreatePostgresPoolOptions {
   connectionString: string;
   max: number;
   timeouts: PostgresTimeouts;
+  /**
+   * Distinct statement texts prepared by name on each connection (default 200); later new texts run unnamed, so a
+   * connection's server-side statements stay bounded.
+   */
+  maximumPreparedStatements?: number;
   /** Startup options (`-c search_path=…`). */
   options?: string;
   types: pg.CustomTypesConfig;
@@ -64,6 +69,7 @@ export function createPostgresPool(options: CreatePostgresPoolOptions): Postgres
   pool.on("connect", (client) => client.on("error", () => undefined));
 
   const wrappers = new WeakMap<pg.PoolClient, CheckedOutClient>();
+  const statementNames = new StatementNames(options.maximumPreparedStatements ?? 200);
   return {
     async connect() {
       let client: pg.PoolClient;
@@ -75,7 +81,7 @@ export function createPostgresPool(options: CreatePostgresPoolOptions): Postgres
       // Kysely keeps one connection object per client it is given: hand it the same wrapper for the same client.
       let wrapper = wrappers.get(client);
       if (wrapper === undefined) {
-        wrapper = new CheckedOutClient(client);
+        wrapper = new CheckedOutClient(client, statementNames);
         wrappers.set(client, wrapper);
       }
       wrapper.broken = false;
@@ -89,25 +95,66 @@ class CheckedOutClient implements PostgresPoolClient {
   /** Set when a query on it failed for want of the server: release then destroys it. */
   broken = false;
 
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly statementNames: StatementNames,
+  ) {}
 
   query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
   query<R>(sql: string | PostgresCursor<R>, parameters?: readonly unknown[]): unknown {
     // Kysely's streaming (cursor) queries are not used by the gateway; they pass through as they are.
     if (typeof sql !== "string") return this.client.query(sql as never);
-    return (this.client.query(sql, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<R>>).catch(
-      (error: unknown) => {
-        const failure = classifyPostgresFailure(error);
-        if (failure === "connection") this.broken = true;
-        throw failure === "sql" ? error : new DatabaseUnavailableError({ cause: error });
-      },
-    );
+    const values = parameters as unknown[];
+    const name = this.statementNames.nameOf(sql, values.length);
+    const answer = name === undefined ? this.client.query(sql, values) : this.client.query({ name, text: sql, values });
+    return (answer as unknown as Promise<PostgresQueryResult<R>>).catch((error: unknown) => {
+      const failure = classifyPostgresFailure(error);
+      // 0A000 on a prepared statement: a table it reads changed shape (a migration of a newer instance); the
+      // connection's copy can never run again, so the connection goes and the next one prepares it anew.
+      if (failure === "connection" || (name !== undefined && isStalePreparedStatement(error))) this.broken = true;
+      throw failure === "sql" ? error : new DatabaseUnavailableError({ cause: error });
+    });
   }
 
   release(): void {
     this.client.release(this.broken ? true : undefined);
   }
+}
+
+/**
+ * Which statement texts run as named prepared statements. Kysely sends every query unnamed, so PostgreSQL parses
+ * and plans it again each time; for the ledger's settlement statement (the usage row, its two rollups and the
+ * settlement function in one text) that was most of the statement's time at one request at a time. A text gets a
+ * name the second time it is seen with parameters (a one-off, such as a migration's, never does; a text without
+ * parameters keeps pg's simple protocol, which allows several statements in one text), and pg prepares it once
+ * per connection. The names are the pool's, shared by its connections; past `maximum` texts, new ones run unnamed.
+ */
+class StatementNames {
+  private readonly names = new Map<string, string>();
+  private seenOnce = new Set<string>();
+
+  constructor(private readonly maximum: number) {}
+
+  nameOf(text: string, parameterCount: number): string | undefined {
+    if (parameterCount === 0) return undefined;
+    const known = this.names.get(text);
+    if (known !== undefined || this.names.size >= this.maximum) return known;
+    if (!this.seenOnce.has(text)) {
+      // Bounded too: texts that differ every time (IN-lists of every length) would otherwise pile up here.
+      if (this.seenOnce.size >= this.maximum * 10) this.seenOnce = new Set();
+      this.seenOnce.add(text);
+      return undefined;
+    }
+    this.seenOnce.delete(text);
+    const name = `gateway_statement_${this.names.size + 1}`;
+    this.names.set(text, name);
+    return name;
+  }
+}
+
+function isStalePreparedStatement(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === "0A000";
 }
 
 /**
