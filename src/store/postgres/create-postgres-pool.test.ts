@@ -66,7 +66,8 @@ describe("createPostgresPool", () => {
 
   it("prepares a text with parameters by name from its second run, once per connection; a one-off stays unnamed", async () => {
     const marker = `prepared_${crypto.randomBytes(4).toString("hex")}`;
-    const repeated = (value: number) => sql<{ value: number }>`select ${value}::integer as value, ${marker}::text as marker`;
+    const repeated = (value: number) =>
+      sql<{ value: number }>`select ${value}::integer as value, ${marker}::text as marker`;
     const preparedTexts = async () =>
       (
         await db
