@@ -207,8 +207,11 @@ export async function startGateway(
   projectRoot: string,
   upstreamUrl: string,
   launch: GatewayLaunch,
+  /** More of the gateway's environment (a setting a probe compares, e.g. tracing on). */
+  environment: Record<string, string> = {},
 ): Promise<StartedGateway> {
   const { server, url, adminToken, dataFolder } = await startGatewayProcess(projectRoot, launch, {
+    environment,
     config: {
       channels: [
         {
