@@ -289,7 +289,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     logs: {
       retentionDays: file.logs?.retention_days ?? 90,
       rollupRetentionDays: file.logs?.rollup_retention_days ?? 0,
-      retentionBatchSize: file.logs?.retention_batch_size ?? 500,
+      retentionBatchSize: file.logs?.retention_batch_size ?? 100,
       retentionPauseMs: file.logs?.retention_pause_ms ?? 100,
     },
     nativeSafetySettings: file.native?.safety_settings,

@@ -116,4 +116,37 @@ describe.each(testDatabases)("usage retention on $name", ({ database }) => {
       expect(Number(free.rows[0]!.freelist_count)).toBe(0);
     }
   });
+
+  it("pauses after each batch about four times the batch's own time, however short the configured pause", async () => {
+    const { context } = gateway.gateway;
+    const now = context.now();
+    const { db, dialect } = context.database;
+    for (let batch = 0; batch < 6; batch += 1)
+      await insertUsageLogs(
+        db,
+        dialect,
+        Array.from({ length: 100 }, (_, index) => oldRow(batch * 100 + index, now - 50 * DAY - batch)),
+      );
+    const steps: { endedAt: number; milliseconds: number; rows: number }[] = [];
+    // The configured pause is 1 ms, far below four times a 100-row delete.
+    const retention = startUsageRetention(context, {
+      intervalMs: 3_600_000,
+      firstPassAfterMs: 3_600_000,
+      onStep: (step) => steps.push({ endedAt: performance.now(), milliseconds: step.milliseconds, rows: step.rows }),
+    });
+    await retention.runOnce();
+    await retention.stop();
+    // A full batch (100 rows, the configured size) is followed by a pause; the last, short one ends the deletes.
+    const paused = steps.flatMap((step, index) => (step.rows === 100 && index + 1 < steps.length ? [index] : []));
+    expect(paused.length).toBeGreaterThanOrEqual(5);
+    for (const index of paused.map((previousIndex) => previousIndex + 1)) {
+      const previous = steps[index - 1]!;
+      const startedAt = steps[index]!.endedAt - steps[index]!.milliseconds;
+      // Four times, counted by a timer from the event loop's time of the turn the batch ran in: on SQLite, whose
+      // batch runs synchronously, that time is up to the batch's own older, so at least three times are seen here;
+      // 1 ms of slack for the timer's millisecond clock.
+      expect(startedAt - previous.endedAt).toBeGreaterThanOrEqual(Math.max(1, 3 * previous.milliseconds) - 1);
+    }
+    expect(Math.max(...paused.map((index) => steps[index]!.milliseconds))).toBeGreaterThan(0.5);
+  });
 });
