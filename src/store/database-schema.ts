@@ -87,6 +87,14 @@ export interface ChannelHealthTable {
   changed_time: number;
 }
 
+/** One credential or account failure of a channel or key, counted by every instance toward taking it out. */
+export interface ChannelCredentialFailuresTable {
+  channel_id: number;
+  key_index: number;
+  /** unix seconds */
+  failed_time: number;
+}
+
 /** The outcome of the last test of a channel (one row per channel, replaced by each test). */
 export interface ChannelLastTestsTable {
   channel_id: number;
@@ -333,6 +341,7 @@ export interface Database {
   tokens: TokensTable;
   channels: ChannelsTable;
   channel_health: ChannelHealthTable;
+  channel_credential_failures: ChannelCredentialFailuresTable;
   channel_last_tests: ChannelLastTestsTable;
   channel_health_rules: ChannelHealthRulesTable;
   quota_reservations: QuotaReservationsTable;

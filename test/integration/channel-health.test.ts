@@ -199,6 +199,39 @@ describe("channel health on two instances sharing PostgreSQL and Redis", () => {
     expect((await findChannelByName(first, "multi")).key_health?.[1]).toEqual({ index: 1, state: "healthy" });
   });
 
+  it("counts one key's failures on every instance together: one on each takes it out (the rules say two)", async () => {
+    const { key } = await createApiKey(first, { unlimitedQuota: true });
+    upstream.setAcceptedKeys([goodKey]);
+    expect(await chat(first, key, "model-s")).toBe(502);
+    // The first instance's failure is counted before the second's: each request answers before its count is stored.
+    await expect
+      .poll(
+        async () =>
+          Number(
+            (
+              await sql<{ count: string | number }>`
+                select count(*) as count from channel_credential_failures`.execute(sharedDatabase.db)
+            ).rows[0]!.count,
+          ),
+        { timeout: 2_000, interval: 25 },
+      )
+      .toBe(1);
+    expect(await chat(second, key, "model-s")).toBe(502);
+    await expect.poll(() => chat(first, key, "model-s"), { timeout: 2_000, interval: 25 }).toBe(503);
+    expect((await findChannelByName(first, "solo")).health).toMatchObject({
+      state: "auto_disabled",
+      reason: "unauthorized",
+      upstream_status: 401,
+    });
+
+    upstream.setAcceptedKeys([goodKey, soloKey, revokedKey]);
+    await first.gateway.context.channelHealth!.probeOnce();
+    await expect.poll(() => chat(second, key, "model-s"), { timeout: 2_000, interval: 25 }).toBe(200);
+    const left = await sql<{ count: string | number }>`
+      select count(*) as count from channel_credential_failures`.execute(sharedDatabase.db);
+    expect(Number(left.rows[0]!.count)).toBe(0);
+  });
+
   it("never disables for 429 or 5xx, however many", async () => {
     const { key } = await createApiKey(first, { unlimitedQuota: true });
     upstream.setFaults({ status: 429 });

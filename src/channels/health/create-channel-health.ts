@@ -13,6 +13,10 @@ import {
   type ChannelHealthRecord,
 } from "../../store/channel-health/channel-health-queries.js";
 import {
+  clearCredentialFailures,
+  countCredentialFailure,
+} from "../../store/channel-health/channel-credential-failure-queries.js";
+import {
   readChannelHealthRules,
   saveChannelHealthRules,
   type StoredChannelHealthRules,
@@ -34,9 +38,11 @@ export interface ChannelHealthDependencies {
  * Channel health: the part of a channel's state that the gateway changes by itself. A credential or account failure
  * (see classifyCredentialFailure) counted `disable_after_failures` times within `failure_window_seconds` takes the
  * key out (a channel with several keys) or the channel (one key) through a row every instance reads; the instance
- * whose insert made the row announces it (change bus, metric, log, webhook). Failures are counted per instance:
- * the row, not the count, is what instances share. Rows of automatic disables are probed with the channel test and
- * removed when it passes.
+ * whose insert made the row announces it (change bus, metric, log, webhook). Failures are counted in the database,
+ * every instance's together (a row per failure), so N instances behind a load balancer take a key out after the
+ * failures the rules name, not N times as many. A success clears the count when this instance counted a failure of
+ * that key (a write only then, not on every success). Rows of automatic disables are probed with the channel test
+ * and removed when it passes.
  */
 export function createChannelHealth(
   context: ChannelServicesContext & Pick<GatewayContext, "findAdapter">,
@@ -50,7 +56,8 @@ export function createChannelHealth(
   };
   let probingStarted = false;
   const { router, metrics } = dependencies;
-  const failureTimes = new Map<string, number[]>();
+  // Channels and keys this instance counted a failure of since they last answered: their successes clear the count.
+  const countedHere = new Map<string, { channelId: number; keyIndex: number }>();
   let probeTimer: NodeJS.Timeout | undefined;
   let probing: Promise<void> | undefined;
   const pending = new Set<Promise<void>>();
@@ -100,6 +107,27 @@ export function createChannelHealth(
     });
   }
 
+  async function forgetFailures(channelId: number, keyIndex: number): Promise<void> {
+    countedHere.delete(`${channelId}:${keyIndex}`);
+    await clearCredentialFailures(context.database.db, channelId, keyIndex);
+  }
+
+  async function countFailure(attempt: ChannelAttempt, reason: string, statusCode: number, requestId: string) {
+    const keyIndex = scopeOf(attempt);
+    const channelId = attempt.channel.id;
+    const failedTime = context.now();
+    countedHere.set(`${channelId}:${keyIndex}`, { channelId, keyIndex });
+    const failures = await countCredentialFailure(context.database.db, {
+      channelId,
+      keyIndex,
+      failedTime,
+      windowStart: failedTime - rules.failureWindowSeconds,
+    });
+    if (failures < rules.disableAfterFailures) return;
+    await forgetFailures(channelId, keyIndex);
+    await disable(attempt, reason, statusCode, requestId);
+  }
+
   function track(work: Promise<void>) {
     pending.add(work);
     void work.finally(() => pending.delete(work));
@@ -112,7 +140,7 @@ export function createChannelHealth(
     const outcome = await testChannelUpstream(context, record.channelId, undefined, { keyIndex });
     if (!outcome.success) return;
     if (!(await deleteChannelHealth(context.database.db, record.channelId, record.keyIndex, "auto_disabled"))) return;
-    failureTimes.delete(`${record.channelId}:${record.keyIndex}`);
+    await forgetFailures(record.channelId, record.keyIndex);
     await announce({
       channelId: record.channelId,
       channelName: channel.name,
@@ -158,21 +186,21 @@ export function createChannelHealth(
       const { statusCode, bodyText } = error.upstreamAnswer;
       const reason = classifyCredentialFailure(statusCode, bodyText);
       if (reason === undefined) return;
-      const slot = `${attempt.channel.id}:${scopeOf(attempt)}`;
-      const nowSeconds = context.now();
-      const recent = (failureTimes.get(slot) ?? []).filter((time) => time > nowSeconds - rules.failureWindowSeconds);
-      recent.push(nowSeconds);
-      failureTimes.set(slot, recent);
-      if (recent.length < rules.disableAfterFailures) return;
-      failureTimes.delete(slot);
       track(
-        disable(attempt, reason, statusCode, requestId).catch((failure: unknown) =>
+        countFailure(attempt, reason, statusCode, requestId).catch((failure: unknown) =>
           context.logger.error({ err: failure, channelId: attempt.channel.id }, "cannot store a channel's health"),
         ),
       );
     },
     reportSuccess(attempt) {
-      if (failureTimes.size > 0) failureTimes.delete(`${attempt.channel.id}:${scopeOf(attempt)}`);
+      if (countedHere.size === 0) return;
+      const counted = countedHere.get(`${attempt.channel.id}:${scopeOf(attempt)}`);
+      if (counted === undefined) return;
+      track(
+        forgetFailures(counted.channelId, counted.keyIndex).catch((failure: unknown) =>
+          context.logger.error({ err: failure, channelId: counted.channelId }, "cannot store a channel's health"),
+        ),
+      );
     },
     async setByAdministrator(channelId, keyIndex, enabled) {
       const scope = keyIndex ?? wholeChannel;
@@ -192,7 +220,7 @@ export function createChannelHealth(
           changedTime: time,
         });
       }
-      failureTimes.delete(`${channelId}:${scope}`);
+      await forgetFailures(channelId, scope);
       await announce({
         channelId,
         channelName: channel?.name ?? String(channelId),

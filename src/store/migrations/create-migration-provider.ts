@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from "kysely";
 import type { DatabaseDialect } from "../database-dialect.js";
 import { createBatchedLedgerFunctionsMigration } from "./create-batched-ledger-functions-migration.js";
+import { createChannelCredentialFailuresMigration } from "./create-channel-credential-failures-migration.js";
 import { createChannelHealthMigration } from "./create-channel-health-migration.js";
 import { createInitialMigration } from "./create-initial-migration.js";
 import { createLedgerCycleFunctionMigration } from "./create-ledger-cycle-function-migration.js";
@@ -37,6 +38,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0015_usage_model_rollups": createUsageModelRollupsMigration(dialect),
     "0016_partitioned_usage_logs": createPartitionedUsageLogsMigration(dialect, () => Math.floor(Date.now() / 1000)),
     "0017_one_sided_ledger_cycle": createOneSidedLedgerCycleMigration(dialect),
+    "0018_channel_credential_failures": createChannelCredentialFailuresMigration(),
   };
   return { getMigrations: async () => migrations };
 }
