@@ -6,9 +6,8 @@ import { fileURLToPath } from "node:url";
 import type { GatewayDatabase } from "../src/store/gateway-database.js";
 import { openDatabase } from "../src/store/open-database.js";
 import { addMonths, createUsageLogPartitions, monthStartOf } from "../src/store/usage-logs/usage-log-partitions.js";
-import { startUsageRetention, type UsageRetentionStep } from "../src/usage-logs/start-usage-retention.js";
-import { createLogger } from "../src/logging/logger.js";
-import type { GatewayConfig } from "../src/config/gateway-config.js";
+import type { UsageRetentionStep } from "../src/usage-logs/start-usage-retention.js";
+import { createRetentionJob, type RetentionJob, type RetentionJobSettings } from "./create-retention-job.js";
 import { chatBody } from "./bench-plan.js";
 import { generateUsageRows } from "./generate-usage-rows.js";
 import { runLoadPoint } from "./run-load-point.js";
@@ -139,7 +138,7 @@ export async function measureRetentionUnderLoad(options: {
     // a child process, whose event loop nothing else keeps busy (here, the load generator's waits were timed too).
     const job =
       options.dialect === "sqlite"
-        ? startRetentionJobHere(database, settings)
+        ? createRetentionJob(database, settings, (error) => console.error(`retention failed: ${String(error)}`))
         : await startRetentionJobProcess(options.projectRoot, settings);
     stopJob = () => job.close();
     job.onStep((step) => steps.push(step));
@@ -233,57 +232,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
 }
 
-interface RetentionJob {
-  onStep(listener: (step: UsageRetentionStep) => void): void;
-  /** Starts one pass. */
-  run(): void;
-  /** Ends the pass after its current batch. */
-  stop(): Promise<void>;
-  close(): Promise<void>;
-}
-
-function startRetentionJobHere(
-  database: GatewayDatabase,
-  settings: { retentionDays: number; batchSize: number; pauseMs: number },
-): RetentionJob {
-  const config = {
-    logs: {
-      retentionDays: settings.retentionDays,
-      rollupRetentionDays: 0,
-      retentionBatchSize: settings.batchSize,
-      retentionPauseMs: settings.pauseMs,
-    },
-  } as GatewayConfig;
-  const listeners: ((step: UsageRetentionStep) => void)[] = [];
-  let retention: ReturnType<typeof startUsageRetention> | undefined;
-  let pass: Promise<unknown> = Promise.resolve();
-  return {
-    onStep: (listener) => listeners.push(listener),
-    run() {
-      retention = startUsageRetention(
-        { config, database, logger: createLogger({ level: "warn" }), now: () => Math.floor(Date.now() / 1000) },
-        {
-          intervalMs: 3_600_000,
-          firstPassAfterMs: 3_600_000,
-          onStep: (step) => {
-            for (const listener of listeners) listener(step);
-          },
-        },
-      );
-      pass = retention.runOnce().catch((error: unknown) => console.error(`retention failed: ${String(error)}`));
-    },
-    async stop() {
-      await retention?.stop();
-      await pass;
-    },
-    close: async () => {},
-  };
-}
-
 /** bench/children/retention-job-process.ts, ready to run a pass. */
 async function startRetentionJobProcess(
   projectRoot: string,
-  settings: { databaseUrl: string; retentionDays: number; batchSize: number; pauseMs: number },
+  settings: RetentionJobSettings & { databaseUrl: string },
 ): Promise<RetentionJob> {
   const child = fork(path.join(projectRoot, "bench/children/retention-job-process.ts"), [], {
     cwd: projectRoot,
