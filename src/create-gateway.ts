@@ -91,6 +91,7 @@ export async function createGateway(
       sqliteCommitIntervalMs: config.sqliteCommitIntervalMs,
       postgresTimeouts: config.databaseTimeouts,
       postgresPoolSize: config.databasePoolSize,
+      postgresPreparedStatements: config.databasePreparedStatements,
       onSqliteCommitError: (error) =>
         logger.error({ err: error }, "quota ledger commit failed; the writes of its window are lost"),
       onSqliteDeferredError: (error) =>

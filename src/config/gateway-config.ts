@@ -49,16 +49,22 @@ export interface GatewayConfig {
   /** Prefix of the Redis keys the gateway writes for per-key rate limits (REDIS_KEY_PREFIX, default `gateway`). */
   redisKeyPrefix: string;
   /**
-   * DATABASE_POOL_SIZE: PostgreSQL connections each instance keeps at most (default 10). The quota ledger uses up to
-   * two of them (one batch of holds, one of settlements); the rest serve everything else.
+   * DATABASE_POOL_SIZE: PostgreSQL connections each instance keeps at most (default 10). The quota ledger uses
+   * DATABASE_LEDGER_BATCHES_IN_FLIGHT of them; the rest serve everything else.
    */
   databasePoolSize: number;
   /**
-   * DATABASE_LEDGER_BATCHES_IN_FLIGHT: PostgreSQL, batches of holds (and, apart, of settlements) each instance has
+   * DATABASE_LEDGER_BATCHES_IN_FLIGHT: PostgreSQL, ledger batches (holds and settlements together) each instance has
    * out at once (default 1). More helps only when many keys of many users are busy at once: batches of one hot key
    * wait on its row lock anyway, and each more batch out splits its requests into more, smaller commits.
    */
   databaseLedgerBatchesInFlight: number;
+  /**
+   * DATABASE_PREPARED_STATEMENTS: PostgreSQL, statement texts each connection runs as named prepared statements
+   * (default 200). 0 sends every statement unnamed, as a PgBouncer in transaction mode without prepared-statement
+   * support needs.
+   */
+  databasePreparedStatements: number;
   /** PostgreSQL: how long the gateway waits at each step (each bounded, so a silent network loss ends). */
   databaseTimeouts: {
     /** DATABASE_CONNECT_TIMEOUT_MS: opening a connection, or waiting for a free one (default 5000). */

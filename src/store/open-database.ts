@@ -16,6 +16,8 @@ export type { GatewayDatabase } from "./gateway-database.js";
 export interface OpenDatabaseOptions {
   /** PostgreSQL only: connections in the pool (default 10). */
   postgresPoolSize?: number;
+  /** PostgreSQL only: statement texts run as named prepared statements (default 200; 0: none, for PgBouncer). */
+  postgresPreparedStatements?: number;
   /** PostgreSQL only: schema to use as search_path (tests isolate themselves this way). */
   postgresSchema?: string;
   /** PostgreSQL only: connect, query, statement and idle timeouts and TCP keep-alive (defaults in create-postgres-pool.ts). */
@@ -152,6 +154,7 @@ function createPostgresKysely(
     connectionString: databaseUrl,
     max: poolSize,
     timeouts,
+    maximumPreparedStatements: options.postgresPreparedStatements ?? 200,
     ...(options.postgresSchema === undefined ? {} : { options: `-c search_path=${options.postgresSchema}` }),
     // Quota, ids and times are bigint columns; their values stay far below 2^53, so numbers are
     // exact. Set per pool, not on the global pg.types, so other pg users are unaffected.

@@ -103,4 +103,26 @@ describe("createPostgresPool", () => {
       await sql`drop table if exists ${sql.table(table)}`.execute(db);
     }
   });
+
+  it("sends every statement unnamed when prepared statements are off (0), as PgBouncer in transaction mode needs", async () => {
+    const unnamed = new Kysely<Record<string, never>>({
+      dialect: new PostgresDialect({
+        pool: createPostgresPool({
+          connectionString: url.toString(),
+          max: 1,
+          maximumPreparedStatements: 0,
+          timeouts: defaultPostgresTimeouts,
+          types: pg.types,
+        }),
+      }),
+    });
+    try {
+      for (let run = 0; run < 3; run += 1) await sql`select ${run}::integer as unnamed_run`.execute(unnamed);
+      const prepared = await sql<{ count: string | number }>`
+        select count(*) as count from pg_prepared_statements`.execute(unnamed);
+      expect(Number(prepared.rows[0]!.count)).toBe(0);
+    } finally {
+      await unnamed.destroy();
+    }
+  });
 });
