@@ -326,7 +326,8 @@ function multiInstanceSection(rounds: MultiInstanceRound[]): string {
   return `## Multi-instance mode: PostgreSQL + Redis
 
 The gateway on one fresh PostgreSQL database and Redis (bench/measure-multi-instance.ts): one instance, and two
-instances on the same database behind one load generator (the connections split between them), with one hot key or
+instances on the same database behind one load generator (the connections split between them; at c=1 each instance
+gets one, so the two-instance rows there carry two requests at a time), with one hot key or
 64 keys of one user (each connection walks through the keys), beside the SQLite gateway's hot key measured in the same
 round. Gateway CPU is the instances' together; PostgreSQL CPU is that of the database's backends (the gateways'
 pooled connections; the server's shared writer processes are not counted); commits are the database's
