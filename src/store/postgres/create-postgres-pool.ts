@@ -125,7 +125,7 @@ class CheckedOutClient implements PostgresPoolClient {
 /**
  * Which statement texts run as named prepared statements. Kysely sends every query unnamed, so PostgreSQL parses
  * and plans it again each time; for the ledger's settlement statement (the usage row, its two rollups and the
- * settlement function in one text) that was most of the statement's time at one request at a time. A text gets a
+ * settlement function in one text) that was a large part of a request's database time at one request at a time. A text gets a
  * name the second time it is seen with parameters (a one-off, such as a migration's, never does; a text without
  * parameters keeps pg's simple protocol, which allows several statements in one text), and pg prepares it once
  * per connection. The names are the pool's, shared by its connections; past `maximum` texts, new ones run unnamed.
