@@ -53,6 +53,7 @@ describe("openDatabase", () => {
       [
         "audit_log",
         "billing_groups",
+        "channel_credential_failures",
         "channel_health",
         "channel_health_rules",
         "channel_last_tests",
