@@ -27,9 +27,8 @@ const VACUUM_PAGES_PER_STEP = 500;
 // Detaching a month partition waits this long at most for the statements using the log, then tries again later.
 const DETACH_LOCK_TIMEOUT_MS = 50;
 const DETACH_TRIES = 5;
-// A pause is this many times its batch's own time (counted from the event loop's time of the batch's turn, so on
-// SQLite, whose batch runs synchronously, about one batch less), so the job takes about a fifth of the database (on
-// SQLite, of its one writer) at most, however slow a batch gets on a loaded machine.
+// A pause is at least this many times its batch's own time, so the job takes a fifth of the database (on SQLite, of
+// its one writer) at most, however slow a batch gets on a loaded machine.
 const PAUSE_PER_BATCH_TIME = 4;
 
 /**
@@ -60,7 +59,11 @@ export function startUsageRetention(
       options.onStep?.({ kind: "delete", rows: batch, milliseconds });
       deleted += batch;
       if (!full(batch)) break;
-      await sleep(Math.max(retentionPauseMs, PAUSE_PER_BATCH_TIME * milliseconds));
+      // A timer counts from the event loop's time of its turn, which work earlier in the turn (on SQLite the batch
+      // itself, run synchronously) makes older than now: the remainder is waited out too.
+      const resumeAt = performance.now() + Math.max(retentionPauseMs, PAUSE_PER_BATCH_TIME * milliseconds);
+      for (let left = resumeAt - performance.now(); left > 0 && !stopped; left = resumeAt - performance.now())
+        await sleep(Math.ceil(left));
     }
     return deleted;
   };
