@@ -160,7 +160,7 @@ export interface GatewayConfig {
   /**
    * Usage log retention: raw rows older than `logs.retention_days` (default 90; 0 keeps them forever) are deleted in
    * batches of `logs.retention_batch_size` (default 100) with `logs.retention_pause_ms` (default 100) between
-   * batches, and about four times the batch's own time; hourly rollups are kept for `logs.rollup_retention_days` (default 0: forever).
+   * batches, and at least four times the batch's own time; hourly rollups are kept for `logs.rollup_retention_days` (default 0: forever).
    */
   logs: { retentionDays: number; rollupRetentionDays: number; retentionBatchSize: number; retentionPauseMs: number };
   nativeSafetySettings: Array<{ category: string; threshold: string }> | undefined;
