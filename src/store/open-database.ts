@@ -154,7 +154,9 @@ function createPostgresKysely(
     connectionString: databaseUrl,
     max: poolSize,
     timeouts,
-    maximumPreparedStatements: options.postgresPreparedStatements ?? 200,
+    ...(options.postgresPreparedStatements === undefined
+      ? {}
+      : { maximumPreparedStatements: options.postgresPreparedStatements }),
     ...(options.postgresSchema === undefined ? {} : { options: `-c search_path=${options.postgresSchema}` }),
     // Quota, ids and times are bigint columns; their values stay far below 2^53, so numbers are
     // exact. Set per pool, not on the global pg.types, so other pg users are unaffected.
