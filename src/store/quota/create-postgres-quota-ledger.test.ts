@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { KyselyPlugin } from "kysely";
+import { type KyselyPlugin, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { insertTestToken } from "../testing/insert-test-token.js";
 import { insertTestUser } from "../testing/insert-test-user.js";
@@ -64,5 +64,41 @@ describe("the PostgreSQL quota ledger", () => {
       .where("id", "=", token.id)
       .executeTakeFirstOrThrow();
     expect([Number(row.remain_quota), Number(row.used_quota)]).toEqual([0, 0]);
+  });
+
+  // A hold's commit need not wait for its WAL flush (the settlement after it does, and the log is flushed in order);
+  // a settlement's must, since the answer goes out after it. A trigger records each write's commit mode.
+  it("commits a batch of holds without waiting for the flush, and a settlement synchronously", async () => {
+    const user = await insertTestUser(postgres.db);
+    const token = await insertTestToken(postgres.db, user.id, { remainQuota: 100 });
+    await sql`create table commit_modes (operation text not null, mode text not null)`.execute(postgres.db);
+    await sql`create function record_commit_mode() returns trigger language plpgsql as $$
+      begin
+        insert into commit_modes values (tg_op, current_setting('synchronous_commit'));
+        return new;
+      end $$`.execute(postgres.db);
+    await sql`create trigger record_commit_mode after insert or update on quota_reservations
+      for each row execute function record_commit_mode()`.execute(postgres.db);
+    try {
+      const ledger = createPostgresQuotaLedger(postgres.db, { now: () => 1_700_000_000 });
+      const requestId = randomUUID();
+      expect(
+        await ledger.reserve({ requestId, tokenId: token.id, userId: user.id, amount: 60, tokenLimited: true }),
+      ).toBe("held");
+      expect(await ledger.settle({ reservationId: requestId, tokenId: token.id, userId: user.id, actual: 40 })).toBe(
+        true,
+      );
+      const modes = await sql<{ operation: string; mode: string }>`select operation, mode from commit_modes`.execute(
+        postgres.db,
+      );
+      expect(modes.rows).toEqual([
+        { operation: "INSERT", mode: "off" },
+        { operation: "UPDATE", mode: "on" },
+      ]);
+    } finally {
+      await sql`drop trigger record_commit_mode on quota_reservations`.execute(postgres.db);
+      await sql`drop function record_commit_mode()`.execute(postgres.db);
+      await sql`drop table commit_modes`.execute(postgres.db);
+    }
   });
 });
