@@ -36,9 +36,12 @@ export interface RetentionUnderLoadResult {
   /** Every delete batch (and partition drop) of the job while the load ran. */
   batches: number;
   rowsDeleted: number;
+  /** How long a batch held a lock requests could wait on (on SQLite its statement's own run; see UsageRetentionStep). */
   longestBatchMs: number;
   p99BatchMs: number;
   medianBatchMs: number;
+  /** The longest time around a batch, waits for the connection and the event loop included. */
+  longestBatchWallMs: number;
   longestDropMs: number | null;
   loadAverage: { start: number; end: number };
 }
@@ -161,8 +164,9 @@ export async function measureRetentionUnderLoad(options: {
     }
     const deletes = steps
       .filter((step) => step.kind === "delete")
-      .map((step) => step.milliseconds)
+      .map((step) => step.lockHeldMilliseconds)
       .sort((a, b) => a - b);
+    const deleteWalls = steps.filter((step) => step.kind === "delete").map((step) => step.milliseconds);
     const drops = steps.filter((step) => step.kind === "drop").map((step) => step.milliseconds);
     return {
       database: options.dialect === "postgres" ? "PostgreSQL" : "SQLite",
@@ -176,6 +180,7 @@ export async function measureRetentionUnderLoad(options: {
       longestBatchMs: deletes.at(-1) ?? Number.NaN,
       p99BatchMs: deletes[Math.min(deletes.length - 1, Math.floor(deletes.length * 0.99))] ?? Number.NaN,
       medianBatchMs: deletes[Math.floor(deletes.length / 2)] ?? Number.NaN,
+      longestBatchWallMs: deleteWalls.length > 0 ? Math.max(...deleteWalls) : Number.NaN,
       longestDropMs: drops.length > 0 ? Math.max(...drops) : null,
       loadAverage: { start: loadAverageStart, end: os.loadavg()[0]! },
     };
@@ -196,7 +201,7 @@ export function formatRetentionUnderLoad(result: RetentionUnderLoadResult): stri
   return [
     `${result.database}: retention of ${result.oldRows.toLocaleString("en")} old rows under 0 ms / 64 connections, ${result.rounds} rounds of ${result.secondsPerPoint} s; load average ${result.loadAverage.start.toFixed(2)} → ${result.loadAverage.end.toFixed(2)}`,
     `  throughput ${result.requestsPerSecondWithout.toFixed(0)} req/s without the job, ${result.requestsPerSecondWith.toFixed(0)} with it (${(100 * (ratio - 1)).toFixed(1)}%)`,
-    `  ${result.batches} delete batches, ${result.rowsDeleted.toLocaleString("en")} rows: longest ${result.longestBatchMs.toFixed(1)} ms, p99 ${result.p99BatchMs.toFixed(1)} ms, median ${result.medianBatchMs.toFixed(1)} ms${result.longestDropMs === null ? "" : `; partition drops: longest ${result.longestDropMs.toFixed(1)} ms`}`,
+    `  ${result.batches} delete batches, ${result.rowsDeleted.toLocaleString("en")} rows: lock held longest ${result.longestBatchMs.toFixed(1)} ms, p99 ${result.p99BatchMs.toFixed(1)} ms, median ${result.medianBatchMs.toFixed(1)} ms (longest with waits ${result.longestBatchWallMs.toFixed(1)} ms)${result.longestDropMs === null ? "" : `; partition drops: longest ${result.longestDropMs.toFixed(1)} ms`}`,
   ].join("\n");
 }
 

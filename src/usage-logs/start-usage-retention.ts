@@ -19,6 +19,11 @@ export interface UsageRetentionStep {
   kind: "delete" | "drop";
   rows: number;
   milliseconds: number;
+  /**
+   * How long the step held a lock a request could wait on: for a batch of deleted rows on SQLite, its statement's own
+   * run (the time around it adds waits for the connection and the event loop, holding nothing); else its time.
+   */
+  lockHeldMilliseconds: number;
 }
 
 const DAY_SECONDS = 86_400;
@@ -50,15 +55,19 @@ export function startUsageRetention(
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
 
-  const deleteInBatches = async (deleteBatch: () => Promise<number>, full: (deleted: number) => boolean) => {
+  const deleteInBatches = async (
+    deleteBatch: () => Promise<{ rows: number; lockHeldMilliseconds?: number }>,
+    full: (deleted: number) => boolean,
+  ) => {
     let deleted = 0;
     while (!stopped) {
       const began = performance.now();
       const batch = await deleteBatch();
       const milliseconds = performance.now() - began;
-      options.onStep?.({ kind: "delete", rows: batch, milliseconds });
-      deleted += batch;
-      if (!full(batch)) break;
+      const lockHeldMilliseconds = batch.lockHeldMilliseconds ?? milliseconds;
+      options.onStep?.({ kind: "delete", rows: batch.rows, milliseconds, lockHeldMilliseconds });
+      deleted += batch.rows;
+      if (!full(batch.rows)) break;
       // A timer counts from the event loop's time of its turn, which work earlier in the turn (on SQLite the batch
       // itself, run synchronously) makes older than now: the remainder is waited out too.
       const resumeAt = performance.now() + Math.max(retentionPauseMs, PAUSE_PER_BATCH_TIME * milliseconds);
@@ -77,7 +86,8 @@ export function startUsageRetention(
       for (let attempt = 1; attempt <= DETACH_TRIES && !stopped; attempt += 1) {
         const began = performance.now();
         const outcome = await dropUsageLogPartition(db, partition.name, { lockTimeoutMs: DETACH_LOCK_TIMEOUT_MS });
-        options.onStep?.({ kind: "drop", rows: 0, milliseconds: performance.now() - began });
+        const milliseconds = performance.now() - began;
+        options.onStep?.({ kind: "drop", rows: 0, milliseconds, lockHeldMilliseconds: milliseconds });
         if (outcome === "dropped") dropped.push(partition.name);
         if (outcome !== "busy") break;
         await sleep(retentionPauseMs);
@@ -94,14 +104,14 @@ export function startUsageRetention(
       const createdBefore = context.now() - Math.round(retentionDays * DAY_SECONDS);
       if (context.database.dialect === "postgres") droppedPartitions = await dropPartitionsBefore(createdBefore);
       deletedRows = await deleteInBatches(
-        () => deleteUsageLogsCreatedBefore(db, createdBefore, retentionBatchSize),
+        () => deleteUsageLogsCreatedBefore(context.database, createdBefore, retentionBatchSize),
         (batch) => batch === retentionBatchSize,
       );
     }
     if (rollupRetentionDays > 0) {
       const hourBefore = context.now() - Math.round(rollupRetentionDays * DAY_SECONDS);
       deletedRollups = await deleteInBatches(
-        () => deleteOldestUsageRollupHourBefore(db, hourBefore),
+        async () => ({ rows: await deleteOldestUsageRollupHourBefore(db, hourBefore) }),
         (batch) => batch > 0,
       );
     }

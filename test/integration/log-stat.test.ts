@@ -291,8 +291,8 @@ describe.each(testDatabases)("usage statistics and the administrators' log on $n
   it("answers from the hourly rollups alone: the same statistics once the raw rows are past their retention", async () => {
     const range = { start_time: dayOne, end_time: dayTwo + 86_400, scope: "all" };
     const before = (await statistics(administrator.client, range)).data!.data;
-    const { db } = gateway.gateway.context.database;
-    while ((await deleteUsageLogsCreatedBefore(db, dayTwo + 86_400, 100)) > 0);
+    const { database } = gateway.gateway.context;
+    while ((await deleteUsageLogsCreatedBefore(database, dayTwo + 86_400, 100)).rows > 0);
     expect(
       (await administrator.client.management.GET("/api/log/", { params: { query: {} } })).data!.data.items,
     ).toEqual([]);

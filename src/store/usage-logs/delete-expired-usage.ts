@@ -1,24 +1,53 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../database-schema.js";
+import type { GatewayDatabase } from "../gateway-database.js";
+
+/** A batch of deleted usage rows, and how long its statement held the database's lock. */
+export interface DeletedUsageBatch {
+  rows: number;
+  /**
+   * SQLite: the statement's own run, which takes the one writer's lock at its first step and gives it up at its
+   * commit. PostgreSQL: the statement's round trip, an upper bound of how long it held the rows it deleted (no
+   * request touches them; the log itself it holds only in a mode no insert or read waits on).
+   */
+  lockHeldMilliseconds: number;
+}
 
 /**
- * Deletes at most `limit` usage rows created before `createdBefore` (Unix seconds), oldest first; returns how many.
- * Small batches keep each delete's transaction (and on SQLite the one writer) short, so requests never wait long.
+ * Deletes at most `limit` usage rows created before `createdBefore` (Unix seconds), oldest first. Small batches keep
+ * each delete's transaction (and on SQLite the one writer) short, so requests never wait long.
+ *
+ * On SQLite the statement runs on the connection itself, timed alone: the time around a Kysely call adds the wait
+ * for the connection (a request's transaction under way) and for the event loop, when the job holds no lock. It
+ * takes the connection through Kysely first, so it never joins a request's open transaction, and commits the
+ * ledger's open window first, so it never joins that either.
  */
 export async function deleteUsageLogsCreatedBefore(
-  db: Kysely<Database>,
+  database: GatewayDatabase,
   createdBefore: number,
   limit: number,
-): Promise<number> {
+): Promise<DeletedUsageBatch> {
   // The time condition twice: on PostgreSQL the outer one keeps the delete to the partitions that can hold the rows.
-  const result = await db
+  const deletion = database.db
     .deleteFrom("usage_logs")
     .where("created_time", "<", createdBefore)
     .where("id", "in", (query) =>
       query.selectFrom("usage_logs").select("id").where("created_time", "<", createdBefore).orderBy("id").limit(limit),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    );
+  const { sqliteConnection, sqliteCommitWindow } = database;
+  if (sqliteConnection && sqliteCommitWindow) {
+    const compiled = deletion.compile();
+    const statement = sqliteConnection.prepare(compiled.sql);
+    return database.db.connection().execute(async () => {
+      sqliteCommitWindow.commitNow();
+      const began = performance.now();
+      const { changes } = statement.run(...compiled.parameters);
+      return { rows: changes, lockHeldMilliseconds: performance.now() - began };
+    });
+  }
+  const began = performance.now();
+  const result = await deletion.executeTakeFirst();
+  return { rows: Number(result.numDeletedRows), lockHeldMilliseconds: performance.now() - began };
 }
 
 /**

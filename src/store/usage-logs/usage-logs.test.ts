@@ -192,6 +192,39 @@ describe.each(testDatabases)("hourly rollups, keyset pages and retention on $nam
     expect(await findUsageLogById(db, 99_999_999)).toBeUndefined();
   });
 
+  // On SQLite the batch runs on the raw connection (timed alone); it must still wait for a transaction under way
+  // through Kysely, not join it and be rolled back with it.
+  it("deletes a batch outside any transaction under way: one rolled back meanwhile leaves the delete done", async () => {
+    const userId = 501;
+    const old = 1_500_000_000;
+    await insertUsageLogs(
+      db,
+      database.dialect,
+      [0, 1, 2].map((index) => usageLog({ userId, requestId: `r${index}`, createdTime: old + index })),
+    );
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let begun!: () => void;
+    const inTransaction = new Promise<void>((resolve) => {
+      begun = resolve;
+    });
+    const transaction = db.transaction().execute(async (transaction) => {
+      await insertUsageLogs(transaction, database.dialect, [usageLog({ userId, requestId: "rolled-back" })]);
+      begun();
+      await released;
+      throw new Error("rolled back");
+    });
+    await inTransaction;
+    const deleting = deleteUsageLogsCreatedBefore(database, old + 3, 100);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    await expect(transaction).rejects.toThrow("rolled back");
+    expect((await deleting).rows).toBeGreaterThanOrEqual(3);
+    expect(await countUsageLogsForUser(db, { userId })).toBe(0);
+  });
+
   it("deletes rows before a time in batches and rollups an hour at a time, leaving the rest", async () => {
     const userId = 500;
     const day = 1_600_000_000 - (1_600_000_000 % 3_600);
@@ -203,12 +236,12 @@ describe.each(testDatabases)("hourly rollups, keyset pages and retention on $nam
       ),
     );
     // Rows of the other tests are older still: gone first, whatever their number.
-    while ((await deleteUsageLogsCreatedBefore(db, day, 1_000)) > 0);
+    while ((await deleteUsageLogsCreatedBefore(database, day, 1_000)).rows > 0);
     while ((await deleteOldestUsageRollupHourBefore(db, day)) > 0);
     const before = await countUsageLogsForUser(db, { userId });
-    expect(await deleteUsageLogsCreatedBefore(db, day + 3 * 3_600, 2)).toBe(2);
-    expect(await deleteUsageLogsCreatedBefore(db, day + 3 * 3_600, 2)).toBe(1);
-    expect(await deleteUsageLogsCreatedBefore(db, day + 3 * 3_600, 2)).toBe(0);
+    expect((await deleteUsageLogsCreatedBefore(database, day + 3 * 3_600, 2)).rows).toBe(2);
+    expect((await deleteUsageLogsCreatedBefore(database, day + 3 * 3_600, 2)).rows).toBe(1);
+    expect((await deleteUsageLogsCreatedBefore(database, day + 3 * 3_600, 2)).rows).toBe(0);
     expect(await countUsageLogsForUser(db, { userId })).toBe(before - 3);
     expect(await countUsageLogsForUser(db, { userId, endTime: day + 3 * 3_600 - 1 })).toBe(0);
     const hours = async () =>
