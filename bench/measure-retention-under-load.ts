@@ -33,7 +33,7 @@ export interface RetentionUnderLoadResult {
   /** Median requests/s at 0 ms upstream latency and 64 connections, without and with the retention job running. */
   requestsPerSecondWithout: number;
   requestsPerSecondWith: number;
-  /** Every delete batch (and partition drop) of the job while the load ran. */
+  /** Every delete batch of the job while the load ran. */
   batches: number;
   rowsDeleted: number;
   /** How long a batch held a lock requests could wait on (on SQLite its statement's own run; see UsageRetentionStep). */
@@ -42,6 +42,9 @@ export interface RetentionUnderLoadResult {
   medianBatchMs: number;
   /** The longest time around a batch, waits for the connection and the event loop included. */
   longestBatchWallMs: number;
+  /** PostgreSQL: the longest month detach, the only step holding the usage log's own lock (including its wait). */
+  longestDetachMs: number | null;
+  /** PostgreSQL: the longest drop of a detached month, which locks that table alone. */
   longestDropMs: number | null;
   loadAverage: { start: number; end: number };
 }
@@ -60,7 +63,9 @@ const PAUSE_MS = 100;
  * a process of its own, as another instance runs it). Each batch is timed from its
  * statement's start to its end, an upper bound of how long it held its locks. On PostgreSQL the months wholly past
  * retention have partitions of their own and are dropped; the month straddling the boundary loses its rows by
- * batches. The gateway's own retention is off, so only the measured job deletes.
+ * batches. A month's detach (the only step taking the usage log's own lock, its wait for it included) and its drop
+ * (in a transaction of its own, locking the detached table alone) are timed apart. The gateway's own retention is
+ * off, so only the measured job deletes.
  */
 export async function measureRetentionUnderLoad(options: {
   projectRoot: string;
@@ -167,7 +172,10 @@ export async function measureRetentionUnderLoad(options: {
       .map((step) => step.lockHeldMilliseconds)
       .sort((a, b) => a - b);
     const deleteWalls = steps.filter((step) => step.kind === "delete").map((step) => step.milliseconds);
-    const drops = steps.filter((step) => step.kind === "drop").map((step) => step.milliseconds);
+    const longestOf = (kind: UsageRetentionStep["kind"]) => {
+      const times = steps.filter((step) => step.kind === kind).map((step) => step.milliseconds);
+      return times.length > 0 ? Math.max(...times) : null;
+    };
     return {
       database: options.dialect === "postgres" ? "PostgreSQL" : "SQLite",
       oldRows: options.oldRows,
@@ -181,7 +189,8 @@ export async function measureRetentionUnderLoad(options: {
       p99BatchMs: deletes[Math.min(deletes.length - 1, Math.floor(deletes.length * 0.99))] ?? Number.NaN,
       medianBatchMs: deletes[Math.floor(deletes.length / 2)] ?? Number.NaN,
       longestBatchWallMs: deleteWalls.length > 0 ? Math.max(...deleteWalls) : Number.NaN,
-      longestDropMs: drops.length > 0 ? Math.max(...drops) : null,
+      longestDetachMs: longestOf("detach"),
+      longestDropMs: longestOf("drop"),
       loadAverage: { start: loadAverageStart, end: os.loadavg()[0]! },
     };
   } finally {
@@ -201,7 +210,7 @@ export function formatRetentionUnderLoad(result: RetentionUnderLoadResult): stri
   return [
     `${result.database}: retention of ${result.oldRows.toLocaleString("en")} old rows under 0 ms / 64 connections, ${result.rounds} rounds of ${result.secondsPerPoint} s; load average ${result.loadAverage.start.toFixed(2)} → ${result.loadAverage.end.toFixed(2)}`,
     `  throughput ${result.requestsPerSecondWithout.toFixed(0)} req/s without the job, ${result.requestsPerSecondWith.toFixed(0)} with it (${(100 * (ratio - 1)).toFixed(1)}%)`,
-    `  ${result.batches} delete batches, ${result.rowsDeleted.toLocaleString("en")} rows: lock held longest ${result.longestBatchMs.toFixed(1)} ms, p99 ${result.p99BatchMs.toFixed(1)} ms, median ${result.medianBatchMs.toFixed(1)} ms (longest with waits ${result.longestBatchWallMs.toFixed(1)} ms)${result.longestDropMs === null ? "" : `; partition drops: longest ${result.longestDropMs.toFixed(1)} ms`}`,
+    `  ${result.batches} delete batches, ${result.rowsDeleted.toLocaleString("en")} rows: lock held longest ${result.longestBatchMs.toFixed(1)} ms, p99 ${result.p99BatchMs.toFixed(1)} ms, median ${result.medianBatchMs.toFixed(1)} ms (longest with waits ${result.longestBatchWallMs.toFixed(1)} ms)${result.longestDetachMs === null ? "" : `; longest detach (parent lock) ${result.longestDetachMs.toFixed(1)} ms`}${result.longestDropMs === null ? "" : `; longest drop ${result.longestDropMs.toFixed(1)} ms`}`,
   ].join("\n");
 }
 

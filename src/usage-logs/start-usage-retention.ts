@@ -5,7 +5,12 @@ import {
   deleteOldestUsageRollupHourBefore,
   deleteUsageLogsCreatedBefore,
 } from "../store/usage-logs/delete-expired-usage.js";
-import { dropUsageLogPartition, listUsageLogPartitions } from "../store/usage-logs/usage-log-partitions.js";
+import {
+  detachUsageLogPartition,
+  dropDetachedUsageLogPartition,
+  listDetachedUsageLogPartitions,
+  listUsageLogPartitions,
+} from "../store/usage-logs/usage-log-partitions.js";
 
 export interface UsageRetention {
   /** One pass now (tests, and the timer's work): deletes everything past retention, batch by batch. */
@@ -14,14 +19,18 @@ export interface UsageRetention {
   stop(): Promise<void>;
 }
 
-/** One step of a pass, as the bench times it: a batch of deleted rows, or a month partition detached and dropped. */
+/**
+ * One step of a pass, as the bench times it: a batch of deleted rows (`delete`); a month partition detached from the
+ * usage log (`detach`: the only step that takes the usage log's own lock, so its time bounds how long requests could
+ * wait on it); a detached month's table dropped (`drop`: locks that table alone).
+ */
 export interface UsageRetentionStep {
-  kind: "delete" | "drop";
+  kind: "delete" | "detach" | "drop";
   rows: number;
   milliseconds: number;
   /**
-   * How long the step held a lock a request could wait on: for a batch of deleted rows on SQLite, its statement's own
-   * run (the time around it adds waits for the connection and the event loop, holding nothing); else its time.
+   * How long the step held its lock: for a batch of deleted rows on SQLite, its statement's own run (the time around
+   * it adds waits for the connection and the event loop, holding nothing); else the step's time, an upper bound.
    */
   lockHeldMilliseconds: number;
 }
@@ -32,6 +41,9 @@ const VACUUM_PAGES_PER_STEP = 500;
 // Detaching a month partition waits this long at most for the statements using the log, then tries again later.
 const DETACH_LOCK_TIMEOUT_MS = 50;
 const DETACH_TRIES = 5;
+// Dropping a detached month waits for its own table only, which no request reads: longer is harmless, and a drop
+// not made now is found detached and made by the next pass.
+const DROP_LOCK_TIMEOUT_MS = 5_000;
 // A pause is at least this many times its batch's own time, so the job takes a fifth of the database (on SQLite, of
 // its one writer) at most, however slow a batch gets on a loaded machine.
 const PAUSE_PER_BATCH_TIME = 4;
@@ -42,7 +54,7 @@ const PAUSE_PER_BATCH_TIME = 4;
  * transaction, so a request never waits behind more than one batch (on SQLite the one writer is free between
  * batches; on PostgreSQL a batch locks only the rows it deletes, which no request touches). On SQLite the freed pages
  * are given back with incremental vacuum, a few hundred pages at a time. On PostgreSQL, whose usage log is
- * partitioned by month, a month wholly past retention is first detached and dropped at once; the month that
+ * partitioned by month, a month wholly past retention is first detached and then dropped; the month that
  * straddles the boundary (and the default partition) lose their old rows by the same batched deletes. Any instance
  * may run it: the deletes are idempotent, and a partition another instance dropped first is simply not found.
  */
@@ -79,21 +91,35 @@ export function startUsageRetention(
 
   // A partition is dropped only when every row it can hold is past retention; the detach gives up on a busy table
   // after a short wait (requests must not queue behind it) and is tried again a few times, then at the next pass.
+  // Months found detached first are what a crash between a detach and its drop left: they are dropped as well.
   const dropPartitionsBefore = async (createdBefore: number) => {
     const dropped: string[] = [];
+    for (const detached of await listDetachedUsageLogPartitions(db)) {
+      if (stopped || detached.to > createdBefore) continue;
+      if (await dropDetached(detached.name)) dropped.push(detached.name);
+    }
     for (const partition of await listUsageLogPartitions(db)) {
       if (stopped || partition.to > createdBefore) continue;
       for (let attempt = 1; attempt <= DETACH_TRIES && !stopped; attempt += 1) {
         const began = performance.now();
-        const outcome = await dropUsageLogPartition(db, partition.name, { lockTimeoutMs: DETACH_LOCK_TIMEOUT_MS });
+        const outcome = await detachUsageLogPartition(db, partition.name, { lockTimeoutMs: DETACH_LOCK_TIMEOUT_MS });
         const milliseconds = performance.now() - began;
-        options.onStep?.({ kind: "drop", rows: 0, milliseconds, lockHeldMilliseconds: milliseconds });
-        if (outcome === "dropped") dropped.push(partition.name);
+        options.onStep?.({ kind: "detach", rows: 0, milliseconds, lockHeldMilliseconds: milliseconds });
+        // Dropped even when the job is stopping: a month detached stays out of the log until some pass drops it.
+        if (outcome === "detached" && (await dropDetached(partition.name))) dropped.push(partition.name);
         if (outcome !== "busy") break;
         await sleep(retentionPauseMs);
       }
     }
     return dropped;
+  };
+
+  const dropDetached = async (name: string) => {
+    const began = performance.now();
+    const outcome = await dropDetachedUsageLogPartition(db, name, { lockTimeoutMs: DROP_LOCK_TIMEOUT_MS });
+    const milliseconds = performance.now() - began;
+    options.onStep?.({ kind: "drop", rows: 0, milliseconds, lockHeldMilliseconds: milliseconds });
+    return outcome === "dropped";
   };
 
   const pass = async () => {

@@ -3,6 +3,8 @@ import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
+import type { GatewayConfig } from "../../src/config/gateway-config.js";
+import { createLogger } from "../../src/logging/logger.js";
 import type { Database } from "../../src/store/database-schema.js";
 import type { GatewayDatabase } from "../../src/store/gateway-database.js";
 import { createMigrationProvider } from "../../src/store/migrations/create-migration-provider.js";
@@ -12,11 +14,12 @@ import { insertUsageLogs, type NewUsageLog } from "../../src/store/usage-logs/in
 import {
   addMonths,
   createUsageLogPartitions,
+  dropDetachedUsageLogPartition,
   listUsageLogPartitions,
   monthPartitionName,
   monthStartOf,
 } from "../../src/store/usage-logs/usage-log-partitions.js";
-import { startUsageRetention } from "../../src/usage-logs/start-usage-retention.js";
+import { startUsageRetention, type UsageRetentionStep } from "../../src/usage-logs/start-usage-retention.js";
 import { readModelRollupsAndSums } from "../support/compare-rollups-with-rows.js";
 import { createApiKey } from "../support/create-api-key.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
@@ -300,5 +303,130 @@ describe("the partitioned usage log on PostgreSQL", () => {
       expect(modelRollups).toEqual(fromRollups);
       expect(modelRollups.filter((row) => row.hour >= twoMonthsBack && row.hour < oneMonthBack)).not.toEqual([]);
     });
+  });
+});
+
+describe("retention's month drops on PostgreSQL", () => {
+  // A clock 15 days into the real month and 20 days' retention: the month before straddles the boundary, the months
+  // before it are wholly past retention, and the migration's months (this one and three ahead) are kept.
+  const current = monthStartOf(Math.floor(Date.now() / 1000));
+  const now = current + 15 * DAY;
+  const retentionDays = 20;
+
+  function retentionOf(database: GatewayDatabase, onStep?: (step: UsageRetentionStep) => void) {
+    const config = {
+      logs: { retentionDays, rollupRetentionDays: 0, retentionBatchSize: 100, retentionPauseMs: 1 },
+    } as GatewayConfig;
+    return startUsageRetention(
+      { config, database, logger: createLogger({ level: "warn" }), now: () => now },
+      { intervalMs: 3_600_000, firstPassAfterMs: 3_600_000, ...(onStep ? { onStep } : {}) },
+    );
+  }
+
+  async function tableExists(database: GatewayDatabase, schema: string, name: string): Promise<boolean> {
+    const found = await sql<{ found: string | null }>`
+      select to_regclass(${`${schema}.${name}`}) as found`.execute(database.db);
+    return found.rows[0]!.found !== null;
+  }
+
+  it("holds the usage log's lock for the detach only: requests go on while the detached month's drop waits", async () => {
+    const schema = await freshSchema();
+    const database = await openInSchema(schema);
+    const { db } = database;
+    const past = addMonths(current, -2);
+    const pastName = monthPartitionName(past);
+    await createUsageLogPartitions(db, [past, addMonths(current, -1)], { lockTimeoutMs: 5_000 });
+    await insertUsageLogs(db, "postgres", [usageRow("past", past + DAY), usageRow("kept", now)]);
+    // The drop of that month waits, inside its own statement, until the test opens the gate: an event trigger at
+    // the end of the drop (whatever transaction runs it) sleeps until a row says so, at most 8 s.
+    const trigger = `${schema}_hold_month_drop`;
+    await administrative(`
+      create table ${schema}.drop_gate (open boolean not null);
+      insert into ${schema}.drop_gate values (false);
+      create function ${schema}.hold_month_drop() returns event_trigger language plpgsql as $$
+      begin
+        if exists (select 1 from pg_event_trigger_dropped_objects()
+            where object_type = 'table' and schema_name = '${schema}' and object_name = '${pastName}') then
+          for step in 1..800 loop
+            exit when (select open from ${schema}.drop_gate);
+            perform pg_sleep(0.01);
+          end loop;
+        end if;
+      end $$;
+      create event trigger ${trigger} on sql_drop execute function ${schema}.hold_month_drop();`);
+    let passEnded = false;
+    const retention = retentionOf(database);
+    const pass = retention.runOnce().finally(() => {
+      passEnded = true;
+    });
+    try {
+      const startedAt = performance.now();
+      for (;;) {
+        const waiting = await sql<{ found: number }>`select 1 as found from pg_stat_activity
+          where wait_event = 'PgSleep' and query ilike '%drop table%'`.execute(db);
+        if (waiting.rows.length > 0) break;
+        expect(performance.now() - startedAt).toBeLessThan(5_000);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // A request's insert and a read of the usage log, on a connection of their own, give up after 2 s of waiting
+      // for a lock: they would wait for the drop's end if the drop's transaction held the parent's lock.
+      await db.transaction().execute(async (transaction) => {
+        await sql`set local lock_timeout = '2s'`.execute(transaction);
+        await insertUsageLogs(transaction, "postgres", [usageRow("during-drop", now)]);
+        const rows = await transaction
+          .selectFrom("usage_logs")
+          .select((expression) => expression.fn.countAll<number>().as("count"))
+          .executeTakeFirstOrThrow();
+        expect(Number(rows.count)).toBe(2);
+      });
+      expect(passEnded).toBe(false);
+    } finally {
+      await administrative(`update ${schema}.drop_gate set open = true; drop event trigger if exists ${trigger}`);
+      await pass.catch(() => undefined);
+      await retention.stop();
+    }
+    expect((await pass).droppedPartitions).toEqual([pastName]);
+    expect(await tableExists(database, schema, pastName)).toBe(false);
+  });
+
+  it("drops a month a crash left detached, in this schema only, and no other table", async () => {
+    const schema = await freshSchema();
+    const otherSchema = await freshSchema();
+    const database = await openInSchema(schema);
+    const { db } = database;
+    const months = [-4, -3, -2, -1].map((offset) => addMonths(current, offset));
+    await createUsageLogPartitions(db, months, { lockTimeoutMs: 5_000 });
+    await insertUsageLogs(db, "postgres", [
+      ...months.map((month, index) => usageRow(`month-${index}`, month + DAY)),
+      usageRow("kept", now),
+    ]);
+    const [oldest, orphan, past, straddling] = months.map(monthPartitionName) as [string, string, string, string];
+    // A month detached and never dropped (the crash), one detached within retention (an operator's, say, kept), a
+    // table of another name, and a table of the orphan's name in another schema.
+    const withinRetention = monthPartitionName(addMonths(current, 3));
+    await administrative(`
+      alter table ${schema}.usage_logs detach partition ${schema}.${orphan};
+      alter table ${schema}.usage_logs detach partition ${schema}.${withinRetention};
+      create table ${schema}.usage_logs_archive (like ${schema}.usage_logs);
+      create table ${otherSchema}.${orphan} (id bigint);`);
+    expect(await dropDetachedUsageLogPartition(db, past, { lockTimeoutMs: 5_000 })).toBe("attached");
+
+    const steps: UsageRetentionStep["kind"][] = [];
+    const retention = retentionOf(database, (step) => steps.push(step.kind));
+    const outcome = await retention.runOnce();
+    await retention.stop();
+    expect(outcome.droppedPartitions).toEqual([orphan, oldest, past]);
+    expect(steps.filter((kind) => kind !== "delete")).toEqual(["drop", "detach", "drop", "detach", "drop"]);
+    for (const name of [orphan, oldest, past]) expect(await tableExists(database, schema, name)).toBe(false);
+    expect(await tableExists(database, schema, withinRetention)).toBe(true);
+    expect(await tableExists(database, schema, "usage_logs_archive")).toBe(true);
+    expect(await tableExists(database, otherSchema, orphan)).toBe(true);
+    const attached = (await listUsageLogPartitions(db)).map((partition) => partition.name);
+    expect(attached).toEqual([
+      straddling,
+      ...[0, 1, 2].map((offset) => monthPartitionName(addMonths(current, offset))),
+    ]);
+    // The straddling month's row was past retention too: deleted by a batch.
+    expect(Object.keys(await partitionsOf(database))).toEqual(["kept"]);
   });
 });

@@ -145,6 +145,7 @@ describe.each(testDatabases)("usage retention on $name", ({ database }) => {
       // Measured on the same clock as the job's own: the next batch starts no sooner than the pause after this one.
       expect(startedAt - previous.endedAt).toBeGreaterThanOrEqual(Math.max(1, 4 * previous.milliseconds) - 0.01);
     }
-    expect(Math.max(...paused.map((index) => steps[index]!.milliseconds))).toBeGreaterThan(0.5);
+    // Some batch was long enough that four times it exceeds the configured 1 ms: the rule, not the setting, paused.
+    expect(Math.max(...paused.map((index) => steps[index]!.milliseconds))).toBeGreaterThan(0.25);
   });
 });

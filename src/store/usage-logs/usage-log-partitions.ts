@@ -44,10 +44,7 @@ export async function createUsageLogPartitions(
     const name = monthPartitionName(month);
     const next = addMonths(month, 1);
     const made = await db.transaction().execute(async (transaction) => {
-      await sql`select set_config('lock_timeout', ${`${options.lockTimeoutMs}ms`}, true)`.execute(transaction);
-      await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.usage_logs partitions'))`.execute(
-        transaction,
-      );
+      await lockPartitionsOfThisSchema(transaction, options.lockTimeoutMs);
       const existing = await sql<{ found: string | null }>`
         select to_regclass(quote_ident(current_schema()) || '.' || ${name}) as found`.execute(transaction);
       if (existing.rows[0]?.found !== null && existing.rows[0]?.found !== undefined) return false;
@@ -88,29 +85,85 @@ export async function listUsageLogPartitions(db: Kysely<Database>): Promise<Usag
 }
 
 /**
- * Detaches a partition and drops it: every row of it goes at once. Detaching takes the parent's strongest lock, for
- * a catalogue change only; it waits at most `lockTimeoutMs` for statements under way (a long export, say) and then
- * gives up (`busy`), so requests never queue long behind it. The drop is in the same transaction (its files go at
- * commit), so a crash never leaves a detached month behind. Under the same advisory lock as the months' creation, so two instances' retention
- * passes do not detach one partition twice: the second finds it `gone`.
+ * Detaches a month partition, in a transaction of its own: its rows leave the usage log at once. Detaching takes the
+ * parent's strongest lock, for a catalogue change only; it waits at most `lockTimeoutMs` for statements under way (a
+ * long export, say) and then gives up (`busy`), so requests never queue long behind it. The detached table is
+ * dropped afterwards by `dropDetachedUsageLogPartition`, in a transaction that locks that table alone, so the parent's
+ * lock is not held while the table's files go (tens of milliseconds under load). Under the same advisory lock as the
+ * months' creation, so two instances' retention passes do not detach one partition twice: the second finds it `gone`.
  */
-export async function dropUsageLogPartition(
+export async function detachUsageLogPartition(
   db: Kysely<Database>,
   name: string,
   options: { lockTimeoutMs: number },
-): Promise<"dropped" | "busy" | "gone"> {
+): Promise<"detached" | "busy" | "gone"> {
   try {
     return await db.transaction().execute(async (transaction) => {
-      await sql`select set_config('lock_timeout', ${`${options.lockTimeoutMs}ms`}, true)`.execute(transaction);
-      await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.usage_logs partitions'))`.execute(
-        transaction,
-      );
+      await lockPartitionsOfThisSchema(transaction, options.lockTimeoutMs);
       const attached = await sql<{ found: number }>`
         select 1 as found from pg_inherits
         where inhrelid = to_regclass(quote_ident(current_schema()) || '.' || ${name})
           and inhparent = 'usage_logs'::regclass`.execute(transaction);
       if (attached.rows.length === 0) return "gone" as const;
       await sql`alter table usage_logs detach partition ${sql.id(name)}`.execute(transaction);
+      return "detached" as const;
+    });
+  } catch (error) {
+    if (isLockTimeout(error)) return "busy";
+    throw error;
+  }
+}
+
+/**
+ * Month tables of this schema (named as `monthPartitionName` names them) that are no table's partition, oldest
+ * first: what a crash (or a failed drop) between a detach and its drop left behind. The bounds are the name's month.
+ */
+export async function listDetachedUsageLogPartitions(db: Kysely<Database>): Promise<UsageLogPartition[]> {
+  const result = await sql<{ name: string }>`
+    select pg_class.relname as name
+    from pg_class
+    join pg_namespace on pg_namespace.oid = pg_class.relnamespace
+    where pg_namespace.nspname = current_schema() and pg_class.relkind = 'r' and not pg_class.relispartition
+      and pg_class.relname ~ '^usage_logs_[0-9]{4}_[0-9]{2}$'
+      and not exists (select 1 from pg_inherits where pg_inherits.inhrelid = pg_class.oid)`.execute(db);
+  const partitions: UsageLogPartition[] = [];
+  for (const row of result.rows) {
+    const month = monthOfPartitionName(row.name);
+    if (month !== undefined) partitions.push({ name: row.name, from: month, to: addMonths(month, 1) });
+  }
+  return partitions.sort((left, right) => left.from - right.from);
+}
+
+/** The month start a `monthPartitionName` name stands for; undefined for any other name. */
+function monthOfPartitionName(name: string): number | undefined {
+  const parts = /^usage_logs_(\d{4})_(\d{2})$/.exec(name);
+  if (!parts) return undefined;
+  const month = Number(parts[2]);
+  if (month < 1 || month > 12) return undefined;
+  return Date.UTC(Number(parts[1]), month - 1, 1) / 1000;
+}
+
+/**
+ * Drops a month table that is no partition (a detached month), with its rows and files. It locks that table alone,
+ * which no request reads, so the usage log is open meanwhile. A table that is a partition is never dropped here
+ * (`attached`); one another instance dropped first is `gone`; a lock not granted within `lockTimeoutMs` (someone
+ * reading the table by its own name) is `busy`, and the table is found again by `listDetachedUsageLogPartitions`.
+ */
+export async function dropDetachedUsageLogPartition(
+  db: Kysely<Database>,
+  name: string,
+  options: { lockTimeoutMs: number },
+): Promise<"dropped" | "busy" | "gone" | "attached"> {
+  try {
+    return await db.transaction().execute(async (transaction) => {
+      // The advisory lock orders this against other instances' drops of the same table and against months attached.
+      await lockPartitionsOfThisSchema(transaction, options.lockTimeoutMs);
+      const table = await sql<{ attached: boolean }>`
+        select relispartition or exists (select 1 from pg_inherits where inhrelid = pg_class.oid) as attached
+        from pg_class
+        where oid = to_regclass(quote_ident(current_schema()) || '.' || ${name})`.execute(transaction);
+      if (table.rows.length === 0) return "gone" as const;
+      if (table.rows[0]!.attached) return "attached" as const;
       await sql`drop table ${sql.id(name)}`.execute(transaction);
       return "dropped" as const;
     });
@@ -118,6 +171,12 @@ export async function dropUsageLogPartition(
     if (isLockTimeout(error)) return "busy";
     throw error;
   }
+}
+
+/** Every change to this schema's month partitions is made under this lock, and waits for locks `lockTimeoutMs`. */
+async function lockPartitionsOfThisSchema(transaction: Kysely<Database>, lockTimeoutMs: number): Promise<void> {
+  await sql`select set_config('lock_timeout', ${`${lockTimeoutMs}ms`}, true)`.execute(transaction);
+  await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.usage_logs partitions'))`.execute(transaction);
 }
 
 export function isLockTimeout(error: unknown): boolean {
