@@ -42,7 +42,7 @@ export interface RetentionUnderLoadResult {
   medianBatchMs: number;
   /** The longest time around a batch, waits for the connection and the event loop included. */
   longestBatchWallMs: number;
-  /** PostgreSQL: the longest month detach, the only step holding the usage log's own lock (including its wait). */
+  /** PostgreSQL: the longest month detach, from its statement (queued for the usage log's own lock) to its commit. */
   longestDetachMs: number | null;
   /** PostgreSQL: the longest drop of a detached month, which locks that table alone. */
   longestDropMs: number | null;
@@ -173,7 +173,7 @@ export async function measureRetentionUnderLoad(options: {
       .sort((a, b) => a - b);
     const deleteWalls = steps.filter((step) => step.kind === "delete").map((step) => step.milliseconds);
     const longestOf = (kind: UsageRetentionStep["kind"]) => {
-      const times = steps.filter((step) => step.kind === kind).map((step) => step.milliseconds);
+      const times = steps.filter((step) => step.kind === kind).map((step) => step.lockHeldMilliseconds);
       return times.length > 0 ? Math.max(...times) : null;
     };
     return {

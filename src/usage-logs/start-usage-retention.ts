@@ -30,7 +30,8 @@ export interface UsageRetentionStep {
   milliseconds: number;
   /**
    * How long the step held its lock: for a batch of deleted rows on SQLite, its statement's own run (the time around
-   * it adds waits for the connection and the event loop, holding nothing); else the step's time, an upper bound.
+   * it adds waits for the connection and the event loop, holding nothing); for a detach, from its statement (which
+   * queues for the usage log's lock) to its commit; else the step's time, an upper bound.
    */
   lockHeldMilliseconds: number;
 }
@@ -102,9 +103,10 @@ export function startUsageRetention(
       if (stopped || partition.to > createdBefore) continue;
       for (let attempt = 1; attempt <= DETACH_TRIES && !stopped; attempt += 1) {
         const began = performance.now();
-        const outcome = await detachUsageLogPartition(db, partition.name, { lockTimeoutMs: DETACH_LOCK_TIMEOUT_MS });
-        const milliseconds = performance.now() - began;
-        options.onStep?.({ kind: "detach", rows: 0, milliseconds, lockHeldMilliseconds: milliseconds });
+        const { outcome, lockHeldMilliseconds } = await detachUsageLogPartition(db, partition.name, {
+          lockTimeoutMs: DETACH_LOCK_TIMEOUT_MS,
+        });
+        options.onStep?.({ kind: "detach", rows: 0, milliseconds: performance.now() - began, lockHeldMilliseconds });
         // Dropped even when the job is stopping: a month detached stays out of the log until some pass drops it.
         if (outcome === "detached" && (await dropDetached(partition.name))) dropped.push(partition.name);
         if (outcome !== "busy") break;

@@ -96,20 +96,26 @@ export async function detachUsageLogPartition(
   db: Kysely<Database>,
   name: string,
   options: { lockTimeoutMs: number },
-): Promise<"detached" | "busy" | "gone"> {
+): Promise<{ outcome: "detached" | "busy" | "gone"; lockHeldMilliseconds: number }> {
+  // From the detach statement to the commit: the parent's lock is asked for (a request arriving meanwhile queues
+  // behind the request) and held in that span only; the statements before it take no lock on the log.
+  let detachBegan: number | undefined;
+  const heldSince = () => (detachBegan === undefined ? 0 : performance.now() - detachBegan);
   try {
-    return await db.transaction().execute(async (transaction) => {
+    const outcome = await db.transaction().execute(async (transaction) => {
       await lockPartitionsOfThisSchema(transaction, options.lockTimeoutMs);
       const attached = await sql<{ found: number }>`
         select 1 as found from pg_inherits
         where inhrelid = to_regclass(quote_ident(current_schema()) || '.' || ${name})
           and inhparent = 'usage_logs'::regclass`.execute(transaction);
       if (attached.rows.length === 0) return "gone" as const;
+      detachBegan = performance.now();
       await sql`alter table usage_logs detach partition ${sql.id(name)}`.execute(transaction);
       return "detached" as const;
     });
+    return { outcome, lockHeldMilliseconds: heldSince() };
   } catch (error) {
-    if (isLockTimeout(error)) return "busy";
+    if (isLockTimeout(error)) return { outcome: "busy", lockHeldMilliseconds: heldSince() };
     throw error;
   }
 }
