@@ -98,7 +98,7 @@ export async function detachUsageLogPartition(
   options: { lockTimeoutMs: number },
 ): Promise<{ outcome: "detached" | "busy" | "gone"; lockHeldMilliseconds: number }> {
   // From the detach statement to the commit: the parent's lock is asked for (a request arriving meanwhile queues
-  // behind the request) and held in that span only; the statements before it take no lock on the log.
+  // behind the detach) and held in that span only; the statements before it take no lock on the log.
   let detachBegan: number | undefined;
   const heldSince = () => (detachBegan === undefined ? 0 : performance.now() - detachBegan);
   try {
