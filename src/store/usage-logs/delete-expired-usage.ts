@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "../database-schema.js";
 import type { GatewayDatabase } from "../gateway-database.js";
 
@@ -6,9 +6,9 @@ import type { GatewayDatabase } from "../gateway-database.js";
 export interface DeletedUsageBatch {
   rows: number;
   /**
-   * SQLite: the statement's own run, which takes the one writer's lock at its first step and gives it up at its
-   * commit. PostgreSQL: the statement's round trip, an upper bound of how long it held the rows it deleted (no
-   * request touches them; the log itself it holds only in a mode no insert or read waits on).
+   * SQLite: from the one writer's lock taken to the commit. PostgreSQL: the statement's execution in the server,
+   * during which it takes the rows it deletes (no request touches them; the log itself it holds only in a mode no
+   * insert or read waits on), released at the commit that follows at once.
    */
   lockHeldMilliseconds: number;
 }
@@ -54,9 +54,15 @@ export async function deleteUsageLogsCreatedBefore(
       }
     });
   }
-  const began = performance.now();
-  const result = await deletion.executeTakeFirst();
-  return { rows: Number(result.numDeletedRows), lockHeldMilliseconds: performance.now() - began };
+  // PostgreSQL: the server's own time for the statement, from its start to the last row deleted; the commit, one log
+  // flush, follows at once. The round trip around it adds the network and this process's event loop.
+  const result = await sql<{ rows: string; executed_milliseconds: string }>`
+    with deleted as (${deletion.returning("id")})
+    select count(*) as rows,
+      1000 * extract(epoch from clock_timestamp() - statement_timestamp()) as executed_milliseconds
+    from deleted`.execute(database.db);
+  const row = result.rows[0]!;
+  return { rows: Number(row.rows), lockHeldMilliseconds: Number(row.executed_milliseconds) };
 }
 
 /**
