@@ -58,3 +58,20 @@ export function createRetentionJob(
     close: async () => {},
   };
 }
+
+/**
+ * A job in a child process of the bench, driven by its parent's messages: `run` starts a pass, `stop` ends it and
+ * answers `stopped`; each step goes back as `step`, a failure as `failed`.
+ */
+export function answerRetentionJobMessages(job: RetentionJob): void {
+  job.onStep((step) => process.send?.({ type: "step", step }));
+  process.on("message", (message: { type: string }) => {
+    if (message.type === "run") job.run();
+    else if (message.type === "stop") void job.stop().then(() => process.send?.({ type: "stopped" }));
+  });
+}
+
+/** Reports a failed pass of a job in a child process to its parent. */
+export function reportRetentionFailure(error: unknown): void {
+  process.send?.({ type: "failed", message: String(error) });
+}

@@ -1,4 +1,4 @@
-import { fork } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { sql } from "kysely";
 import os from "node:os";
 import path from "node:path";
@@ -7,7 +7,7 @@ import type { GatewayDatabase } from "../src/store/gateway-database.js";
 import { openDatabase } from "../src/store/open-database.js";
 import { addMonths, createUsageLogPartitions, monthStartOf } from "../src/store/usage-logs/usage-log-partitions.js";
 import type { UsageRetentionStep } from "../src/usage-logs/start-usage-retention.js";
-import { createRetentionJob, type RetentionJob, type RetentionJobSettings } from "./create-retention-job.js";
+import type { RetentionJob, RetentionJobSettings } from "./create-retention-job.js";
 import { chatBody } from "./bench-plan.js";
 import { generateUsageRows } from "./generate-usage-rows.js";
 import { runLoadPoint } from "./run-load-point.js";
@@ -70,6 +70,7 @@ const PAUSE_MS = 100;
 export async function measureRetentionUnderLoad(options: {
   projectRoot: string;
   upstream: ChildServer;
+  /** The PostgreSQL gateway's launch; SQLite's gateway runs from the sources with the job inside it. */
   launch: GatewayLaunch;
   dialect: "sqlite" | "postgres";
   oldRows: number;
@@ -84,8 +85,19 @@ export async function measureRetentionUnderLoad(options: {
   let stopJob = async () => {};
   let database: GatewayDatabase;
   let databaseUrl: string;
+  // SQLite: the job runs inside the gateway's process on its connection, as the gateway runs its own (a job in another
+  // process meets the gateway's writer in SQLite's busy handler, which sleeps a millisecond or more, event loop and
+  // all, on either side); so this gateway runs from the sources through tsx, with the job beside it.
+  let jobInGateway: RetentionJob | undefined;
   if (options.dialect === "sqlite") {
-    const gateway = await startGatewayProcess(options.projectRoot, options.launch, {
+    const jobSettings: RetentionJobSettings = {
+      retentionDays: RETENTION_DAYS,
+      batchSize: BATCH_SIZE,
+      pauseMs: PAUSE_MS,
+    };
+    const launch = { entry: ["--import", "tsx", "bench/children/gateway-with-retention-process.ts"] };
+    const gateway = await startGatewayProcess(options.projectRoot, launch, {
+      environment: { BENCH_RETENTION: JSON.stringify(jobSettings) },
       config: {
         channels: [
           { name: "bench", type: "openai", base_url: options.upstream.url, key: upstreamKey, models: [benchModel] },
@@ -101,6 +113,7 @@ export async function measureRetentionUnderLoad(options: {
       url: gateway.url,
       headers: { authorization: `Bearer ${token.apiKey}` },
     };
+    jobInGateway = retentionJobOverMessages(gateway.server.process, async () => {});
     databaseUrl = `sqlite:${path.join(gateway.dataFolder, "gateway.db")}`;
     database = await openDatabase(databaseUrl);
     stopGateway = () => gateway.server.stop();
@@ -141,13 +154,9 @@ export async function measureRetentionUnderLoad(options: {
 
     const steps: UsageRetentionStep[] = [];
     const settings = { databaseUrl, retentionDays: RETENTION_DAYS, batchSize: BATCH_SIZE, pauseMs: PAUSE_MS };
-    // SQLite: in this process, as the gateway runs it, on its own connection: a statement runs synchronously, so its
-    // time is the time it held the writer (a child process would also time its wait for the writer). PostgreSQL: in
-    // a child process, whose event loop nothing else keeps busy (here, the load generator's waits were timed too).
-    const job =
-      options.dialect === "sqlite"
-        ? createRetentionJob(database, settings, (error) => console.error(`retention failed: ${String(error)}`))
-        : await startRetentionJobProcess(options.projectRoot, settings);
+    // PostgreSQL: in a child process, as another instance runs it, whose event loop nothing else keeps busy (in this
+    // process the load generator's waits were timed too).
+    const job = jobInGateway ?? (await startRetentionJobProcess(options.projectRoot, settings));
     stopJob = () => job.close();
     job.onStep((step) => steps.push(step));
     const point = () =>
@@ -257,19 +266,33 @@ async function startRetentionJobProcess(
     env: { ...process.env, BENCH_RETENTION: JSON.stringify(settings) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  const listeners: ((step: UsageRetentionStep) => void)[] = [];
-  let stopped: (() => void) | undefined;
   await new Promise<void>((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`the retention job process exited with ${code}`)));
-    child.on("message", (message: { type: string; step?: UsageRetentionStep; message?: string }) => {
+    child.once("message", (message: { type: string }) => {
       if (message.type === "ready") resolve();
-      else if (message.type === "step") for (const listener of listeners) listener(message.step!);
-      else if (message.type === "stopped") stopped?.();
-      else if (message.type === "failed") console.error(`retention failed: ${message.message}`);
     });
   });
   child.removeAllListeners("exit");
+  return retentionJobOverMessages(
+    child,
+    () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  );
+}
+
+/** A retention job in another process (bench/children/), driven by messages: `run`, `stop`, its steps back. */
+function retentionJobOverMessages(child: ChildProcess, close: () => Promise<void>): RetentionJob {
+  const listeners: ((step: UsageRetentionStep) => void)[] = [];
+  let stopped: (() => void) | undefined;
+  child.on("message", (message: { type: string; step?: UsageRetentionStep; message?: string }) => {
+    if (message.type === "step") for (const listener of listeners) listener(message.step!);
+    else if (message.type === "stopped") stopped?.();
+    else if (message.type === "failed") console.error(`retention failed: ${message.message}`);
+  });
   return {
     onStep: (listener) => listeners.push(listener),
     run: () => child.send({ type: "run" }),
@@ -278,10 +301,6 @@ async function startRetentionJobProcess(
         stopped = resolve;
         child.send({ type: "stop" });
       }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    close,
   };
 }

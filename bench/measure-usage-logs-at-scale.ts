@@ -110,15 +110,13 @@ ${statistics.join("\n")}
 
 The retention job (the defaults: batches of 100 rows, a pause of 100 ms and about four times the batch's own time)
 deleting rows past 90 days while the 0 ms / 64-connection load runs, against the same load without it. A batch's
-lock hold: on SQLite from the writer's lock taken to its commit (the job runs in the bench process beside the
-gateway's, so taking the lock first waits for the gateway's writer; in the gateway itself the two share one
-connection and nothing waits; the other way round, a gateway's write that meets a batch sleeps in SQLite's busy
-handler, its event loop stopped, for 1 ms or more, so the SQLite change in throughput is a pessimistic bound), on PostgreSQL its statement's execution in the server (it locks the rows it
+lock hold: on SQLite from the writer's lock taken to its commit, the job running inside the gateway's process on its
+connection as the gateway runs its own; on PostgreSQL its statement's execution in the server (it locks the rows it
 deletes, which no request touches, until the commit that follows at once), in a process of its own as another
-instance runs it. "With waits" is the time around the whole
-call. On PostgreSQL a month past retention is detached, the only step taking the usage log's own lock (timed from
-its statement, which queues for that lock, to its commit), and then dropped in a transaction of its own, which locks
-the detached table alone (bench/measure-retention-under-load.ts).
+instance runs it. "With waits" is the time around the whole call. On PostgreSQL a month past retention is detached,
+the only step taking the usage log's own lock (timed from its statement, which queues for that lock, to its commit),
+and then dropped in a transaction of its own, which locks the detached table alone
+(bench/measure-retention-under-load.ts).
 
 | Database | Old rows | Req/s without | Req/s with | Change | Batches | Longest lock hold (ms) | p99 lock hold (ms) | Longest with waits (ms) | Longest detach, parent lock (ms) | Longest drop (ms) |
 | -------- | -------: | ------------: | ---------: | -----: | ------: | ---------------------: | -----------------: | ----------------------: | -------------------------------: | ----------------: |

@@ -1,5 +1,10 @@
 import { openDatabase } from "../../src/store/open-database.js";
-import { createRetentionJob, type RetentionJobSettings } from "../create-retention-job.js";
+import {
+  answerRetentionJobMessages,
+  createRetentionJob,
+  type RetentionJobSettings,
+  reportRetentionFailure,
+} from "../create-retention-job.js";
 
 // The retention job in a process of its own, as another instance of the gateway runs it: its batches are timed by
 // an event loop that nothing else keeps busy (timed in the bench process, which runs the load generator, a
@@ -10,14 +15,7 @@ const settings = JSON.parse(process.env.BENCH_RETENTION ?? "{}") as RetentionJob
 const database = await openDatabase(settings.databaseUrl, {
   postgresTimeouts: { statementTimeoutMs: 0, queryTimeoutMs: 0 },
 });
-const job = createRetentionJob(database, settings, (error) =>
-  process.send?.({ type: "failed", message: String(error) }),
-);
-job.onStep((step) => process.send?.({ type: "step", step }));
-process.on("message", (message: { type: string }) => {
-  if (message.type === "run") job.run();
-  else if (message.type === "stop") void job.stop().then(() => process.send?.({ type: "stopped" }));
-});
+answerRetentionJobMessages(createRetentionJob(database, settings, reportRetentionFailure));
 process.on("SIGTERM", () => {
   void database.close().then(() => process.exit(0));
 });
