@@ -89,12 +89,8 @@ export async function measureRetentionUnderLoad(options: {
   // process meets the gateway's writer in SQLite's busy handler, which sleeps a millisecond or more, event loop and
   // all, on either side); so this gateway runs from the sources through tsx, with the job beside it.
   let jobInGateway: RetentionJob | undefined;
+  const jobSettings: RetentionJobSettings = { retentionDays: RETENTION_DAYS, batchSize: BATCH_SIZE, pauseMs: PAUSE_MS };
   if (options.dialect === "sqlite") {
-    const jobSettings: RetentionJobSettings = {
-      retentionDays: RETENTION_DAYS,
-      batchSize: BATCH_SIZE,
-      pauseMs: PAUSE_MS,
-    };
     const launch = { entry: ["--import", "tsx", "bench/children/gateway-with-retention-process.ts"] };
     const gateway = await startGatewayProcess(options.projectRoot, launch, {
       environment: { BENCH_RETENTION: JSON.stringify(jobSettings) },
@@ -153,10 +149,9 @@ export async function measureRetentionUnderLoad(options: {
     if (options.dialect === "postgres") await sql`analyze usage_logs`.execute(database.db);
 
     const steps: UsageRetentionStep[] = [];
-    const settings = { databaseUrl, retentionDays: RETENTION_DAYS, batchSize: BATCH_SIZE, pauseMs: PAUSE_MS };
     // PostgreSQL: in a child process, as another instance runs it, whose event loop nothing else keeps busy (in this
     // process the load generator's waits were timed too).
-    const job = jobInGateway ?? (await startRetentionJobProcess(options.projectRoot, settings));
+    const job = jobInGateway ?? (await startRetentionJobProcess(options.projectRoot, { ...jobSettings, databaseUrl }));
     stopJob = () => job.close();
     job.onStep((step) => steps.push(step));
     const point = () =>
@@ -176,15 +171,11 @@ export async function measureRetentionUnderLoad(options: {
         `retention point round ${round}: ${plain.requestsPerSecond.toFixed(0)} req/s without the job, ${loaded.requestsPerSecond.toFixed(0)} with it; ${steps.length} steps so far`,
       );
     }
-    const deletes = steps
-      .filter((step) => step.kind === "delete")
-      .map((step) => step.lockHeldMilliseconds)
-      .sort((a, b) => a - b);
-    const deleteWalls = steps.filter((step) => step.kind === "delete").map((step) => step.milliseconds);
-    const longestOf = (kind: UsageRetentionStep["kind"]) => {
-      const times = steps.filter((step) => step.kind === kind).map((step) => step.lockHeldMilliseconds);
-      return times.length > 0 ? Math.max(...times) : null;
-    };
+    const deleteSteps = steps.filter((step) => step.kind === "delete");
+    const deletes = deleteSteps.map((step) => step.lockHeldMilliseconds).sort((a, b) => a - b);
+    const longest = (times: number[]) => (times.length > 0 ? Math.max(...times) : null);
+    const longestOf = (kind: UsageRetentionStep["kind"]) =>
+      longest(steps.filter((step) => step.kind === kind).map((step) => step.lockHeldMilliseconds));
     return {
       database: options.dialect === "postgres" ? "PostgreSQL" : "SQLite",
       oldRows: options.oldRows,
@@ -197,7 +188,7 @@ export async function measureRetentionUnderLoad(options: {
       longestBatchMs: deletes.at(-1) ?? Number.NaN,
       p99BatchMs: deletes[Math.min(deletes.length - 1, Math.floor(deletes.length * 0.99))] ?? Number.NaN,
       medianBatchMs: deletes[Math.floor(deletes.length / 2)] ?? Number.NaN,
-      longestBatchWallMs: deleteWalls.length > 0 ? Math.max(...deleteWalls) : Number.NaN,
+      longestBatchWallMs: longest(deleteSteps.map((step) => step.milliseconds)) ?? Number.NaN,
       longestDetachMs: longestOf("detach"),
       longestDropMs: longestOf("drop"),
       loadAverage: { start: loadAverageStart, end: os.loadavg()[0]! },
