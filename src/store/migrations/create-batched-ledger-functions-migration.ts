@@ -38,7 +38,7 @@ export function createBatchedLedgerFunctionsMigration(dialect: DatabaseDialect):
 
 // One answer per item, in order: 'held', 'free' (an unlimited token of an unlimited wallet: nothing taken, no row),
 // 'token' or 'wallet' (that balance cannot cover it; nothing taken), 'duplicate' (the request id has a row already).
-const reserveBatchFunctionSql = `
+export const reserveBatchFunctionSql = `
 create or replace function reserve_reservation_batch(
   reservation_ids text[], token_ids bigint[], user_ids bigint[], amounts bigint[], token_limited integer[],
   at_time bigint
@@ -101,7 +101,7 @@ end $$;
 // the exactly-once guard (marked settled only if it is not yet), and the refund (reserved − actual) goes back to each
 // balance it held; an overrun a balance cannot cover takes it to 0, never below, and a limited, enabled token whose
 // balance reaches 0 becomes 4 (quota exhausted), as apply-token-settlement.ts does.
-const settleBatchFunctionSql = `
+export const settleBatchFunctionSql = `
 create or replace function settle_reservation_batch(
   reservation_ids text[], token_ids bigint[], user_ids bigint[], actual_costs bigint[], at_time bigint
 ) returns boolean[] language plpgsql as $$

@@ -9,6 +9,7 @@ import { createOneSidedLedgerCycleMigration } from "./create-one-sided-ledger-cy
 import { createPartitionedUsageLogsMigration } from "./create-partitioned-usage-logs-migration.js";
 import { createPricesAndGroupsMigration } from "./create-prices-and-groups-migration.js";
 import { createResponseRoutesMigration } from "./create-response-routes-migration.js";
+import { createSetBasedLedgerBatchesMigration } from "./create-set-based-ledger-batches-migration.js";
 import { createTaskCallbackStateMigration } from "./create-task-callback-state-migration.js";
 import { createTokenRateLimitsMigration } from "./create-token-rate-limits-migration.js";
 import { createUsageModelRollupsMigration } from "./create-usage-model-rollups-migration.js";
@@ -39,6 +40,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0016_partitioned_usage_logs": createPartitionedUsageLogsMigration(dialect, () => Math.floor(Date.now() / 1000)),
     "0017_one_sided_ledger_cycle": createOneSidedLedgerCycleMigration(dialect),
     "0018_channel_credential_failures": createChannelCredentialFailuresMigration(),
+    "0019_set_based_ledger_batches": createSetBasedLedgerBatchesMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }
