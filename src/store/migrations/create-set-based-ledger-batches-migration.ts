@@ -29,9 +29,15 @@ type AnyDatabase = Kysely<any>;
  * Otherwise — a short balance, an overrun that would clamp, a repeated id, a batch of one — the items go one by one
  * exactly as before, the same locks taken first in the same global order (tokens by id, then users by id).
  *
- * Both functions plan their statements once per connection (`plan_cache_mode = force_generic_plan`): PL/pgSQL would
- * otherwise plan the set-based statements afresh for each call's arrays, and at a loaded gateway's batch of six to
- * twelve requests that planning cost more than the row writes it saves (measured with bench/measure-ledger-batch-cost.ts).
+ * Every row is reached by its key, and the plans are made once per connection. The planner, left to itself, planned
+ * each call's set-based statements afresh (which at a loaded gateway's batch of six to twelve requests cost more than
+ * the writes they save), and chose by table statistics that lag the table: a sequential scan of the reservations from
+ * a plan made while the table was new, or the whole partial index of unsettled reservations, which it believes
+ * small but which keeps an entry for every reservation settled since the table's last vacuum (a settlement cannot be
+ * a HOT update: the index's predicate changes) — thousands a batch on a busy key. So both functions run with
+ * `plan_cache_mode = force_generic_plan` and without sequential and bitmap scans, hash and merge joins (a batch is at
+ * most a few hundred rows, each found through a primary key), and the set-based statements write `settled + 0 = 0`,
+ * which that partial index's predicate does not match.
  */
 export function createSetBasedLedgerBatchesMigration(dialect: DatabaseDialect): Migration {
   return {
@@ -54,7 +60,9 @@ const reserveBatchFunctionSql = `
 create or replace function reserve_reservation_batch(
   reservation_ids text[], token_ids bigint[], user_ids bigint[], amounts bigint[], token_limited integer[],
   at_time bigint
-) returns text[] language plpgsql set plan_cache_mode = force_generic_plan as $$
+) returns text[] language plpgsql
+  set plan_cache_mode = force_generic_plan
+  set enable_seqscan = off set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off as $$
 declare
   outcomes text[] := '{}';
   wallet_unlimited integer;
@@ -109,10 +117,10 @@ begin
         from (select user_id, sum(reserved) as total from inserted where wallet_held = 1 group by user_id) as taken
         where users.id = taken.user_id)
     select array_agg(case when not (batch_item.limited = 1 or batch_item.wallet_limited) then 'free'
-                          when inserted.id is null then 'duplicate'
-                          else 'held' end order by batch_item.position)
+                          when batch_item.reservation_id in (select inserted.id from inserted) then 'held'
+                          else 'duplicate' end order by batch_item.position)
       into outcomes
-      from batch_item left join inserted on inserted.id = batch_item.reservation_id;
+      from batch_item;
     return outcomes;
   end if;
   for item in 1 .. item_count loop
@@ -162,7 +170,9 @@ end $$;
 const settleBatchFunctionSql = `
 create or replace function settle_reservation_batch(
   reservation_ids text[], token_ids bigint[], user_ids bigint[], actual_costs bigint[], at_time bigint
-) returns boolean[] language plpgsql set plan_cache_mode = force_generic_plan as $$
+) returns boolean[] language plpgsql
+  set plan_cache_mode = force_generic_plan
+  set enable_seqscan = off set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off as $$
 declare
   outcomes boolean[] := '{}';
   held record;
@@ -184,7 +194,7 @@ begin
                     else 0 end as wallet_overrun
           from unnest(reservation_ids, actual_costs) as batch_item(reservation_id, actual)
           join quota_reservations as reservation
-            on reservation.id = batch_item.reservation_id and reservation.settled = 0)
+            on reservation.id = batch_item.reservation_id and reservation.settled + 0 = 0)
       select 1 from (select pending.token_id, sum(token_overrun) as overrun from pending group by pending.token_id)
           as touched
         join tokens on tokens.id = touched.token_id
@@ -202,7 +212,7 @@ begin
     marked as (
       update quota_reservations set settled = 1, actual = batch_item.actual, settled_time = at_time
         from batch_item
-        where quota_reservations.id = batch_item.reservation_id and quota_reservations.settled = 0
+        where quota_reservations.id = batch_item.reservation_id and quota_reservations.settled + 0 = 0
         returning quota_reservations.id, quota_reservations.token_id, quota_reservations.user_id,
                   quota_reservations.reserved, quota_reservations.actual, quota_reservations.token_held,
                   quota_reservations.wallet_held),
@@ -224,9 +234,10 @@ begin
         from (select changes.user_id, sum(wallet_change) as change, sum(changes.actual) as used
                 from changes group by changes.user_id) as total
         where users.id = total.user_id)
-    select array_agg(batch_item.reservation_id is null or marked.id is not null order by batch_item.position)
+    select array_agg(batch_item.reservation_id is null or batch_item.reservation_id in (select marked.id from marked)
+                     order by batch_item.position)
       into outcomes
-      from batch_item left join marked on marked.id = batch_item.reservation_id;
+      from batch_item;
     return outcomes;
   end if;
   for item in 1 .. item_count loop
