@@ -21,10 +21,10 @@ type AnyDatabase = Kysely<any>;
  *   limited wallet the sum of its holds (each row locked before the check). Then, in any order, each conditional
  *   update would have found its balance covering it, so every item is held; the rows are inserted in one statement
  *   (a request id used before answers 'duplicate' and takes nothing, as before) and each balance is taken once.
- * - Settlements: the reservation ids are distinct, and on every token (and wallet) the batch touches, the balance plus
- *   every negative refund (an overrun) of the batch stays above zero. Then no step of the sequence reaches zero, so
- *   no balance is clamped and no token turns exhausted on the way, and the sum of the refunds gives the balance the
- *   sequence gives. A reservation settled meanwhile by somebody else only drops out of the sums, which keeps the
+ * - Settlements: the reservation ids are distinct, and on every token and wallet the batch touches, the balance plus
+ *   every negative refund (an overrun) of the batch stays at or above zero, and above it on a limited, enabled token.
+ *   Then no step of the sequence goes below zero, nor reaches it on such a token, so no balance is clamped and no
+ *   token turns exhausted on the way, and the sum of the refunds gives the balance the sequence gives. A reservation settled meanwhile by somebody else only drops out of the sums, which keeps the
  *   check true.
  * Otherwise — a short balance, an overrun that would clamp, a repeated id, a batch of one — the items go one by one
  * exactly as before, the same locks taken first in the same global order (tokens by id, then users by id).
