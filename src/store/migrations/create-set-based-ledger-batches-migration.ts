@@ -55,14 +55,17 @@ export function createSetBasedLedgerBatchesMigration(dialect: DatabaseDialect): 
   };
 }
 
+// Both functions' planner settings: plans made once per connection, every row reached through its key (see above).
+const keyedGenericPlans = `set plan_cache_mode = force_generic_plan
+  set enable_seqscan = off set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off`;
+
 // Answers as in migration 0013: 'held', 'free', 'token', 'wallet' or 'duplicate' per item, in order.
 const reserveBatchFunctionSql = `
 create or replace function reserve_reservation_batch(
   reservation_ids text[], token_ids bigint[], user_ids bigint[], amounts bigint[], token_limited integer[],
   at_time bigint
 ) returns text[] language plpgsql
-  set plan_cache_mode = force_generic_plan
-  set enable_seqscan = off set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off as $$
+  ${keyedGenericPlans} as $$
 declare
   outcomes text[] := '{}';
   wallet_unlimited integer;
@@ -171,8 +174,7 @@ const settleBatchFunctionSql = `
 create or replace function settle_reservation_batch(
   reservation_ids text[], token_ids bigint[], user_ids bigint[], actual_costs bigint[], at_time bigint
 ) returns boolean[] language plpgsql
-  set plan_cache_mode = force_generic_plan
-  set enable_seqscan = off set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off as $$
+  ${keyedGenericPlans} as $$
 declare
   outcomes boolean[] := '{}';
   held record;
