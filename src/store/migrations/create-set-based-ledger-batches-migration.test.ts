@@ -2,105 +2,12 @@ import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../database-schema.js";
-import { insertTestToken } from "../testing/insert-test-token.js";
-import { insertTestUser } from "../testing/insert-test-user.js";
+import { createLedgerWorlds, type Hold, randomFrom, type Settlement, type World } from "../testing/ledger-worlds.js";
 import { openTestDatabases } from "../testing/open-test-databases.js";
 
 const postgres = (await openTestDatabases()).find((entry) => entry.name === "postgres")!.database;
 const db = postgres.db;
-
-interface Hold {
-  id: string;
-  token: number;
-  user: number;
-  amount: number;
-  limited: 0 | 1;
-}
-
-interface Settlement {
-  id: string | null;
-  token: number;
-  user: number;
-  actual: number;
-}
-
-interface World {
-  users: number[];
-  tokens: number[];
-}
-
-function reserveBatch(holds: readonly Hold[]): Promise<string[]> {
-  return sql<{ outcomes: string[] }>`select reserve_reservation_batch(
-      ${holds.map((hold) => hold.id)}::text[], ${holds.map((hold) => hold.token)}::bigint[],
-      ${holds.map((hold) => hold.user)}::bigint[], ${holds.map((hold) => hold.amount)}::bigint[],
-      ${holds.map((hold) => hold.limited)}::integer[], 1700000000) as outcomes`
-    .execute(db)
-    .then((result) => result.rows[0]!.outcomes);
-}
-
-function settleBatch(settlements: readonly Settlement[]): Promise<boolean[]> {
-  return sql<{ outcomes: boolean[] }>`select settle_reservation_batch(
-      ${settlements.map((settlement) => settlement.id)}::text[],
-      ${settlements.map((settlement) => settlement.token)}::bigint[],
-      ${settlements.map((settlement) => settlement.user)}::bigint[],
-      ${settlements.map((settlement) => settlement.actual)}::bigint[], 1700000001) as outcomes`
-    .execute(db)
-    .then((result) => result.rows[0]!.outcomes);
-}
-
-/** Tokens of as many owners, token i owned by owner i; each balance set, or null: unlimited. */
-async function makeWorld(shape: { tokens: (number | null)[]; wallets: (number | null)[] }): Promise<World> {
-  // One at a time, so ids ascend in the order given and two worlds read back in the same order.
-  const users: number[] = [];
-  for (const quota of shape.wallets) users.push((await insertTestUser(db, quota === null ? {} : { quota })).id);
-  const tokens: number[] = [];
-  for (const [index, remain] of shape.tokens.entries()) {
-    const overrides = remain === null ? { unlimitedQuota: true } : { remainQuota: remain };
-    tokens.push((await insertTestToken(db, users[index]!, overrides)).id);
-  }
-  return { users, tokens };
-}
-
-async function readWorld(world: World, reservationIds: readonly string[]) {
-  const tokens = await db
-    .selectFrom("tokens")
-    .select(["remain_quota", "used_quota", "status"])
-    .where("id", "in", world.tokens)
-    .orderBy("id")
-    .execute();
-  const users = await db
-    .selectFrom("users")
-    .select(["quota", "used_quota"])
-    .where("id", "in", world.users)
-    .orderBy("id")
-    .execute();
-  const reservations =
-    reservationIds.length === 0
-      ? []
-      : await db
-          .selectFrom("quota_reservations")
-          .select(["id", "reserved", "settled", "actual", "token_held", "wallet_held"])
-          .where("id", "in", [...new Set(reservationIds)])
-          .execute();
-  const byId = new Map(reservations.map((row) => [row.id, row]));
-  return {
-    tokens: tokens.map((row) => [Number(row.remain_quota), Number(row.used_quota), row.status]),
-    users: users.map((row) => [Number(row.quota), Number(row.used_quota)]),
-    // In the order of the ids given, so two worlds compare item by item.
-    reservations: reservationIds.map((id) => {
-      const row = byId.get(id);
-      return row === undefined
-        ? null
-        : [
-            Number(row.reserved),
-            row.settled,
-            row.actual === null ? null : Number(row.actual),
-            row.token_held,
-            row.wallet_held,
-          ];
-    }),
-  };
-}
+const { makeWorld, readWorld, reserveBatch, settleBatch } = createLedgerWorlds(db);
 
 /**
  * Whether a batch of settlements meets the set-based form's conditions, worked out here from the same facts: distinct
@@ -135,15 +42,6 @@ async function meetsSetBasedSettlement(world: World, settlements: readonly Settl
     if (overrun !== undefined && Number(user.quota) + overrun < 0) return false;
   }
   return true;
-}
-
-/** A small deterministic generator, so a failing case can be replayed from its seed. */
-function randomFrom(seed: number) {
-  let state = seed >>> 0;
-  return (below: number) => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state % below;
-  };
 }
 
 describe("set-based ledger batches (migration 0019)", () => {

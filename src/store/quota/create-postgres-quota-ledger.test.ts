@@ -101,4 +101,47 @@ describe("the PostgreSQL quota ledger", () => {
       await sql`drop table commit_modes`.execute(postgres.db);
     }
   });
+  // Lone statements lock the token row and then the wallet row, as every batch does, so an instance sending lone items
+  // runs beside another sending batches on the same key and wallet without a deadlock (PostgreSQL would abort one
+  // statement of such a cycle), and the totals come out exact.
+  it("runs lone items of one instance beside batches of another on one key without a deadlock, exactly", async () => {
+    const user = await insertTestUser(postgres.db, { quota: 1_000_000_000 });
+    const token = await insertTestToken(postgres.db, user.id, { remainQuota: 1_000_000_000 });
+    const busy = createPostgresQuotaLedger(postgres.db, { now: () => 1_700_000_000 });
+    const quiet = createPostgresQuotaLedger(postgres.db, { now: () => 1_700_000_000 });
+    let spent = 0;
+    const requests = async (ledger: typeof busy, count: number, seed: number) => {
+      for (let index = 0; index < count; index += 1) {
+        const requestId = randomUUID();
+        const held = await ledger.reserve({
+          requestId,
+          tokenId: token.id,
+          userId: user.id,
+          amount: 100,
+          tokenLimited: true,
+        });
+        expect(held).toBe("held");
+        // From nothing to half again the hold: refunds and overruns.
+        const actual = (index * 37 + seed * 11) % 151;
+        spent += actual;
+        expect(await ledger.settle({ reservationId: requestId, tokenId: token.id, userId: user.id, actual })).toBe(
+          true,
+        );
+      }
+    };
+    // Eight callers on one instance (its batches carry several items), one on the other (every item alone).
+    await Promise.all([...Array.from({ length: 8 }, (_, seed) => requests(busy, 40, seed)), requests(quiet, 150, 99)]);
+    const tokenRow = await postgres.db
+      .selectFrom("tokens")
+      .select(["remain_quota", "used_quota"])
+      .where("id", "=", token.id)
+      .executeTakeFirstOrThrow();
+    const walletRow = await postgres.db
+      .selectFrom("users")
+      .select(["quota", "used_quota"])
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect([Number(tokenRow.remain_quota), Number(tokenRow.used_quota)]).toEqual([1_000_000_000 - spent, spent]);
+    expect([Number(walletRow.quota), Number(walletRow.used_quota)]).toEqual([1_000_000_000 - spent, spent]);
+  });
 });

@@ -9,6 +9,8 @@ import {
   type UsageRollupIncrement,
 } from "../usage-logs/sum-usage-into-rollups.js";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
+import { holdAloneStatement, settleAloneStatement } from "./lone-ledger-statements.js";
+import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 import type { ReserveOutcome } from "./reserve-outcome.js";
 
 export interface PostgresQuotaLedger {
@@ -24,22 +26,7 @@ export interface PostgresQuotaLedger {
   settle(input: PostgresSettleInput): Promise<boolean>;
 }
 
-export interface PostgresReserveInput {
-  requestId: string;
-  tokenId: number;
-  userId: number;
-  amount: number;
-  tokenLimited: boolean;
-}
-
-export interface PostgresSettleInput {
-  reservationId: string | null;
-  tokenId: number;
-  userId: number;
-  actual: number;
-  /** Written in the settlement's commit whatever the guard says: the relay always logs its request. */
-  usageRow?: NewUsageLog;
-}
+export type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 
 export interface PostgresQuotaLedgerOptions {
   /** Unix seconds: the created and settled times of a batch's rows. */
@@ -88,6 +75,7 @@ export function createPostgresQuotaLedger(
     maxInFlight,
     maxBatchSize,
     async run(items) {
+      if (items.length === 1) return [await runAlone(items[0]!)];
       const holds = items.flatMap((item) => (item.kind === "hold" ? [item.input] : []));
       const settlements = items.flatMap((item) => (item.kind === "settle" ? [item.input] : []));
       const cycle = sql`run_ledger_cycle(
@@ -117,6 +105,17 @@ export function createPostgresQuotaLedger(
       return items.map((item) => (item.kind === "hold" ? held[nextHeld++]! : settled[nextSettled++]!));
     },
   });
+
+  // A batch of one (every batch of a quiet instance) as one plain statement: lone-ledger-statements.ts.
+  async function runAlone(item: LedgerItem): Promise<ReserveOutcome | "duplicate" | boolean> {
+    if (item.kind === "hold") {
+      const result = await holdAloneStatement(item.input, options.now()).execute(db);
+      return result.rows[0]!.outcome;
+    }
+    const usageRows = item.input.usageRow ? insertUsageRowsFromArrays([item.input.usageRow]) : null;
+    const result = await settleAloneStatement(item.input, options.now(), usageRows).execute(db);
+    return result.rows[0]!.settled;
+  }
 
   return {
     async reserve(input) {
@@ -149,39 +148,68 @@ function commitsWithoutFlushWait(now: number) {
 /**
  * The same columns and values as insert-usage-logs.ts, one array per column, and the rows' hourly rollups and hour
  * and model rollups upserted by the same statement (more writable CTEs), so the rollups stay exactly the sum of the
- * rows on every instance.
+ * rows on every instance. A lone row (and its two rollups) goes as `values` of plain parameters: PostgreSQL parses an
+ * array parameter from text and unnests it through a set-returning function, which for one row cost more than the
+ * row's insert.
  */
 function insertUsageRowsFromArrays(rows: readonly NewUsageLog[]) {
-  const column = <Value>(read: (row: NewUsageLog) => Value) => rows.map(read);
   const rollups = sumUsageIntoRollups(rows);
-  const rollupColumn = <Value>(read: (rollup: UsageRollupIncrement) => Value) => rollups.map(read);
   const modelRollups = sumUsageIntoModelRollups(rows);
-  const modelColumn = <Value>(read: (rollup: UsageModelRollupIncrement) => Value) => modelRollups.map(read);
+  const logged = rowsOf(rows, [
+    [(row) => row.userId, "bigint"],
+    [(row) => row.tokenId, "bigint"],
+    [(row) => row.tokenName, "text"],
+    [(row) => row.model, "text"],
+    [(row) => row.channelId, "bigint"],
+    [(row) => row.requestId, "text"],
+    [(row) => (row.isStream ? 1 : 0), "integer"],
+    [(row) => row.promptTokens, "bigint"],
+    [(row) => row.completionTokens, "bigint"],
+    [(row) => row.cachedTokens, "bigint"],
+    [(row) => row.cacheWriteTokens, "bigint"],
+    [(row) => row.reasoningTokens, "bigint"],
+    [(row) => row.quota, "bigint"],
+    [(row) => row.latencyMs, "bigint"],
+    [(row) => row.status, "text"],
+    [(row) => row.errorMessage, "text"],
+    [(row) => row.createdTime, "bigint"],
+    [(row) => row.group, "text"],
+  ]);
+  const rolledUp = rowsOf(rollups, [
+    [(rollup) => rollup.hour, "bigint"],
+    [(rollup) => rollup.user_id, "bigint"],
+    [(rollup) => rollup.token_id, "bigint"],
+    [(rollup) => rollup.model, "text"],
+    [(rollup) => rollup.channel_id, "bigint"],
+    [(rollup) => rollup.group_name, "text"],
+    [(rollup) => rollup.requests, "bigint"],
+    [(rollup) => rollup.errors, "bigint"],
+    [(rollup) => rollup.prompt_tokens, "bigint"],
+    [(rollup) => rollup.completion_tokens, "bigint"],
+    [(rollup) => rollup.cached_tokens, "bigint"],
+    [(rollup) => rollup.cache_write_tokens, "bigint"],
+    [(rollup) => rollup.quota, "bigint"],
+    [(rollup) => rollup.latency_ms, "bigint"],
+  ]);
+  const modelRolledUp = rowsOf(modelRollups, [
+    [(rollup) => rollup.hour, "bigint"],
+    [(rollup) => rollup.model, "text"],
+    [(rollup) => rollup.requests, "bigint"],
+    [(rollup) => rollup.errors, "bigint"],
+    [(rollup) => rollup.prompt_tokens, "bigint"],
+    [(rollup) => rollup.completion_tokens, "bigint"],
+    [(rollup) => rollup.cached_tokens, "bigint"],
+    [(rollup) => rollup.cache_write_tokens, "bigint"],
+    [(rollup) => rollup.quota, "bigint"],
+    [(rollup) => rollup.latency_ms, "bigint"],
+  ]);
   return sql`logged as (insert into usage_logs (user_id, token_id, token_name, model, channel_id, request_id,
       is_stream, prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, quota,
       latency_ms, status, error_message, created_time, group_name)
-    select * from unnest(
-      ${column((row) => row.userId)}::bigint[], ${column((row) => row.tokenId)}::bigint[],
-      ${column((row) => row.tokenName)}::text[], ${column((row) => row.model)}::text[],
-      ${column((row) => row.channelId)}::bigint[], ${column((row) => row.requestId)}::text[],
-      ${column((row) => (row.isStream ? 1 : 0))}::integer[], ${column((row) => row.promptTokens)}::bigint[],
-      ${column((row) => row.completionTokens)}::bigint[], ${column((row) => row.cachedTokens)}::bigint[],
-      ${column((row) => row.cacheWriteTokens)}::bigint[], ${column((row) => row.reasoningTokens)}::bigint[],
-      ${column((row) => row.quota)}::bigint[], ${column((row) => row.latencyMs)}::bigint[],
-      ${column((row) => row.status)}::text[], ${column((row) => row.errorMessage)}::text[],
-      ${column((row) => row.createdTime)}::bigint[], ${column((row) => row.group)}::text[])),
+    ${logged}),
     rolled_up as (insert into usage_rollups (hour, user_id, token_id, model, channel_id, group_name, requests, errors,
       prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, quota, latency_ms)
-    select * from unnest(
-      ${rollupColumn((rollup) => rollup.hour)}::bigint[], ${rollupColumn((rollup) => rollup.user_id)}::bigint[],
-      ${rollupColumn((rollup) => rollup.token_id)}::bigint[], ${rollupColumn((rollup) => rollup.model)}::text[],
-      ${rollupColumn((rollup) => rollup.channel_id)}::bigint[], ${rollupColumn((rollup) => rollup.group_name)}::text[],
-      ${rollupColumn((rollup) => rollup.requests)}::bigint[], ${rollupColumn((rollup) => rollup.errors)}::bigint[],
-      ${rollupColumn((rollup) => rollup.prompt_tokens)}::bigint[],
-      ${rollupColumn((rollup) => rollup.completion_tokens)}::bigint[],
-      ${rollupColumn((rollup) => rollup.cached_tokens)}::bigint[],
-      ${rollupColumn((rollup) => rollup.cache_write_tokens)}::bigint[],
-      ${rollupColumn((rollup) => rollup.quota)}::bigint[], ${rollupColumn((rollup) => rollup.latency_ms)}::bigint[])
+    ${rolledUp}
     on conflict (hour, user_id, token_id, model, channel_id, group_name) do update set
       requests = usage_rollups.requests + excluded.requests, errors = usage_rollups.errors + excluded.errors,
       prompt_tokens = usage_rollups.prompt_tokens + excluded.prompt_tokens,
@@ -191,14 +219,7 @@ function insertUsageRowsFromArrays(rows: readonly NewUsageLog[]) {
       quota = usage_rollups.quota + excluded.quota, latency_ms = usage_rollups.latency_ms + excluded.latency_ms),
     model_rolled_up as (insert into usage_model_rollups (hour, model, requests, errors, prompt_tokens,
       completion_tokens, cached_tokens, cache_write_tokens, quota, latency_ms)
-    select * from unnest(
-      ${modelColumn((rollup) => rollup.hour)}::bigint[], ${modelColumn((rollup) => rollup.model)}::text[],
-      ${modelColumn((rollup) => rollup.requests)}::bigint[], ${modelColumn((rollup) => rollup.errors)}::bigint[],
-      ${modelColumn((rollup) => rollup.prompt_tokens)}::bigint[],
-      ${modelColumn((rollup) => rollup.completion_tokens)}::bigint[],
-      ${modelColumn((rollup) => rollup.cached_tokens)}::bigint[],
-      ${modelColumn((rollup) => rollup.cache_write_tokens)}::bigint[],
-      ${modelColumn((rollup) => rollup.quota)}::bigint[], ${modelColumn((rollup) => rollup.latency_ms)}::bigint[])
+    ${modelRolledUp}
     on conflict (hour, model) do update set
       requests = usage_model_rollups.requests + excluded.requests,
       errors = usage_model_rollups.errors + excluded.errors,
@@ -208,4 +229,20 @@ function insertUsageRowsFromArrays(rows: readonly NewUsageLog[]) {
       cache_write_tokens = usage_model_rollups.cache_write_tokens + excluded.cache_write_tokens,
       quota = usage_model_rollups.quota + excluded.quota,
       latency_ms = usage_model_rollups.latency_ms + excluded.latency_ms)`;
+}
+
+type ColumnType = "bigint" | "integer" | "text";
+
+/**
+ * The rows of an insert, column by column: `values` of plain parameters for one row, else one array parameter per
+ * column unnested together (the SQL text and its parameter count stay the same whatever the number of rows).
+ */
+function rowsOf<Row>(rows: readonly Row[], columns: readonly (readonly [(row: Row) => unknown, ColumnType])[]) {
+  if (rows.length === 1) {
+    const [row] = rows;
+    return sql`values (${sql.join(columns.map(([read, type]) => sql`${read(row!)}::${sql.raw(type)}`))})`;
+  }
+  return sql`select * from unnest(${sql.join(
+    columns.map(([read, type]) => sql`${rows.map(read)}::${sql.raw(`${type}[]`)}`),
+  )})`;
 }

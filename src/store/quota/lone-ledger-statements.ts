@@ -1,0 +1,108 @@
+import { type RawBuilder, sql } from "kysely";
+import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
+import type { ReserveOutcome } from "./reserve-outcome.js";
+
+/**
+ * A batch of one item — every batch of an instance with one request at a time — as one plain statement instead of a
+ * call of `run_ledger_cycle`. The PL/pgSQL functions cost a lone item more than its writes: two nested calls, their
+ * planner settings set and restored, and a statement each for the locks, the updates and the row (bench/
+ * profile-findings.md: the functions were a third of PostgreSQL's time a request at one connection). Each statement
+ * here does what the function does for one item, step for step, and takes the same locks in the same global order
+ * (the token row, then the wallet row), so it can run beside the batches of other instances:
+ * lone-ledger-statements.test.ts compares both on random worlds.
+ *
+ * A locking sub-select that reads `(select count(*) from …) >= 0` of the one before it is always true: it is there so
+ * the earlier row is locked first (PostgreSQL evaluates that sub-select before it locks the later row).
+ */
+
+/**
+ * A lone hold, as `reserve_reservation_batch` applies one item: the token's balance (when the token is limited), then
+ * the wallet's (when it is limited), both or neither, and the reservation row. It answers the same outcome; nothing is
+ * taken unless the row is written. Its commit does not wait for the WAL flush, as for any batch of holds alone.
+ */
+export function holdAloneStatement(
+  input: PostgresReserveInput,
+  now: number,
+): RawBuilder<{ outcome: ReserveOutcome | "duplicate" }> {
+  const limited = input.tokenLimited ? 1 : 0;
+  const amount = sql`${input.amount}::bigint`;
+  return sql`
+    with token_row as materialized (
+      select remain_quota from tokens where id = ${input.tokenId} and ${limited}::integer = 1 for update),
+    wallet_row as materialized (
+      select quota, quota_unlimited from users
+        where id = ${input.userId} and (select count(*) from token_row) >= 0 for update),
+    decision as materialized (
+      select case
+          when ${limited}::integer = 1 and not exists (select 1 from token_row where remain_quota >= ${amount})
+            then 'token'
+          when not exists (select 1 from wallet_row
+                            where quota_unlimited = 1 or (quota_unlimited = 0 and quota >= ${amount}))
+            then 'wallet'
+          when ${limited}::integer = 0 and exists (select 1 from wallet_row where quota_unlimited = 1) then 'free'
+          else 'held' end as outcome),
+    inserted as (
+      insert into quota_reservations
+        (id, token_id, user_id, reserved, settled, actual, created_time, settled_time, token_held, wallet_held)
+        select ${input.requestId}::text, ${input.tokenId}::bigint, ${input.userId}::bigint, ${amount}, 0, null,
+               ${now}::bigint, null, ${limited}::integer, case when wallet_row.quota_unlimited = 0 then 1 else 0 end
+          from decision, wallet_row where decision.outcome = 'held'
+        on conflict (id) do nothing
+        returning token_held, wallet_held),
+    tokens_taken as (
+      update tokens set remain_quota = remain_quota - ${amount}
+        where id = ${input.tokenId} and exists (select 1 from inserted where token_held = 1)),
+    wallets_taken as (
+      update users set quota = quota - ${amount}
+        where id = ${input.userId} and exists (select 1 from inserted where wallet_held = 1))
+    select case when decision.outcome = 'held' and not exists (select 1 from inserted) then 'duplicate'
+                else decision.outcome end as outcome
+      from decision, (select set_config('synchronous_commit', 'off', true)) as without_flush_wait`;
+}
+
+/**
+ * A lone settlement, as `settle_reservation_batch` applies one item: the token's and the wallet's locks, then the
+ * reservation marked settled once, the difference between hold and cost given back (or taken, clamped at zero, an
+ * exhausted token marked so) and the cost counted as used; a request that held nothing (`reservationId` null) only
+ * counts its cost. `usageRows` are the writable CTEs of the usage row and its rollups, committed with it.
+ */
+export function settleAloneStatement(
+  input: PostgresSettleInput,
+  now: number,
+  usageRows: RawBuilder<unknown> | null,
+): RawBuilder<{ settled: boolean }> {
+  const actual = sql`${input.actual}::bigint`;
+  const reservationId = sql`${input.reservationId}::text`;
+  return sql`
+    with ${usageRows === null ? sql`` : sql`${usageRows},`}
+    locked_token as materialized (select 1 from tokens where id = ${input.tokenId} for update),
+    locked_user as materialized (
+      select 1 from users where id = ${input.userId} and (select count(*) from locked_token) >= 0 for update),
+    marked as (
+      update quota_reservations set settled = 1, actual = ${actual}, settled_time = ${now}::bigint
+        where id = ${reservationId} and settled + 0 = 0 and (select count(*) from locked_user) >= 0
+        returning token_id, user_id, reserved, token_held, wallet_held),
+    change as materialized (
+      select marked.token_id, marked.user_id, true as held,
+             case when marked.token_held = 1 then marked.reserved - ${actual} else 0 end as token_refund,
+             case when marked.wallet_held = 1 then marked.reserved - ${actual} else 0 end as wallet_refund
+        from marked
+      union all
+      select ${input.tokenId}::bigint, ${input.userId}::bigint, false, 0, 0 where ${reservationId} is null),
+    tokens_settled as (
+      update tokens set
+          remain_quota = case when change.held then greatest(remain_quota + change.token_refund, 0)
+                              else remain_quota end,
+          used_quota = used_quota + ${actual},
+          status = case when change.held and greatest(remain_quota + change.token_refund, 0) = 0
+                              and unlimited_quota = 0 and status = 1 then 4
+                        else status end
+        from change where tokens.id = change.token_id),
+    wallets_settled as (
+      update users set
+          quota = case when change.held then greatest(quota + change.wallet_refund, 0) else quota end,
+          used_quota = used_quota + ${actual}
+        from change where users.id = change.user_id)
+    select (select count(*) from locked_user) >= 0
+           and (${reservationId} is null or exists (select 1 from marked)) as settled`;
+}
