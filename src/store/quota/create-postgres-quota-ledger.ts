@@ -2,12 +2,7 @@ import { type Kysely, sql } from "kysely";
 import { createGroupCommitQueue } from "../postgres/create-group-commit-queue.js";
 import type { Database } from "../database-schema.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
-import {
-  sumUsageIntoModelRollups,
-  sumUsageIntoRollups,
-  type UsageModelRollupIncrement,
-  type UsageRollupIncrement,
-} from "../usage-logs/sum-usage-into-rollups.js";
+import { sumUsageIntoModelRollups, sumUsageIntoRollups } from "../usage-logs/sum-usage-into-rollups.js";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
 import { holdAloneStatement, settleAloneStatement } from "./lone-ledger-statements.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
