@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BenchResults } from "./bench-results.js";
 import { writeBenchmarksMarkdown } from "./write-benchmarks-markdown.js";
+import { saveBenchmarksMarkdown } from "./save-benchmarks-markdown.js";
 
 // `tsx bench/rewrite-benchmarks-markdown.ts <bench-results.json>`: docs/BENCHMARKS.md again from a run's saved
 // results (run-bench.ts prints where), after bench/profile-findings.md or the report's layout changed.
@@ -11,5 +12,5 @@ const resultsFile = process.argv[2];
 if (!resultsFile) throw new Error("usage: tsx bench/rewrite-benchmarks-markdown.ts <bench-results.json>");
 const results = JSON.parse(fs.readFileSync(resultsFile, "utf8")) as BenchResults;
 const findings = fs.readFileSync(path.join(projectRoot, "bench/profile-findings.md"), "utf8");
-fs.writeFileSync(path.join(projectRoot, "docs/BENCHMARKS.md"), writeBenchmarksMarkdown(results, findings));
+saveBenchmarksMarkdown(projectRoot, writeBenchmarksMarkdown(results, findings));
 console.log(`rewrote docs/BENCHMARKS.md from ${resultsFile}`);

@@ -34,6 +34,7 @@ import { measureSettlementCommits } from "./measure-settlement-commits.js";
 import { readSqliteCommits } from "./read-sqlite-commits.js";
 import { measureMultiInstance } from "./measure-multi-instance.js";
 import { measureUsageLogsAtScale } from "./measure-usage-logs-at-scale.js";
+import { saveBenchmarksMarkdown } from "./save-benchmarks-markdown.js";
 
 // `npm run bench`: the load benchmark, with the undici pass-through as the reference and its points. Writes
 // docs/BENCHMARKS.md; BENCH_QUICK=1 runs 1 s points to check the harness.
@@ -277,7 +278,7 @@ try {
     profile: { summary: profile.summary, load: profile.load, seconds: plan.profileSeconds },
   };
   const findings = fs.readFileSync(path.join(projectRoot, "bench/profile-findings.md"), "utf8");
-  fs.writeFileSync(path.join(projectRoot, "docs/BENCHMARKS.md"), writeBenchmarksMarkdown(complete, findings));
+  saveBenchmarksMarkdown(projectRoot, writeBenchmarksMarkdown(complete, findings));
   const resultsFile = path.join(path.dirname(profile.profileFile), "bench-results.json");
   fs.writeFileSync(resultsFile, JSON.stringify(complete, null, 2));
   for (const verdict of evaluateAims(complete))
