@@ -43,13 +43,14 @@ type LedgerItem = { kind: "hold"; input: PostgresReserveInput } | { kind: "settl
  * row); one statement per request made them queue on that row's lock, one commit each. Here holds and settlements
  * go through one group-commit queue: whatever arrived while the previous batch was out goes as one call of
  * `run_ledger_cycle` (migration 0014: the batch's settlements by `settle_reservation_batch`, then its holds by
- * `reserve_reservation_batch`, migration 0013), one statement and one commit, which takes each row's lock once and
+ * `reserve_reservation_batch`, migration 0013; a batch of one item as one plain statement of its own,
+ * lone-ledger-statements.ts), one statement and one commit, which takes each row's lock once and
  * applies the items with the same conditional updates a single request made. No lock is held across a round trip to
  * the gateway: each batch is a single autocommitted statement.
  *
  * The usage rows of a settlement batch, their hourly rollups and their hour and model rollups are written by the same
- * statement (writable CTEs over column arrays: the SQL text and its parameter count stay the same whatever the batch
- * size), so a settled request always has its row and the rollups stay the sum of the rows. PostgreSQL runs writable CTEs
+ * statement (writable CTEs over column arrays: the SQL text and its parameter count stay the same whatever the number
+ * of rows past one), so a settled request always has its row and the rollups stay the sum of the rows. PostgreSQL runs writable CTEs
  * that the main query does not read after it, so the settlement function locks the batch's tokens and users first;
  * each upsert then locks its rollup rows in key order (the increments are sorted), so two batches lock in one order.
  */
@@ -230,7 +231,7 @@ type ColumnType = "bigint" | "integer" | "text";
 
 /**
  * The rows of an insert, column by column: `values` of plain parameters for one row, else one array parameter per
- * column unnested together (the SQL text and its parameter count stay the same whatever the number of rows).
+ * column unnested together (the SQL text and its parameter count stay the same whatever the number of rows past one).
  */
 function rowsOf<Row>(rows: readonly Row[], columns: readonly (readonly [(row: Row) => unknown, ColumnType])[]) {
   if (rows.length === 1) {
