@@ -124,16 +124,20 @@ describe.each(testDatabases)(
     });
 
     it("runs a streamed tool loop with thinking on a model that checks thought signatures, across turns", async () => {
-      const firstStream = client.messages.stream({
-        model: "gmx-3-flash-preview",
-        max_tokens: 4096,
-        thinking: { type: "enabled", budget_tokens: 2048 },
-        tools: [weatherTool],
-        messages: [{ role: "user", content: "Paris" }],
-      });
       let first: Anthropic.Message | undefined;
+      // The stream is made inside the measured action: the SDK sends the request as soon as the stream is made, so a
+      // stream made before the first balance read could take its hold before that read (seen on PostgreSQL once a
+      // lone hold became one plain statement) and the difference then counted its refund, not its cost.
       const firstCost = await spent(async () => {
-        first = await firstStream.finalMessage();
+        first = await client.messages
+          .stream({
+            model: "gmx-3-flash-preview",
+            max_tokens: 4096,
+            thinking: { type: "enabled", budget_tokens: 2048 },
+            tools: [weatherTool],
+            messages: [{ role: "user", content: "Paris" }],
+          })
+          .finalMessage();
       });
       expect(upstream.requests[0]!.body).toMatchObject({
         // A generation-3 model takes a level: 2,048 tokens is MEDIUM (the budget is exact on 2.5 models).
