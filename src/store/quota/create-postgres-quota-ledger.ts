@@ -2,7 +2,12 @@ import { type Kysely, sql } from "kysely";
 import { createGroupCommitQueue } from "../postgres/create-group-commit-queue.js";
 import type { Database } from "../database-schema.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
-import { sumUsageIntoModelRollups, sumUsageIntoRollups } from "../usage-logs/sum-usage-into-rollups.js";
+import {
+  sumUsageIntoModelRollups,
+  sumUsageIntoRollups,
+  type UsageModelRollupIncrement,
+  type UsageRollupIncrement,
+} from "../usage-logs/sum-usage-into-rollups.js";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
 import { holdAloneStatement, settleAloneStatement } from "./lone-ledger-statements.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
@@ -151,54 +156,9 @@ function commitsWithoutFlushWait(now: number) {
 function insertUsageRowsFromArrays(rows: readonly NewUsageLog[]) {
   const rollups = sumUsageIntoRollups(rows);
   const modelRollups = sumUsageIntoModelRollups(rows);
-  const logged = rowsOf(rows, [
-    [(row) => row.userId, "bigint"],
-    [(row) => row.tokenId, "bigint"],
-    [(row) => row.tokenName, "text"],
-    [(row) => row.model, "text"],
-    [(row) => row.channelId, "bigint"],
-    [(row) => row.requestId, "text"],
-    [(row) => (row.isStream ? 1 : 0), "integer"],
-    [(row) => row.promptTokens, "bigint"],
-    [(row) => row.completionTokens, "bigint"],
-    [(row) => row.cachedTokens, "bigint"],
-    [(row) => row.cacheWriteTokens, "bigint"],
-    [(row) => row.reasoningTokens, "bigint"],
-    [(row) => row.quota, "bigint"],
-    [(row) => row.latencyMs, "bigint"],
-    [(row) => row.status, "text"],
-    [(row) => row.errorMessage, "text"],
-    [(row) => row.createdTime, "bigint"],
-    [(row) => row.group, "text"],
-  ]);
-  const rolledUp = rowsOf(rollups, [
-    [(rollup) => rollup.hour, "bigint"],
-    [(rollup) => rollup.user_id, "bigint"],
-    [(rollup) => rollup.token_id, "bigint"],
-    [(rollup) => rollup.model, "text"],
-    [(rollup) => rollup.channel_id, "bigint"],
-    [(rollup) => rollup.group_name, "text"],
-    [(rollup) => rollup.requests, "bigint"],
-    [(rollup) => rollup.errors, "bigint"],
-    [(rollup) => rollup.prompt_tokens, "bigint"],
-    [(rollup) => rollup.completion_tokens, "bigint"],
-    [(rollup) => rollup.cached_tokens, "bigint"],
-    [(rollup) => rollup.cache_write_tokens, "bigint"],
-    [(rollup) => rollup.quota, "bigint"],
-    [(rollup) => rollup.latency_ms, "bigint"],
-  ]);
-  const modelRolledUp = rowsOf(modelRollups, [
-    [(rollup) => rollup.hour, "bigint"],
-    [(rollup) => rollup.model, "text"],
-    [(rollup) => rollup.requests, "bigint"],
-    [(rollup) => rollup.errors, "bigint"],
-    [(rollup) => rollup.prompt_tokens, "bigint"],
-    [(rollup) => rollup.completion_tokens, "bigint"],
-    [(rollup) => rollup.cached_tokens, "bigint"],
-    [(rollup) => rollup.cache_write_tokens, "bigint"],
-    [(rollup) => rollup.quota, "bigint"],
-    [(rollup) => rollup.latency_ms, "bigint"],
-  ]);
+  const logged = rowsOf(rows, usageLogColumns);
+  const rolledUp = rowsOf(rollups, rollupColumns);
+  const modelRolledUp = rowsOf(modelRollups, modelRollupColumns);
   return sql`logged as (insert into usage_logs (user_id, token_id, token_name, model, channel_id, request_id,
       is_stream, prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, quota,
       latency_ms, status, error_message, created_time, group_name)
@@ -228,12 +188,60 @@ function insertUsageRowsFromArrays(rows: readonly NewUsageLog[]) {
 }
 
 type ColumnType = "bigint" | "integer" | "text";
+type Column<Row> = readonly [(row: Row) => unknown, ColumnType];
+
+// Each insert's columns in the order its SQL names them, read from the rows the statement writes.
+const usageLogColumns: readonly Column<NewUsageLog>[] = [
+  [(row) => row.userId, "bigint"],
+  [(row) => row.tokenId, "bigint"],
+  [(row) => row.tokenName, "text"],
+  [(row) => row.model, "text"],
+  [(row) => row.channelId, "bigint"],
+  [(row) => row.requestId, "text"],
+  [(row) => (row.isStream ? 1 : 0), "integer"],
+  [(row) => row.promptTokens, "bigint"],
+  [(row) => row.completionTokens, "bigint"],
+  [(row) => row.cachedTokens, "bigint"],
+  [(row) => row.cacheWriteTokens, "bigint"],
+  [(row) => row.reasoningTokens, "bigint"],
+  [(row) => row.quota, "bigint"],
+  [(row) => row.latencyMs, "bigint"],
+  [(row) => row.status, "text"],
+  [(row) => row.errorMessage, "text"],
+  [(row) => row.createdTime, "bigint"],
+  [(row) => row.group, "text"],
+];
+// What both rollups count, after their keys.
+const rollupCountColumns: readonly Column<UsageModelRollupIncrement>[] = [
+  [(rollup) => rollup.requests, "bigint"],
+  [(rollup) => rollup.errors, "bigint"],
+  [(rollup) => rollup.prompt_tokens, "bigint"],
+  [(rollup) => rollup.completion_tokens, "bigint"],
+  [(rollup) => rollup.cached_tokens, "bigint"],
+  [(rollup) => rollup.cache_write_tokens, "bigint"],
+  [(rollup) => rollup.quota, "bigint"],
+  [(rollup) => rollup.latency_ms, "bigint"],
+];
+const rollupColumns: readonly Column<UsageRollupIncrement>[] = [
+  [(rollup) => rollup.hour, "bigint"],
+  [(rollup) => rollup.user_id, "bigint"],
+  [(rollup) => rollup.token_id, "bigint"],
+  [(rollup) => rollup.model, "text"],
+  [(rollup) => rollup.channel_id, "bigint"],
+  [(rollup) => rollup.group_name, "text"],
+  ...rollupCountColumns,
+];
+const modelRollupColumns: readonly Column<UsageModelRollupIncrement>[] = [
+  [(rollup) => rollup.hour, "bigint"],
+  [(rollup) => rollup.model, "text"],
+  ...rollupCountColumns,
+];
 
 /**
  * The rows of an insert, column by column: `values` of plain parameters for one row, else one array parameter per
  * column unnested together (the SQL text and its parameter count stay the same whatever the number of rows past one).
  */
-function rowsOf<Row>(rows: readonly Row[], columns: readonly (readonly [(row: Row) => unknown, ColumnType])[]) {
+function rowsOf<Row>(rows: readonly Row[], columns: readonly Column<Row>[]) {
   if (rows.length === 1) {
     const [row] = rows;
     return sql`values (${sql.join(columns.map(([read, type]) => sql`${read(row!)}::${sql.raw(type)}`))})`;
