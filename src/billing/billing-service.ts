@@ -10,6 +10,11 @@ export interface Reservation {
   reserved: number;
   /** Nothing held and no ledger row: an unlimited token of an unlimited wallet (usage is still recorded). */
   unlimited: boolean;
+  /**
+   * Sent upstream before its hold was taken (PostgreSQL, balances many times the worst case): settle takes the hold
+   * and settles in one statement, and throws InsufficientQuotaError if the balances no longer cover `reserved`.
+   */
+  deferred?: true;
 }
 
 /** What the relay reports of one request: the stored row's fields, with usage as metered and no id or time yet. */
@@ -60,6 +65,11 @@ export interface BillingService {
     requestId: string,
     amount: number,
     owner?: { walletUnlimited?: boolean },
+    /**
+     * `answerWithheld`: nothing of the answer reaches the client before settle answers (a whole answer, not a
+     * stream), so the hold may be deferred to the settlement (Reservation.deferred).
+     */
+    options?: { answerWithheld?: boolean },
   ): Promise<Reservation>;
   /**
    * Charges `actualCost` and refunds the rest of the reservation. When the actual cost exceeds the reservation
@@ -68,7 +78,8 @@ export interface BillingService {
    * balance reaches 0 becomes status 4. Unlimited tokens only accumulate used_quota.
    *
    * With `usage`, the request's usage log row is written in the settlement's commit: an answered (billed) request
-   * always has its row, readable as soon as settle resolves.
+   * always has its row, readable as soon as settle resolves. A deferred reservation the balances no longer cover
+   * throws InsufficientQuotaError and writes nothing: its answer must not be sent.
    */
   settle(reservation: Reservation, actualCost: number, usage?: UsageLogEntry): Promise<boolean>;
   /** Queues a usage log row with no settlement beside it; rows are written in batches off the hot path. */

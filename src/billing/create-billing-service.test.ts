@@ -139,6 +139,41 @@ describe.each(testDatabases)("billing service on $name", ({ database }) => {
     expect(await balanceOf(token)).toEqual({ remainQuota: 900, usedQuota: 0, status: 1 });
   });
 
+  // A whole answer may go upstream before its hold on PostgreSQL, once a hold there has shown balances a hundred
+  // times its worst case (hold-deferral.ts); SQLite's holds cost no round trip and are always taken first.
+  it("defers a withheld answer's hold on PostgreSQL only, settles it exactly once, and refuses a spent balance", async () => {
+    const { billing } = setUp(database);
+    const user = await insertTestUser(db, { quota: 10_000_000 });
+    const token = await insertTestToken(db, user.id, { remainQuota: 1_000_000 });
+    const withheld = { answerWithheld: true };
+    // Nothing read yet: held first, and that hold's answer shows the balances.
+    const first = await billing.reserve(token, randomUUID(), 300, {}, withheld);
+    expect(first.deferred).toBeUndefined();
+    await billing.settle(first, 300);
+    const second = await billing.reserve(token, randomUUID(), 300, {}, withheld);
+    expect(second.deferred).toBe(database.dialect === "postgres" ? true : undefined);
+    // A stream's answer is not withheld: always held first.
+    expect((await billing.reserve(token, randomUUID(), 300)).deferred).toBeUndefined();
+    const streamHolds = 300;
+    const results = await Promise.all(Array.from({ length: 5 }, () => billing.settle(second, 120)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await balanceOf(token)).toEqual({
+      remainQuota: 1_000_000 - 300 - 120 - streamHolds,
+      usedQuota: 420,
+      status: 1,
+    });
+    if (database.dialect !== "postgres") return;
+    const third = await billing.reserve(token, randomUUID(), 300, {}, withheld);
+    expect(third.deferred).toBe(true);
+    await db.updateTable("tokens").set({ remain_quota: 200 }).where("id", "=", token.id).execute();
+    const refusal = await billing.settle(third, 250).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(InsufficientQuotaError);
+    expect((refusal as Error).message).toContain("could cost up to 300 units");
+    expect((refusal as Error).message).toContain("the token has 200 units left");
+    expect(await balanceOf(token)).toEqual({ remainQuota: 200, usedQuota: 420, status: 1 });
+    expect(await reservationRow(third.requestId)).toBeUndefined();
+  });
+
   it("settles exactly once under concurrent settle calls", async () => {
     const { billing } = setUp(database);
     const user = await insertTestUser(db);

@@ -1,5 +1,5 @@
 import { createSqliteQuotaLedger } from "../store/quota/create-sqlite-quota-ledger.js";
-import { createPostgresQuotaLedger } from "../store/quota/create-postgres-quota-ledger.js";
+import { createPostgresQuotaLedger, type PostgresReserveInput } from "../store/quota/create-postgres-quota-ledger.js";
 import { findModelPrice } from "../models/find-model-price.js";
 import type { ModelPrice } from "../config/gateway-config.js";
 import { InsufficientQuotaError } from "../errors/gateway-error.js";
@@ -58,7 +58,9 @@ export function createBillingService(context: BillingContext, options: BillingSe
   const { config, logger } = context;
 
   const modelsWithoutPrice = new Set<string>();
-  const settledUnlimitedReservations = new WeakSet<Reservation>();
+  // The exactly-once guards of reservations with no ledger row: nothing held; a hold deferred to its settlement.
+  const settledWithoutLedgerRow = new WeakSet<Reservation>();
+  const deferredHolds = new WeakMap<Reservation, PostgresReserveInput>();
   // SQLite: reservation and settlement applied at once, committed in windows (see create-sqlite-quota-ledger.ts).
   const { sqliteConnection, sqliteCommitWindow } = context.database;
   const sqliteLedger =
@@ -69,6 +71,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
     : createPostgresQuotaLedger(db, {
         now: context.now,
         batchesInFlight: options.ledgerBatchesInFlight ?? context.config.databaseLedgerBatchesInFlight,
+        holdDeferral: { factor: context.config.databaseLedgerDeferHoldsMargin, maxAgeMs: 2_000 },
       });
   const usageLogWriter = createUsageLogWriter(
     context.database,
@@ -150,6 +153,16 @@ export function createBillingService(context: BillingContext, options: BillingSe
     });
   }
 
+  /** The error of a hold the token's or the wallet's balance could not cover, quoting that balance as it is now. */
+  async function refusal(short: "token" | "wallet", tokenId: number, userId: number, amount: number) {
+    if (short === "wallet") {
+      const wallet = await findUserWallet(db, userId);
+      return new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, wallet?.quota ?? 0, "wallet"));
+    }
+    const current = await findTokenByIdForUser(db, tokenId, userId);
+    return new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
+  }
+
   return {
     priceUsage(model, group, usage) {
       return priceMeteredUsage(priceOf(model), groupRatio(group), usage);
@@ -163,7 +176,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
 
     defaultMaxOutputTokens,
 
-    async reserve(token, requestId, amount, owner = {}) {
+    async reserve(token, requestId, amount, owner = {}, options = {}) {
       const base = { requestId, tokenId: token.id, userId: token.userId };
       const free = { ...base, reserved: 0, unlimited: true };
       // Nothing to hold: the hot path of a single-user deployment asks nothing of the database here.
@@ -177,19 +190,21 @@ export function createBillingService(context: BillingContext, options: BillingSe
         tokenLimited: !token.unlimitedQuota,
         createdTime: context.now(),
       };
+      // PostgreSQL: a whole answer on balances many times its worst case goes upstream at once, its hold taken with
+      // its settlement (hold-deferral.ts); nothing is written, so a crash before the settlement leaves nothing held.
+      if (postgresLedger && options.answerWithheld === true && postgresLedger.deferHold(input)) {
+        const reservation: Reservation = { ...base, reserved: amount, unlimited: false, deferred: true };
+        deferredHolds.set(reservation, input);
+        return reservation;
+      }
       // PostgreSQL: one call per batch; each hold and its ledger row commit together, so a crash never strands a hold
       // unfound.
       const outcome: ReserveOutcome = sqliteLedger
         ? await sqliteLedger.reserve(input)
-        : await postgresLedger!.reserve({ ...input, tokenLimited: input.tokenLimited });
+        : await postgresLedger!.reserve(input);
       if (outcome === "held") return { ...base, reserved: amount, unlimited: false };
       if (outcome === "free") return free;
-      if (outcome === "wallet") {
-        const wallet = await findUserWallet(db, token.userId);
-        throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, wallet?.quota ?? 0, "wallet"));
-      }
-      const current = await findTokenByIdForUser(db, token.id, token.userId);
-      throw new InsufficientQuotaError(buildInsufficientQuotaMessage(amount, current?.remainQuota ?? 0));
+      throw await refusal(outcome, token.id, token.userId, amount);
     },
 
     async settle(reservation, actualCost, usage) {
@@ -197,9 +212,18 @@ export function createBillingService(context: BillingContext, options: BillingSe
       const usageRow = usage ? toUsageRow(usage) : undefined;
       // SQLite: the row is deferred into the ledger's window ahead of the settlement, so one commit holds both.
       if (sqliteLedger && usageRow) usageLogWriter.enqueue(usageRow);
+      if (reservation.deferred) {
+        // Taken out before the statement: a second settle of the same reservation is a no-op.
+        const hold = deferredHolds.get(reservation);
+        if (hold === undefined) return false;
+        deferredHolds.delete(reservation);
+        const outcome = await postgresLedger!.settleDeferred(hold, { actual: actualCost, usageRow });
+        if (outcome === "held" || outcome === "free") return true;
+        throw await refusal(outcome, hold.tokenId, hold.userId, hold.amount);
+      }
       if (reservation.unlimited) {
-        if (settledUnlimitedReservations.has(reservation)) return false;
-        settledUnlimitedReservations.add(reservation);
+        if (settledWithoutLedgerRow.has(reservation)) return false;
+        settledWithoutLedgerRow.add(reservation);
         if (sqliteLedger) {
           await sqliteLedger.chargeUnlimited(reservation.tokenId, reservation.userId, actualCost);
           return true;

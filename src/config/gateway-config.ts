@@ -60,6 +60,12 @@ export interface GatewayConfig {
    */
   databaseLedgerBatchesInFlight: number;
   /**
+   * DATABASE_LEDGER_DEFER_HOLDS_MARGIN: PostgreSQL, how many times over the balances an instance read within the last
+   * 2 s must cover a whole (not streamed) answer's worst case for it to go upstream before its hold, which its
+   * settlement then takes (default 100; 0 holds every request first). src/store/quota/hold-deferral.ts.
+   */
+  databaseLedgerDeferHoldsMargin: number;
+  /**
    * DATABASE_PREPARED_STATEMENTS: PostgreSQL, statement texts each connection runs as named prepared statements
    * (default 200). 0 sends every statement unnamed, as a PgBouncer in transaction mode without prepared-statement
    * support needs.

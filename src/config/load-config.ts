@@ -221,6 +221,7 @@ export function loadConfig(environment: Environment = process.env): GatewayConfi
     redisKeyPrefix: environment.REDIS_KEY_PREFIX || "gateway",
     databasePoolSize: readPositiveInteger(environment, "DATABASE_POOL_SIZE", 10),
     databaseLedgerBatchesInFlight: readPositiveInteger(environment, "DATABASE_LEDGER_BATCHES_IN_FLIGHT", 1),
+    databaseLedgerDeferHoldsMargin: readInteger(environment, "DATABASE_LEDGER_DEFER_HOLDS_MARGIN", 100),
     databasePreparedStatements: readInteger(environment, "DATABASE_PREPARED_STATEMENTS", 200),
     databaseTimeouts: {
       connectTimeoutMs: readInteger(environment, "DATABASE_CONNECT_TIMEOUT_MS", 5_000),

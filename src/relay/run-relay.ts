@@ -6,7 +6,12 @@ import type { MeteredUsage } from "../billing/metered-usage.js";
 import type { RoutingToken } from "../channels/channel-router.js";
 import type { ChannelAttempt } from "../providers/contract/channel-attempt.js";
 import type { Channel } from "../providers/contract/channel.js";
-import { ClientGoneError, NoAvailableChannelError, UnpricedModelError } from "../errors/gateway-error.js";
+import {
+  ClientGoneError,
+  InsufficientQuotaError,
+  NoAvailableChannelError,
+  UnpricedModelError,
+} from "../errors/gateway-error.js";
 import { explainEmptyPlan, unavailableRetryAfterSeconds } from "./explain-empty-plan.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { exactModelName, type ModelNameResolution } from "../models/resolve-model-name.js";
@@ -162,9 +167,15 @@ export async function runRelay<Capability extends RelayCapability>(
   );
   let reservation: Reservation;
   try {
-    reservation = await context.billing.reserve(token, ledgerRequestId, worstCase, {
-      walletUnlimited: getAuthenticatedTokenOwner(response)?.walletUnlimited,
-    });
+    // A whole answer is written only after its settlement (below), so its hold may wait for it (Reservation.deferred);
+    // a stream's events go out before, and a task's reservation outlives the request.
+    reservation = await context.billing.reserve(
+      token,
+      ledgerRequestId,
+      worstCase,
+      { walletUnlimited: getAuthenticatedTokenOwner(response)?.walletUnlimited },
+      { answerWithheld: !call.isStream && call.handsOverReservation !== true },
+    );
   } catch (error) {
     context.rateLimiter.correct(token, countedTokens, 0, requestId);
     throw error;
@@ -208,22 +219,35 @@ export async function runRelay<Capability extends RelayCapability>(
         : undefined);
     const billedGroup = usedAttempt?.group ?? plan[0]!.group;
     const cost = usage ? context.billing.priceUsage(priceModel, billedGroup, usage) : 0;
-    // The usage log row commits with the settlement: an answered request always has its row.
-    await context.billing.settle(reservation, cost, {
-      userId: token.userId,
-      tokenId: token.id,
-      tokenName: token.name,
-      model: call.model,
-      channelId: usedAttempt?.channel.id ?? null,
-      requestId,
-      isStream: call.isStream,
-      usage: usage ?? zeroUsage,
-      quota: cost,
-      latencyMs: Math.round(performance.now() - startedAt),
-      status: failure ? "error" : "success",
-      group: billedGroup,
-      ...(failure ? { errorMessage: (failure as Error).message?.slice(0, 500) } : {}),
-    });
+    // The usage log row commits with the settlement: an answered request always has its row. A deferred hold the
+    // balances no longer cover throws here, before anything of the answer is written.
+    await context.billing
+      .settle(reservation, cost, {
+        userId: token.userId,
+        tokenId: token.id,
+        tokenName: token.name,
+        model: call.model,
+        channelId: usedAttempt?.channel.id ?? null,
+        requestId,
+        isStream: call.isStream,
+        usage: usage ?? zeroUsage,
+        quota: cost,
+        latencyMs: Math.round(performance.now() - startedAt),
+        status: failure ? "error" : "success",
+        group: billedGroup,
+        ...(failure ? { errorMessage: (failure as Error).message?.slice(0, 500) } : {}),
+      })
+      .catch((error: unknown) => {
+        if (error instanceof InsufficientQuotaError) {
+          context.rateLimiter.correct(token, countedTokens, 0, requestId);
+          // The upstream was paid for an answer the client does not get: an operator should see how often.
+          context.logger.warn(
+            { requestId, channel: usedAttempt?.channel.name },
+            "answer withheld: balance spent meanwhile",
+          );
+        }
+        throw error;
+      });
     if (countedTokens > 0) {
       context.rateLimiter.correct(
         token,

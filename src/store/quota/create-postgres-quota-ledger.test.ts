@@ -144,4 +144,57 @@ describe("the PostgreSQL quota ledger", () => {
     expect([Number(tokenRow.remain_quota), Number(tokenRow.used_quota)]).toEqual([1_000_000_000 - spent, spent]);
     expect([Number(walletRow.quota), Number(walletRow.used_quota)]).toEqual([1_000_000_000 - spent, spent]);
   });
+
+  // A deferred hold is one statement alone (hold and settlement); in a batch it goes as a hold, then its settlement.
+  // Either way it leaves what a hold and its settlement leave, and only a lone hold's balances let one be deferred.
+  it("defers holds only on balances it read lately, and settles deferred holds alone and in batches exactly", async () => {
+    const user = await insertTestUser(postgres.db, { quota: 1_000_000 });
+    const token = await insertTestToken(postgres.db, user.id, { remainQuota: 100_000 });
+    const { db, counted } = countingStatements();
+    const ledger = createPostgresQuotaLedger(db, { now: () => 1_700_000_000 });
+    const hold = (amount: number) => ({
+      requestId: randomUUID(),
+      tokenId: token.id,
+      userId: user.id,
+      amount,
+      tokenLimited: true,
+    });
+    expect(ledger.deferHold(hold(10))).toBe(false);
+    const first = hold(100);
+    expect(await ledger.reserve(first)).toBe("held");
+    // 99,900 left on the token as read: a hold of 999 is covered a hundred times over, one of 1,000 is not.
+    expect(ledger.deferHold(hold(1_000))).toBe(false);
+    const alone = hold(999);
+    expect(ledger.deferHold(alone)).toBe(true);
+    counted.statements = 0;
+    expect(await ledger.settleDeferred(alone, { actual: 400 })).toBe("held");
+    expect(counted.statements).toBe(1);
+    // Ten together, queued behind the statement before (its slot frees just after its answer): one batch of their
+    // holds, then one of their settlements.
+    const together = Array.from({ length: 10 }, () => hold(50));
+    for (const each of together) expect(ledger.deferHold(each)).toBe(true);
+    counted.statements = 0;
+    const outcomes = await Promise.all(together.map((each) => ledger.settleDeferred(each, { actual: 30 })));
+    expect(outcomes).toEqual(Array.from({ length: 10 }, () => "held"));
+    expect(counted.statements).toBe(2);
+    await ledger.settle({ reservationId: first.requestId, tokenId: token.id, userId: user.id, actual: 100 });
+    const after = await postgres.db
+      .selectFrom("tokens")
+      .select(["remain_quota", "used_quota"])
+      .where("id", "=", token.id)
+      .executeTakeFirstOrThrow();
+    expect([Number(after.remain_quota), Number(after.used_quota)]).toEqual([100_000 - 800, 800]);
+    const rows = await postgres.db
+      .selectFrom("quota_reservations")
+      .select(["reserved", "actual", "settled"])
+      .where(
+        "id",
+        "in",
+        [alone, ...together].map((each) => each.requestId),
+      )
+      .execute();
+    expect(rows).toHaveLength(11);
+    expect(rows.every((row) => row.settled === 1)).toBe(true);
+    expect(rows.map((row) => Number(row.actual)).reduce((sum, actual) => sum + actual)).toBe(700);
+  });
 });

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import { createGroupCommitQueue } from "../postgres/create-group-commit-queue.js";
 import type { Database } from "../database-schema.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
@@ -9,7 +9,8 @@ import {
   type UsageRollupIncrement,
 } from "../usage-logs/sum-usage-into-rollups.js";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
-import { holdAloneStatement, settleAloneStatement } from "./lone-ledger-statements.js";
+import { createHoldDeferral, type HoldDeferralOptions } from "./hold-deferral.js";
+import { holdAloneStatement, holdAndSettleAloneStatement, settleAloneStatement } from "./lone-ledger-statements.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 import type { ReserveOutcome } from "./reserve-outcome.js";
 
@@ -24,6 +25,20 @@ export interface PostgresQuotaLedger {
    * settlements of its batch. `reservationId` null: the request held nothing, only `used_quota` grows.
    */
   settle(input: PostgresSettleInput): Promise<boolean>;
+  /**
+   * True when a request may go upstream without its hold (hold-deferral.ts): the balances this instance read lately
+   * cover it many times over. The caller then must not let any of its answer out before `settleDeferred` answers.
+   */
+  deferHold(input: PostgresReserveInput): boolean;
+  /**
+   * Takes a deferred hold and settles it at `actual` with its usage row: one statement alone, a hold and then a
+   * settlement in a batch. Answers what the hold would have: `held` or `free` (settled), or the balance that could
+   * not cover it (nothing changed, no row written). Once per deferred hold.
+   */
+  settleDeferred(
+    input: PostgresReserveInput,
+    settlement: Pick<PostgresSettleInput, "actual" | "usageRow">,
+  ): Promise<ReserveOutcome>;
 }
 
 export type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
@@ -39,9 +54,17 @@ export interface PostgresQuotaLedgerOptions {
   batchesInFlight?: number;
   /** Items of one batch at most (default 256). */
   maxBatchSize?: number;
+  /** When a request may go upstream before its hold (default: a hundredfold margin, balances read within 2 s). */
+  holdDeferral?: HoldDeferralOptions;
 }
 
-type LedgerItem = { kind: "hold"; input: PostgresReserveInput } | { kind: "settle"; input: PostgresSettleInput };
+type LedgerItem =
+  | { kind: "hold"; input: PostgresReserveInput }
+  | { kind: "settle"; input: PostgresSettleInput }
+  | { kind: "deferred"; input: PostgresReserveInput; settlement: Pick<PostgresSettleInput, "actual" | "usageRow"> };
+type HoldAnswer = ReserveOutcome | "duplicate";
+/** A deferred item's answer: alone, hold and settlement are done; in a batch, only the hold. */
+type DeferredAnswer = { outcome: HoldAnswer; settled: boolean };
 
 /**
  * The quota ledger on PostgreSQL. Every request of a busy key updates the same token row (and its owner's wallet
@@ -72,12 +95,15 @@ export function createPostgresQuotaLedger(
   const maxInFlight = options.batchesInFlight ?? 1;
   const maxBatchSize = options.maxBatchSize ?? 256;
 
-  const cycles = createGroupCommitQueue<LedgerItem, ReserveOutcome | "duplicate" | boolean>({
+  const deferral = createHoldDeferral(options.holdDeferral ?? { factor: 100, maxAgeMs: 2_000 });
+
+  const cycles = createGroupCommitQueue<LedgerItem, HoldAnswer | boolean | DeferredAnswer>({
     maxInFlight,
     maxBatchSize,
     async run(items) {
       if (items.length === 1) return [await runAlone(items[0]!)];
-      const holds = items.flatMap((item) => (item.kind === "hold" ? [item.input] : []));
+      // A deferred item in a batch goes as its hold; settleDeferred then settles it as any other.
+      const holds = items.flatMap((item) => (item.kind === "settle" ? [] : [item.input]));
       const settlements = items.flatMap((item) => (item.kind === "settle" ? [item.input] : []));
       const cycle = sql`run_ledger_cycle(
           ${settlements.map((item) => item.reservationId)}::text[],
@@ -103,15 +129,34 @@ export function createPostgresQuotaLedger(
       const held = result.rows[0]!.held ?? [];
       let nextSettled = 0;
       let nextHeld = 0;
-      return items.map((item) => (item.kind === "hold" ? held[nextHeld++]! : settled[nextSettled++]!));
+      return items.map((item) =>
+        item.kind === "settle"
+          ? settled[nextSettled++]!
+          : item.kind === "hold"
+            ? held[nextHeld++]!
+            : { outcome: held[nextHeld++]!, settled: false },
+      );
     },
   });
 
   // A batch of one (every batch of a quiet instance) as one plain statement: lone-ledger-statements.ts.
-  async function runAlone(item: LedgerItem): Promise<ReserveOutcome | "duplicate" | boolean> {
+  // A lone hold's answer also tells what the balances were, which is what deferral decides on.
+  async function runAlone(item: LedgerItem): Promise<HoldAnswer | boolean | DeferredAnswer> {
     if (item.kind === "hold") {
-      const result = await holdAloneStatement(item.input, options.now()).execute(db);
-      return result.rows[0]!.outcome;
+      const [answer] = (await holdAloneStatement(item.input, options.now()).execute(db)).rows;
+      deferral.see(item.input, answer!, answer!.outcome === "held" ? item.input.amount : 0);
+      return answer!.outcome;
+    }
+    if (item.kind === "deferred") {
+      const { usageRow, actual } = item.settlement;
+      const usageRows = usageRow
+        ? (appliedOnly: RawBuilder<unknown>) => insertUsageRowsFromArrays([usageRow], appliedOnly)
+        : null;
+      const statement = holdAndSettleAloneStatement(item.input, actual, options.now(), usageRows);
+      const [answer] = (await statement.execute(db)).rows;
+      const applied = answer!.outcome === "held" || answer!.outcome === "free";
+      deferral.see(item.input, answer!, answer!.outcome === "held" ? actual : 0);
+      return { outcome: answer!.outcome, settled: applied };
     }
     const usageRows = item.input.usageRow ? insertUsageRowsFromArrays([item.input.usageRow]) : null;
     const result = await settleAloneStatement(item.input, options.now(), usageRows).execute(db);
@@ -129,6 +174,24 @@ export function createPostgresQuotaLedger(
     settle(input) {
       assertQuotaAmount("actual", input.actual);
       return cycles.submit({ kind: "settle", input }) as Promise<boolean>;
+    },
+    deferHold(input) {
+      return deferral.tryDefer(input);
+    },
+    async settleDeferred(input, settlement) {
+      assertQuotaAmount("actual", settlement.actual);
+      try {
+        const answer = (await cycles.submit({ kind: "deferred", input, settlement })) as DeferredAnswer;
+        if (answer.outcome === "duplicate") throw new Error(`reservation ${input.requestId} exists already`);
+        if (!answer.settled && (answer.outcome === "held" || answer.outcome === "free")) {
+          const reservationId = answer.outcome === "held" ? input.requestId : null;
+          const { tokenId, userId } = input;
+          await cycles.submit({ kind: "settle", input: { reservationId, tokenId, userId, ...settlement } });
+        }
+        return answer.outcome;
+      } finally {
+        deferral.release(input);
+      }
     },
   };
 }
@@ -153,12 +216,12 @@ function commitsWithoutFlushWait(now: number) {
  * array parameter from text and unnests it through a set-returning function, which for one row cost more than the
  * row's insert.
  */
-function insertUsageRowsFromArrays(rows: readonly NewUsageLog[]) {
+function insertUsageRowsFromArrays(rows: readonly NewUsageLog[], onlyWhen?: RawBuilder<unknown>) {
   const rollups = sumUsageIntoRollups(rows);
   const modelRollups = sumUsageIntoModelRollups(rows);
-  const logged = rowsOf(rows, usageLogColumns);
-  const rolledUp = rowsOf(rollups, rollupColumns);
-  const modelRolledUp = rowsOf(modelRollups, modelRollupColumns);
+  const logged = rowsOf(rows, usageLogColumns, onlyWhen);
+  const rolledUp = rowsOf(rollups, rollupColumns, onlyWhen);
+  const modelRolledUp = rowsOf(modelRollups, modelRollupColumns, onlyWhen);
   return sql`logged as (insert into usage_logs (user_id, token_id, token_name, model, channel_id, request_id,
       is_stream, prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, quota,
       latency_ms, status, error_message, created_time, group_name)
@@ -240,13 +303,14 @@ const modelRollupColumns: readonly Column<UsageModelRollupIncrement>[] = [
 /**
  * The rows of an insert, column by column: `values` of plain parameters for one row, else one array parameter per
  * column unnested together (the SQL text and its parameter count stay the same whatever the number of rows past one).
+ * With `onlyWhen`, the rows are inserted only if that condition holds when the statement runs.
  */
-function rowsOf<Row>(rows: readonly Row[], columns: readonly Column<Row>[]) {
-  if (rows.length === 1) {
-    const [row] = rows;
-    return sql`values (${sql.join(columns.map(([read, type]) => sql`${read(row!)}::${sql.raw(type)}`))})`;
-  }
-  return sql`select * from unnest(${sql.join(
-    columns.map(([read, type]) => sql`${rows.map(read)}::${sql.raw(`${type}[]`)}`),
-  )})`;
+function rowsOf<Row>(rows: readonly Row[], columns: readonly Column<Row>[], onlyWhen?: RawBuilder<unknown>) {
+  const source =
+    rows.length === 1
+      ? sql`(values (${sql.join(columns.map(([read, type]) => sql`${read(rows[0]!)}::${sql.raw(type)}`))}))`
+      : sql`unnest(${sql.join(columns.map(([read, type]) => sql`${rows.map(read)}::${sql.raw(`${type}[]`)}`))})`;
+  return onlyWhen === undefined
+    ? sql`select * from ${source} as row_values`
+    : sql`select * from ${source} as row_values where ${onlyWhen}`;
 }

@@ -136,6 +136,76 @@ describe("a lone ledger item as one plain statement", () => {
     ]);
   });
 
+  // A deferred hold (hold-deferral.ts) is taken by its settlement's statement. Each case applies the same random
+  // requests as deferred holds settled alone in one world, and as a lone hold followed (when it held, or was free) by
+  // its lone settlement in an identical world, between plain holds left open that move the balances; answers,
+  // balances, counters, statuses, ledger rows, usage rows and rollups must be the same after every request.
+  it("takes and settles a deferred hold as a lone hold and then its settlement would, over 120 random sequences", async () => {
+    const seen = new Set<string>();
+    for (let seed = 1; seed <= 120; seed += 1) {
+      const random = randomFrom(seed);
+      const balance = () => (random(5) === 0 ? null : random(3) === 0 ? random(120) : 150 + random(600));
+      const shape = { tokens: [balance(), balance()], wallets: [balance(), balance()] };
+      const deferredWorld = await makeWorld(shape);
+      const referenceWorld = await makeWorld(shape);
+      const ledger = createPostgresQuotaLedger(db, { now: () => 1_700_000_001 });
+      const names: string[] = [];
+      const steps = 6 + random(10);
+      for (let step = 0; step < steps; step += 1) {
+        const tokenIndex = random(2);
+        const limited = shape.tokens[tokenIndex] !== null;
+        const owner = random(25) === 0 ? "none" : random(12) === 0 ? "other" : "own";
+        const name = names.length > 0 && random(6) === 0 ? names[random(names.length)]! : `request-${step}`;
+        const amount = random(140);
+        const actual = random(2 * amount + 2);
+        const leftOpen = random(4) === 0;
+        const hold = (world: World, prefix: string) => ({
+          requestId: `${prefix}-${seed}-${name}`,
+          tokenId: world.tokens[tokenIndex]!,
+          userId: owner === "none" ? 0 : world.users[owner === "other" ? 1 - tokenIndex : tokenIndex]!,
+          amount,
+          tokenLimited: limited,
+        });
+        const rejectDuplicate = (error: Error) =>
+          error.message.includes("exists already") ? "duplicate" : Promise.reject(error);
+        let answer: string;
+        if (leftOpen) {
+          // A plain hold of another request, never settled here: a balance the next requests see lowered.
+          answer = await ledger.reserve(hold(deferredWorld, "deferred")).catch(rejectDuplicate);
+          expect(await ledger.reserve(hold(referenceWorld, "reference")).catch(rejectDuplicate)).toBe(answer);
+        } else {
+          const usage = (world: World) => usageRow(world, tokenIndex, randomUUID(), actual);
+          answer = await ledger
+            .settleDeferred(hold(deferredWorld, "deferred"), { actual, usageRow: usage(deferredWorld) })
+            .catch(rejectDuplicate);
+          const referenceHold = hold(referenceWorld, "reference");
+          const reference = await ledger.reserve(referenceHold).catch(rejectDuplicate);
+          if (reference === "held" || reference === "free") {
+            const reservationId = reference === "held" ? referenceHold.requestId : null;
+            const { tokenId, userId } = referenceHold;
+            await ledger.settle({ reservationId, tokenId, userId, actual, usageRow: usage(referenceWorld) });
+          }
+          expect(answer, `request ${step} of seed ${seed}`).toBe(reference);
+          seen.add(answer);
+        }
+        names.push(name);
+        expect(
+          await readWorld(
+            deferredWorld,
+            names.map((each) => `deferred-${seed}-${each}`),
+          ),
+          `after step ${step} of seed ${seed}`,
+        ).toEqual(
+          await readWorld(
+            referenceWorld,
+            names.map((each) => `reference-${seed}-${each}`),
+          ),
+        );
+      }
+    }
+    expect([...seen].sort()).toEqual(["duplicate", "free", "held", "token", "wallet"]);
+  });
+
   // The point of the change: a lone item reaches PostgreSQL as one plain statement, not a call of the batch
   // functions (whose nested calls and planner settings cost a lone item more than its writes).
   it("sends a lone hold and a lone settlement as statements that call no ledger function", async () => {

@@ -23,7 +23,7 @@ import type { ReserveOutcome } from "./reserve-outcome.js";
 export function holdAloneStatement(
   input: PostgresReserveInput,
   now: number,
-): RawBuilder<{ outcome: ReserveOutcome | "duplicate" }> {
+): RawBuilder<{ outcome: ReserveOutcome | "duplicate" } & BalancesSeen> {
   const limited = input.tokenLimited ? 1 : 0;
   const amount = sql`${input.amount}::bigint`;
   return sql`
@@ -56,8 +56,89 @@ export function holdAloneStatement(
       update users set quota = quota - ${amount}
         where id = ${input.userId} and exists (select 1 from inserted where wallet_held = 1))
     select case when decision.outcome = 'held' and not exists (select 1 from inserted) then 'duplicate'
-                else decision.outcome end as outcome
+                else decision.outcome end as outcome,
+           ${balancesSeen}
       from decision, (select set_config('synchronous_commit', 'off', true)) as without_flush_wait`;
+}
+
+/** What each balance read before the statement changed it: the token's (null when it is not limited) and the wallet's. */
+export interface BalancesSeen {
+  token_balance: string | null;
+  wallet_balance: string | null;
+  wallet_unlimited: number | null;
+}
+
+const balancesSeen = sql`(select remain_quota from token_row) as token_balance,
+           (select quota from wallet_row) as wallet_balance,
+           (select quota_unlimited from wallet_row) as wallet_unlimited`;
+
+/**
+ * A hold and its settlement as one statement, for a request that was sent upstream without a hold because the
+ * balances it last saw covered it many times over (create-postgres-quota-ledger.ts, "deferred holds"). It decides as
+ * the lone hold does, on the same locks in the same order, and only when the hold would have been taken does it
+ * apply what the hold and then the settlement would have left: the reservation row, written already settled, both
+ * balances moved by the cost (clamped at zero, an exhausted token marked so), the cost counted as used, and the usage
+ * row with its rollups. A hold that would have been refused changes nothing and writes no row: the caller withholds
+ * the answer. Its commit waits for the WAL flush, as every settlement's does.
+ */
+export function holdAndSettleAloneStatement(
+  input: PostgresReserveInput,
+  actual: number,
+  now: number,
+  usageRows: ((appliedOnly: RawBuilder<unknown>) => RawBuilder<unknown>) | null,
+): RawBuilder<{ outcome: ReserveOutcome | "duplicate" } & BalancesSeen> {
+  const limited = input.tokenLimited ? 1 : 0;
+  const amount = sql`${input.amount}::bigint`;
+  const cost = sql`${actual}::bigint`;
+  const applied = sql`exists (select 1 from applied)`;
+  return sql`
+    with token_row as materialized (
+      select remain_quota from tokens where id = ${input.tokenId} and ${limited}::integer = 1 for update),
+    wallet_row as materialized (
+      select quota, quota_unlimited from users
+        where id = ${input.userId} and (select count(*) from token_row) >= 0 for update),
+    decision as materialized (
+      select case
+          when ${limited}::integer = 1 and not exists (select 1 from token_row where remain_quota >= ${amount})
+            then 'token'
+          when not exists (select 1 from wallet_row
+                            where quota_unlimited = 1 or (quota_unlimited = 0 and quota >= ${amount}))
+            then 'wallet'
+          when ${limited}::integer = 0 and exists (select 1 from wallet_row where quota_unlimited = 1) then 'free'
+          else 'held' end as outcome),
+    inserted as (
+      insert into quota_reservations
+        (id, token_id, user_id, reserved, settled, actual, created_time, settled_time, token_held, wallet_held)
+        select ${input.requestId}::text, ${input.tokenId}::bigint, ${input.userId}::bigint, ${amount}, 1, ${cost},
+               ${now}::bigint, ${now}::bigint, ${limited}::integer,
+               case when wallet_row.quota_unlimited = 0 then 1 else 0 end
+          from decision, wallet_row where decision.outcome = 'held'
+        on conflict (id) do nothing
+        returning token_held, wallet_held),
+    applied as materialized (
+      select coalesce((select token_held from inserted), 0) as token_held,
+             coalesce((select wallet_held from inserted), 0) as wallet_held
+        from decision
+        where decision.outcome = 'free' or exists (select 1 from inserted)),
+    tokens_settled as (
+      update tokens set
+          remain_quota = case when applied.token_held = 1 then greatest(remain_quota - ${cost}, 0)
+                              else remain_quota end,
+          used_quota = used_quota + ${cost},
+          status = case when applied.token_held = 1 and greatest(remain_quota - ${cost}, 0) = 0
+                              and unlimited_quota = 0 and status = 1 then 4
+                        else status end
+        from applied where tokens.id = ${input.tokenId}),
+    wallets_settled as (
+      update users set
+          quota = case when applied.wallet_held = 1 then greatest(quota - ${cost}, 0) else quota end,
+          used_quota = used_quota + ${cost}
+        from applied where users.id = ${input.userId})
+    ${usageRows === null ? sql`` : sql`, ${usageRows(applied)}`}
+    select case when decision.outcome = 'held' and not exists (select 1 from inserted) then 'duplicate'
+                else decision.outcome end as outcome,
+           ${balancesSeen}
+      from decision`;
 }
 
 /**
