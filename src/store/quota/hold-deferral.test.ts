@@ -35,6 +35,14 @@ describe("deciding when a hold may wait for its settlement", () => {
     expect(deferral.tryDefer(hold(50))).toBe(true);
   });
 
+  it("lets go without a hold at most a hundredth of the balance it read, however small each request", () => {
+    const { deferral } = deferralAt();
+    deferral.see(hold(0), { token_balance: "10000", wallet_balance: "1000000", wallet_unlimited: 0 }, 0);
+    // 30 each: three make 90, a hundredth of 10,000 is 100, so a fourth (120) waits for a hold.
+    expect([1, 2, 3, 4].map(() => deferral.tryDefer(hold(30)))).toEqual([true, true, true, false]);
+    expect(deferral.tryDefer(hold(10))).toBe(true);
+  });
+
   it("asks the wallet's margin too, unless the wallet is unlimited, and only the wallet's for an unlimited token", () => {
     const { deferral } = deferralAt();
     deferral.see(hold(0), { token_balance: "1000000", wallet_balance: "999", wallet_unlimited: 0 }, 0);
