@@ -197,4 +197,31 @@ describe("the PostgreSQL quota ledger", () => {
     expect(rows.every((row) => row.settled === 1)).toBe(true);
     expect(rows.map((row) => Number(row.actual)).reduce((sum, actual) => sum + actual)).toBe(700);
   });
+
+  // A lone settlement reads the balances it locks too: a key whose hold was read too long ago is deferred again right
+  // after its settlement, its balance counted less the cost (a lower bound of what the settlement leaves).
+  it("refreshes the balances a deferral decides on from lone settlements, not only from holds", async () => {
+    const user = await insertTestUser(postgres.db, { quota: 1_000_000 });
+    const token = await insertTestToken(postgres.db, user.id, { remainQuota: 100_000 });
+    const clock = { now: 0 };
+    const ledger = createPostgresQuotaLedger(postgres.db, {
+      now: () => 1_700_000_000,
+      holdDeferral: { factor: 100, maxAgeMs: 2_000, now: () => clock.now },
+    });
+    const hold = (amount: number) => ({
+      requestId: randomUUID(),
+      tokenId: token.id,
+      userId: user.id,
+      amount,
+      tokenLimited: true,
+    });
+    const first = hold(500);
+    expect(await ledger.reserve(first)).toBe("held");
+    clock.now = 3_000;
+    expect(ledger.deferHold(hold(10))).toBe(false);
+    await ledger.settle({ reservationId: first.requestId, tokenId: token.id, userId: user.id, actual: 400 });
+    // Locked at 99,500 before the settlement, counted as 99,100: 991 is covered a hundred times over, 992 is not.
+    expect(ledger.deferHold(hold(992))).toBe(false);
+    expect(ledger.deferHold(hold(991))).toBe(true);
+  });
 });

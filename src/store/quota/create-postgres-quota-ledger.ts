@@ -74,7 +74,9 @@ type DeferredAnswer = { outcome: HoldAnswer; settled: boolean };
  * `reserve_reservation_batch`, migration 0013; a batch of one item as one plain statement of its own,
  * lone-ledger-statements.ts), one statement and one commit, which takes each row's lock once and
  * applies the items with the same conditional updates a single request made. No lock is held across a round trip to
- * the gateway: each batch is a single autocommitted statement.
+ * the gateway: each batch is a single autocommitted statement. A request whose hold was deferred (hold-deferral.ts)
+ * sends one item for both: alone, one statement takes and settles the hold; in a batch, it goes as a hold and then
+ * as a settlement.
  *
  * The usage rows of a settlement batch, their hourly rollups and their hour and model rollups are written by the same
  * statement (writable CTEs over column arrays: the SQL text and its parameter count stay the same whatever the number
@@ -140,7 +142,7 @@ export function createPostgresQuotaLedger(
   });
 
   // A batch of one (every batch of a quiet instance) as one plain statement: lone-ledger-statements.ts.
-  // A lone hold's answer also tells what the balances were, which is what deferral decides on.
+  // Each lone statement's answer also tells what the balances were, which is what deferral decides on.
   async function runAlone(item: LedgerItem): Promise<HoldAnswer | boolean | DeferredAnswer> {
     if (item.kind === "hold") {
       const [answer] = (await holdAloneStatement(item.input, options.now()).execute(db)).rows;
@@ -159,8 +161,11 @@ export function createPostgresQuotaLedger(
       return { outcome: answer!.outcome, settled: applied };
     }
     const usageRows = item.input.usageRow ? insertUsageRowsFromArrays([item.input.usageRow]) : null;
-    const result = await settleAloneStatement(item.input, options.now(), usageRows).execute(db);
-    return result.rows[0]!.settled;
+    const [answer] = (await settleAloneStatement(item.input, options.now(), usageRows).execute(db)).rows;
+    // Read before the settlement gave back what its hold had taken beyond the cost: less the cost, a lower bound.
+    const { tokenId, userId } = item.input;
+    deferral.see({ tokenId, userId, tokenLimited: answer!.token_balance !== null }, answer!, item.input.actual);
+    return answer!.settled;
   }
 
   return {

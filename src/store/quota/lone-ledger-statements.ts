@@ -145,20 +145,23 @@ export function holdAndSettleAloneStatement(
  * A lone settlement, as `settle_reservation_batch` applies one item: the token's and the wallet's locks, then the
  * reservation marked settled once, the difference between hold and cost given back (or taken, clamped at zero, an
  * exhausted token marked so) and the cost counted as used; a request that held nothing (`reservationId` null) only
- * counts its cost. `usageRows` are the writable CTEs of the usage row and its rollups, committed with it.
+ * counts its cost. `usageRows` are the writable CTEs of the usage row and its rollups, committed with it. The
+ * balances it answers are those it locked, before its own change.
  */
 export function settleAloneStatement(
   input: PostgresSettleInput,
   now: number,
   usageRows: RawBuilder<unknown> | null,
-): RawBuilder<{ settled: boolean }> {
+): RawBuilder<{ settled: boolean } & BalancesSeen> {
   const actual = sql`${input.actual}::bigint`;
   const reservationId = sql`${input.reservationId}::text`;
   return sql`
     with ${usageRows === null ? sql`` : sql`${usageRows},`}
-    locked_token as materialized (select 1 from tokens where id = ${input.tokenId} for update),
+    locked_token as materialized (
+      select remain_quota, unlimited_quota from tokens where id = ${input.tokenId} for update),
     locked_user as materialized (
-      select 1 from users where id = ${input.userId} and (select count(*) from locked_token) >= 0 for update),
+      select quota, quota_unlimited from users
+        where id = ${input.userId} and (select count(*) from locked_token) >= 0 for update),
     marked as (
       update quota_reservations set settled = 1, actual = ${actual}, settled_time = ${now}::bigint
         where id = ${reservationId} and settled + 0 = 0 and (select count(*) from locked_user) >= 0
@@ -185,5 +188,8 @@ export function settleAloneStatement(
           used_quota = used_quota + ${actual}
         from change where users.id = change.user_id)
     select (select count(*) from locked_user) >= 0
-           and (${reservationId} is null or exists (select 1 from marked)) as settled`;
+           and (${reservationId} is null or exists (select 1 from marked)) as settled,
+           (select remain_quota from locked_token where unlimited_quota = 0) as token_balance,
+           (select quota from locked_user) as wallet_balance,
+           (select quota_unlimited from locked_user) as wallet_unlimited`;
 }
