@@ -14,7 +14,11 @@ import type { PostgresReserveInput } from "./postgres-ledger-items.js";
  */
 export interface HoldDeferral {
   /** The balances a lone statement read before its own change, and what that statement took from them. */
-  see(input: Pick<PostgresReserveInput, "tokenId" | "userId" | "tokenLimited">, seen: BalancesSeen, taken: number): void;
+  see(
+    input: Pick<PostgresReserveInput, "tokenId" | "userId" | "tokenLimited">,
+    seen: BalancesSeen,
+    taken: number,
+  ): void;
   /**
    * True (and counted as let go) when the balances seen lately cover `input.amount` and everything already let go
    * on them `factor` times over.
