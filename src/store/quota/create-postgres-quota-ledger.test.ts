@@ -21,6 +21,15 @@ function countingStatements() {
   return { db: postgres.db.withPlugin(plugin), counted };
 }
 
+/** A hold of the limited token `token` from its owner's wallet, under a new request id. */
+const holdOf = (token: { id: number; userId: number }) => (amount: number) => ({
+  requestId: randomUUID(),
+  tokenId: token.id,
+  userId: token.userId,
+  amount,
+  tokenLimited: true,
+});
+
 describe("the PostgreSQL quota ledger", () => {
   // On one key the batches serialise on its row lock: a second batch out would only split the queue into more, smaller
   // statements (and two instances would double that), so by default one batch of each kind is out per instance.
@@ -152,13 +161,7 @@ describe("the PostgreSQL quota ledger", () => {
     const token = await insertTestToken(postgres.db, user.id, { remainQuota: 100_000 });
     const { db, counted } = countingStatements();
     const ledger = createPostgresQuotaLedger(db, { now: () => 1_700_000_000 });
-    const hold = (amount: number) => ({
-      requestId: randomUUID(),
-      tokenId: token.id,
-      userId: user.id,
-      amount,
-      tokenLimited: true,
-    });
+    const hold = holdOf(token);
     expect(ledger.deferHold(hold(10))).toBe(false);
     const first = hold(100);
     expect(await ledger.reserve(first)).toBe("held");
@@ -208,13 +211,7 @@ describe("the PostgreSQL quota ledger", () => {
       now: () => 1_700_000_000,
       holdDeferral: { factor: 100, maxAgeMs: 2_000, now: () => clock.now },
     });
-    const hold = (amount: number) => ({
-      requestId: randomUUID(),
-      tokenId: token.id,
-      userId: user.id,
-      amount,
-      tokenLimited: true,
-    });
+    const hold = holdOf(token);
     const first = hold(500);
     expect(await ledger.reserve(first)).toBe("held");
     clock.now = 3_000;

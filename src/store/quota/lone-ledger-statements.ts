@@ -27,20 +27,7 @@ export function holdAloneStatement(
   const limited = input.tokenLimited ? 1 : 0;
   const amount = sql`${input.amount}::bigint`;
   return sql`
-    with token_row as materialized (
-      select remain_quota from tokens where id = ${input.tokenId} and ${limited}::integer = 1 for update),
-    wallet_row as materialized (
-      select quota, quota_unlimited from users
-        where id = ${input.userId} and (select count(*) from token_row) >= 0 for update),
-    decision as materialized (
-      select case
-          when ${limited}::integer = 1 and not exists (select 1 from token_row where remain_quota >= ${amount})
-            then 'token'
-          when not exists (select 1 from wallet_row
-                            where quota_unlimited = 1 or (quota_unlimited = 0 and quota >= ${amount}))
-            then 'wallet'
-          when ${limited}::integer = 0 and exists (select 1 from wallet_row where quota_unlimited = 1) then 'free'
-          else 'held' end as outcome),
+    with ${holdDecision(input)},
     inserted as (
       insert into quota_reservations
         (id, token_id, user_id, reserved, settled, actual, created_time, settled_time, token_held, wallet_held)
@@ -55,9 +42,7 @@ export function holdAloneStatement(
     wallets_taken as (
       update users set quota = quota - ${amount}
         where id = ${input.userId} and exists (select 1 from inserted where wallet_held = 1))
-    select case when decision.outcome = 'held' and not exists (select 1 from inserted) then 'duplicate'
-                else decision.outcome end as outcome,
-           ${balancesSeen}
+    select ${holdAnswer}
       from decision, (select set_config('synchronous_commit', 'off', true)) as without_flush_wait`;
 }
 
@@ -68,9 +53,37 @@ export interface BalancesSeen {
   wallet_unlimited: number | null;
 }
 
+/**
+ * The hold's locks and decision, as `reserve_reservation_batch` makes them for one item: the token's row (when the
+ * token is limited), then the wallet's, and which balance, if either, cannot cover the amount.
+ */
+function holdDecision(input: PostgresReserveInput) {
+  const limited = input.tokenLimited ? 1 : 0;
+  const amount = sql`${input.amount}::bigint`;
+  return sql`token_row as materialized (
+      select remain_quota from tokens where id = ${input.tokenId} and ${limited}::integer = 1 for update),
+    wallet_row as materialized (
+      select quota, quota_unlimited from users
+        where id = ${input.userId} and (select count(*) from token_row) >= 0 for update),
+    decision as materialized (
+      select case
+          when ${limited}::integer = 1 and not exists (select 1 from token_row where remain_quota >= ${amount})
+            then 'token'
+          when not exists (select 1 from wallet_row
+                            where quota_unlimited = 1 or (quota_unlimited = 0 and quota >= ${amount}))
+            then 'wallet'
+          when ${limited}::integer = 0 and exists (select 1 from wallet_row where quota_unlimited = 1) then 'free'
+          else 'held' end as outcome)`;
+}
+
 const balancesSeen = sql`(select remain_quota from token_row) as token_balance,
            (select quota from wallet_row) as wallet_balance,
            (select quota_unlimited from wallet_row) as wallet_unlimited`;
+
+/** A hold's answer: its decision, `duplicate` when the row for a decided hold existed already, and the balances. */
+const holdAnswer = sql`case when decision.outcome = 'held' and not exists (select 1 from inserted) then 'duplicate'
+                else decision.outcome end as outcome,
+           ${balancesSeen}`;
 
 /**
  * A hold and its settlement as one statement, for a request that was sent upstream without a hold because the
@@ -92,20 +105,7 @@ export function holdAndSettleAloneStatement(
   const cost = sql`${actual}::bigint`;
   const applied = sql`exists (select 1 from applied)`;
   return sql`
-    with token_row as materialized (
-      select remain_quota from tokens where id = ${input.tokenId} and ${limited}::integer = 1 for update),
-    wallet_row as materialized (
-      select quota, quota_unlimited from users
-        where id = ${input.userId} and (select count(*) from token_row) >= 0 for update),
-    decision as materialized (
-      select case
-          when ${limited}::integer = 1 and not exists (select 1 from token_row where remain_quota >= ${amount})
-            then 'token'
-          when not exists (select 1 from wallet_row
-                            where quota_unlimited = 1 or (quota_unlimited = 0 and quota >= ${amount}))
-            then 'wallet'
-          when ${limited}::integer = 0 and exists (select 1 from wallet_row where quota_unlimited = 1) then 'free'
-          else 'held' end as outcome),
+    with ${holdDecision(input)},
     inserted as (
       insert into quota_reservations
         (id, token_id, user_id, reserved, settled, actual, created_time, settled_time, token_held, wallet_held)
@@ -135,9 +135,7 @@ export function holdAndSettleAloneStatement(
           used_quota = used_quota + ${cost}
         from applied where users.id = ${input.userId})
     ${usageRows === null ? sql`` : sql`, ${usageRows(applied)}`}
-    select case when decision.outcome = 'held' and not exists (select 1 from inserted) then 'duplicate'
-                else decision.outcome end as outcome,
-           ${balancesSeen}
+    select ${holdAnswer}
       from decision`;
 }
 
