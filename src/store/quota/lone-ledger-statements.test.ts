@@ -33,6 +33,28 @@ function usageRow(world: World, tokenIndex: number, requestId: string, quota: nu
   };
 }
 
+/** Two worlds of one seed, their ledger rows named `<prefix>-<seed>-<name>`, read alike after a step. */
+async function expectSameWorlds(
+  [prefix, world]: [string, World],
+  [otherPrefix, otherWorld]: [string, World],
+  seed: number,
+  names: readonly string[],
+  step: number,
+) {
+  expect(
+    await readWorld(
+      world,
+      names.map((name) => `${prefix}-${seed}-${name}`),
+    ),
+    `after step ${step} of seed ${seed}`,
+  ).toEqual(
+    await readWorld(
+      otherWorld,
+      names.map((name) => `${otherPrefix}-${seed}-${name}`),
+    ),
+  );
+}
+
 describe("a lone ledger item as one plain statement", () => {
   // An instance with one request at a time sends every hold and settlement alone. Each case applies the same random
   // sequence of lone items through the ledger (its plain statements) in one world, and through the batch functions,
@@ -109,18 +131,7 @@ describe("a lone ledger item as one plain statement", () => {
           seen.add(`settlement ${lone} ${name === null ? "of nothing" : "of a hold"}`);
           if (name !== null) names.push(name);
         }
-        expect(
-          await readWorld(
-            loneWorld,
-            names.map((name) => `lone-${seed}-${name}`),
-          ),
-          `after step ${step} of seed ${seed}`,
-        ).toEqual(
-          await readWorld(
-            referenceWorld,
-            names.map((name) => `reference-${seed}-${name}`),
-          ),
-        );
+        await expectSameWorlds(["lone", loneWorld], ["reference", referenceWorld], seed, names, step);
       }
     }
     // Every answer each statement gives came up, so the comparison covers each of its branches.
@@ -189,18 +200,7 @@ describe("a lone ledger item as one plain statement", () => {
           seen.add(answer);
         }
         names.push(name);
-        expect(
-          await readWorld(
-            deferredWorld,
-            names.map((each) => `deferred-${seed}-${each}`),
-          ),
-          `after step ${step} of seed ${seed}`,
-        ).toEqual(
-          await readWorld(
-            referenceWorld,
-            names.map((each) => `reference-${seed}-${each}`),
-          ),
-        );
+        await expectSameWorlds(["deferred", deferredWorld], ["reference", referenceWorld], seed, names, step);
       }
     }
     expect([...seen].sort()).toEqual(["duplicate", "free", "held", "token", "wallet"]);
