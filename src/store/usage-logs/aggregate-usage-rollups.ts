@@ -34,7 +34,8 @@ export interface UsageRollupFilter {
  * Usage summed per time bucket and model, oldest bucket first, then by model; empty buckets are absent. Its cost
  * follows the rollup rows of the range, never the number of requests: every user's statistics, not narrowed to a
  * token, channel or group, read the hour and model rollups (hours × models); anything narrower reads the hourly
- * rollups (hours × the keys busy in them), a user's through the index that holds every summed column.
+ * rollups (hours × the keys busy in them), a user's through the user's index (on SQLite it holds every summed
+ * column; on PostgreSQL it does not, so a settlement's rollup update writes no index: migration 0020).
  */
 export async function aggregateUsageRollups(
   db: Kysely<Database>,
