@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
+import { Migrator, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { openTestDatabases } from "../testing/open-test-databases.js";
+import { createMigrationProvider } from "./create-migration-provider.js";
 import { aggregateUsageRollups } from "../usage-logs/aggregate-usage-rollups.js";
 import { insertUsageLogs, type NewUsageLog } from "../usage-logs/insert-usage-logs.js";
 
@@ -59,5 +60,39 @@ describe("heap-only rollup updates (migration 0020, PostgreSQL)", () => {
     const user = await aggregateUsageRollups(db, { userId: 7, startHour: 0, endHour: 9_000 }, 86_400);
     expect(token.map((row) => [row.time, row.requests, row.quota])).toEqual([[0, 21, 100 + 20 * 20]]);
     expect(user.map((row) => [row.time, row.requests, row.quota])).toEqual([[0, 42, 200 + (40 * 41) / 2]]);
+  });
+
+  it("goes down to the covering index and the default page fill, and up again", async () => {
+    const shape = async () => {
+      const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes
+        where schemaname = current_schema() and tablename = 'usage_rollups' order by indexname`.execute(db);
+      const options = await sql<{ relname: string; reloptions: string[] | null }>`select relname, reloptions
+        from pg_class where relnamespace = current_schema()::regnamespace
+          and relname in ('usage_rollups', 'usage_model_rollups') order by relname`.execute(db);
+      return {
+        indexes: indexes.rows.map((row) => row.indexname),
+        options: options.rows.map((row) => [row.relname, row.reloptions]),
+      };
+    };
+    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]!.schema;
+    const migrator = new Migrator({ db, provider: createMigrationProvider("postgres"), migrationTableSchema: schema });
+    const migrated = await shape();
+    expect(migrated).toEqual({
+      indexes: ["usage_rollups_primary_key", "usage_rollups_user_id_hour_index"],
+      options: [
+        ["usage_model_rollups", ["fillfactor=75"]],
+        ["usage_rollups", ["fillfactor=75"]],
+      ],
+    });
+    expect((await migrator.migrateDown()).error).toBeUndefined();
+    expect(await shape()).toEqual({
+      indexes: ["usage_rollups_primary_key", "usage_rollups_user_id_hour_covering_index"],
+      options: [
+        ["usage_model_rollups", null],
+        ["usage_rollups", null],
+      ],
+    });
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await shape()).toEqual(migrated);
   });
 });
