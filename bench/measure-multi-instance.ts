@@ -72,7 +72,7 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
         name: row.name,
         urls: gateways.urls,
         gatewayPids: gateways.servers.map((server) => server.process.pid!),
-        databasePids: await listDatabaseBackends(gateways.databaseUrl),
+        listDatabaseBackends: () => listDatabaseBackends(gateways.databaseUrl),
         keyHeaders: gateways.keyHeaders.slice(0, row.keys),
         connections,
         durationSeconds,

@@ -115,7 +115,7 @@ try {
         name: `${instances}`,
         urls: gateways.urls,
         gatewayPids: gateways.servers.map((server) => server.process.pid!),
-        databasePids: await listDatabaseBackends(gateways.databaseUrl),
+        listDatabaseBackends: () => listDatabaseBackends(gateways.databaseUrl),
         keyHeaders: gateways.keyHeaders.slice(0, 1),
         connections,
         durationSeconds,

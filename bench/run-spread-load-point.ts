@@ -10,8 +10,11 @@ export interface SpreadLoadPointOptions {
   urls: string[];
   /** Gateway process ids, whose CPU per request is reported. */
   gatewayPids: number[];
-  /** PostgreSQL backend process ids serving the gateways, whose CPU per request is reported apart. */
-  databasePids: number[];
+  /**
+   * The PostgreSQL backends serving the gateways, whose CPU per request is reported apart; listed at the start and
+   * again at the end, as a pool opens connections for a load after closing its idle ones.
+   */
+  listDatabaseBackends: () => Promise<number[]>;
   /** `authorization` headers; request n of a connection uses key (connection + n) mod keys. */
   keyHeaders: Record<string, string>[];
   connections: number;
@@ -30,6 +33,12 @@ const readCpu = (pids: number[]) => pids.map((pid) => readProcessCpuMicroseconds
 // A process gone by the end (a pooled connection closed while idle) counts nothing rather than making the sum NaN.
 const cpuSince = (pids: number[], atStart: number[]) =>
   readCpu(pids).reduce((sum, atEnd, index) => (Number.isFinite(atEnd) ? sum + atEnd - atStart[index]! : sum), 0);
+// Backends opened during the load (a pool reopening connections it closed while idle) count all their CPU.
+const databaseCpuSince = async (list: () => Promise<number[]>, pids: number[], atStart: number[]) => {
+  const opened = (await list()).filter((pid) => !pids.includes(pid));
+  const whole = readCpu(opened).reduce((sum, cpu) => (Number.isFinite(cpu) ? sum + cpu : sum), 0);
+  return cpuSince(pids, atStart) + whole;
+};
 
 /**
  * One load point spread over several gateway instances and keys: one autocannon per instance, started together, with
@@ -40,7 +49,8 @@ export async function runSpreadLoadPoint(options: SpreadLoadPointOptions): Promi
   let failures = 0;
   const failuresByKind: Record<string, number> = {};
   const gatewayCpuAtStart = readCpu(options.gatewayPids);
-  const databaseCpuAtStart = readCpu(options.databasePids);
+  const databasePids = await options.listDatabaseBackends();
+  const databaseCpuAtStart = readCpu(databasePids);
   const machineAtStart = readMachineCpuTicks();
   const startedAt = performance.now();
   const perInstance = Math.max(1, Math.round(options.connections / options.urls.length));
@@ -74,7 +84,7 @@ export async function runSpreadLoadPoint(options: SpreadLoadPointOptions): Promi
   const results = await Promise.all(runs);
   const elapsedSeconds = (performance.now() - startedAt) / 1000;
   const gatewayCpu = cpuSince(options.gatewayPids, gatewayCpuAtStart);
-  const databaseCpu = cpuSince(options.databasePids, databaseCpuAtStart);
+  const databaseCpu = await databaseCpuSince(options.listDatabaseBackends, databasePids, databaseCpuAtStart);
   for (const result of results) {
     failures += result.errors + result.timeouts;
     if (result.errors > 0) failuresByKind.errors = (failuresByKind.errors ?? 0) + result.errors;
