@@ -1,16 +1,10 @@
-import { type Kysely, type RawBuilder, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { createGroupCommitQueue } from "../postgres/create-group-commit-queue.js";
 import type { Database } from "../database-schema.js";
-import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
-import {
-  sumUsageIntoModelRollups,
-  sumUsageIntoRollups,
-  type UsageModelRollupIncrement,
-  type UsageRollupIncrement,
-} from "../usage-logs/sum-usage-into-rollups.js";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
 import { createHoldDeferral, type HoldDeferralOptions } from "./hold-deferral.js";
-import { holdAloneStatement, holdAndSettleAloneStatement, settleAloneStatement } from "./lone-ledger-statements.js";
+import { insertUsageRowsFromArrays } from "./ledger-usage-rows.js";
+import { createLoneLedgerStatements } from "./lone-ledger-statements.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 import type { ReserveOutcome } from "./reserve-outcome.js";
 
@@ -143,29 +137,25 @@ export function createPostgresQuotaLedger(
 
   // A batch of one (every batch of a quiet instance) as one plain statement: lone-ledger-statements.ts.
   // Each lone statement's answer also tells what the balances were, which is what deferral decides on.
+  const lone = createLoneLedgerStatements(db);
   async function runAlone(item: LedgerItem): Promise<HoldAnswer | boolean | DeferredAnswer> {
     if (item.kind === "hold") {
-      const [answer] = (await holdAloneStatement(item.input, options.now()).execute(db)).rows;
-      deferral.see(item.input, answer!, answer!.outcome === "held" ? item.input.amount : 0);
-      return answer!.outcome;
+      const answer = await lone.hold(item.input, options.now());
+      deferral.see(item.input, answer, answer.outcome === "held" ? item.input.amount : 0);
+      return answer.outcome;
     }
     if (item.kind === "deferred") {
       const { usageRow, actual } = item.settlement;
-      const usageRows = usageRow
-        ? (appliedOnly: RawBuilder<unknown>) => insertUsageRowsFromArrays([usageRow], appliedOnly)
-        : null;
-      const statement = holdAndSettleAloneStatement(item.input, actual, options.now(), usageRows);
-      const [answer] = (await statement.execute(db)).rows;
-      const applied = answer!.outcome === "held" || answer!.outcome === "free";
-      deferral.see(item.input, answer!, answer!.outcome === "held" ? actual : 0);
-      return { outcome: answer!.outcome, settled: applied };
+      const answer = await lone.holdAndSettle(item.input, actual, options.now(), usageRow);
+      const applied = answer.outcome === "held" || answer.outcome === "free";
+      deferral.see(item.input, answer, answer.outcome === "held" ? actual : 0);
+      return { outcome: answer.outcome, settled: applied };
     }
-    const usageRows = item.input.usageRow ? insertUsageRowsFromArrays([item.input.usageRow]) : null;
-    const [answer] = (await settleAloneStatement(item.input, options.now(), usageRows).execute(db)).rows;
+    const answer = await lone.settle(item.input, options.now());
     // Read before the settlement gave back what its hold had taken beyond the cost: less the cost, a lower bound.
     const { tokenId, userId } = item.input;
-    deferral.see({ tokenId, userId, tokenLimited: answer!.token_balance !== null }, answer!, item.input.actual);
-    return answer!.settled;
+    deferral.see({ tokenId, userId, tokenLimited: answer.token_balance !== null }, answer, item.input.actual);
+    return answer.settled;
   }
 
   return {
@@ -212,110 +202,4 @@ export function createPostgresQuotaLedger(
  */
 function commitsWithoutFlushWait(now: number) {
   return sql`(select ${now}::bigint from set_config('synchronous_commit', 'off', true))`;
-}
-
-/**
- * The same columns and values as insert-usage-logs.ts, one array per column, and the rows' hourly rollups and hour
- * and model rollups upserted by the same statement (more writable CTEs), so the rollups stay exactly the sum of the
- * rows on every instance. A lone row (and its two rollups) goes as `values` of plain parameters: PostgreSQL parses an
- * array parameter from text and unnests it through a set-returning function, which for one row cost more than the
- * row's insert.
- */
-function insertUsageRowsFromArrays(rows: readonly NewUsageLog[], onlyWhen?: RawBuilder<unknown>) {
-  const rollups = sumUsageIntoRollups(rows);
-  const modelRollups = sumUsageIntoModelRollups(rows);
-  const logged = rowsOf(rows, usageLogColumns, onlyWhen);
-  const rolledUp = rowsOf(rollups, rollupColumns, onlyWhen);
-  const modelRolledUp = rowsOf(modelRollups, modelRollupColumns, onlyWhen);
-  return sql`logged as (insert into usage_logs (user_id, token_id, token_name, model, channel_id, request_id,
-      is_stream, prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, quota,
-      latency_ms, status, error_message, created_time, group_name)
-    ${logged}),
-    rolled_up as (insert into usage_rollups (hour, user_id, token_id, model, channel_id, group_name, requests, errors,
-      prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, quota, latency_ms)
-    ${rolledUp}
-    on conflict (hour, user_id, token_id, model, channel_id, group_name) do update set
-      requests = usage_rollups.requests + excluded.requests, errors = usage_rollups.errors + excluded.errors,
-      prompt_tokens = usage_rollups.prompt_tokens + excluded.prompt_tokens,
-      completion_tokens = usage_rollups.completion_tokens + excluded.completion_tokens,
-      cached_tokens = usage_rollups.cached_tokens + excluded.cached_tokens,
-      cache_write_tokens = usage_rollups.cache_write_tokens + excluded.cache_write_tokens,
-      quota = usage_rollups.quota + excluded.quota, latency_ms = usage_rollups.latency_ms + excluded.latency_ms),
-    model_rolled_up as (insert into usage_model_rollups (hour, model, requests, errors, prompt_tokens,
-      completion_tokens, cached_tokens, cache_write_tokens, quota, latency_ms)
-    ${modelRolledUp}
-    on conflict (hour, model) do update set
-      requests = usage_model_rollups.requests + excluded.requests,
-      errors = usage_model_rollups.errors + excluded.errors,
-      prompt_tokens = usage_model_rollups.prompt_tokens + excluded.prompt_tokens,
-      completion_tokens = usage_model_rollups.completion_tokens + excluded.completion_tokens,
-      cached_tokens = usage_model_rollups.cached_tokens + excluded.cached_tokens,
-      cache_write_tokens = usage_model_rollups.cache_write_tokens + excluded.cache_write_tokens,
-      quota = usage_model_rollups.quota + excluded.quota,
-      latency_ms = usage_model_rollups.latency_ms + excluded.latency_ms)`;
-}
-
-type ColumnType = "bigint" | "integer" | "text";
-type Column<Row> = readonly [(row: Row) => unknown, ColumnType];
-
-// Each insert's columns in the order its SQL names them, read from the rows the statement writes.
-const usageLogColumns: readonly Column<NewUsageLog>[] = [
-  [(row) => row.userId, "bigint"],
-  [(row) => row.tokenId, "bigint"],
-  [(row) => row.tokenName, "text"],
-  [(row) => row.model, "text"],
-  [(row) => row.channelId, "bigint"],
-  [(row) => row.requestId, "text"],
-  [(row) => (row.isStream ? 1 : 0), "integer"],
-  [(row) => row.promptTokens, "bigint"],
-  [(row) => row.completionTokens, "bigint"],
-  [(row) => row.cachedTokens, "bigint"],
-  [(row) => row.cacheWriteTokens, "bigint"],
-  [(row) => row.reasoningTokens, "bigint"],
-  [(row) => row.quota, "bigint"],
-  [(row) => row.latencyMs, "bigint"],
-  [(row) => row.status, "text"],
-  [(row) => row.errorMessage, "text"],
-  [(row) => row.createdTime, "bigint"],
-  [(row) => row.group, "text"],
-];
-// What both rollups count, after their keys.
-const rollupCountColumns: readonly Column<UsageModelRollupIncrement>[] = [
-  [(rollup) => rollup.requests, "bigint"],
-  [(rollup) => rollup.errors, "bigint"],
-  [(rollup) => rollup.prompt_tokens, "bigint"],
-  [(rollup) => rollup.completion_tokens, "bigint"],
-  [(rollup) => rollup.cached_tokens, "bigint"],
-  [(rollup) => rollup.cache_write_tokens, "bigint"],
-  [(rollup) => rollup.quota, "bigint"],
-  [(rollup) => rollup.latency_ms, "bigint"],
-];
-const rollupColumns: readonly Column<UsageRollupIncrement>[] = [
-  [(rollup) => rollup.hour, "bigint"],
-  [(rollup) => rollup.user_id, "bigint"],
-  [(rollup) => rollup.token_id, "bigint"],
-  [(rollup) => rollup.model, "text"],
-  [(rollup) => rollup.channel_id, "bigint"],
-  [(rollup) => rollup.group_name, "text"],
-  ...rollupCountColumns,
-];
-const modelRollupColumns: readonly Column<UsageModelRollupIncrement>[] = [
-  [(rollup) => rollup.hour, "bigint"],
-  [(rollup) => rollup.model, "text"],
-  ...rollupCountColumns,
-];
-
-/**
- * The rows of an insert, column by column: `values` of plain parameters for one row, else one array parameter per
- * column unnested together (the SQL text and its parameter count stay the same whatever the number of rows past one).
- * With `onlyWhen`, the rows are inserted only if that condition holds when the statement runs.
- */
-function rowsOf<Row>(rows: readonly Row[], columns: readonly Column<Row>[], onlyWhen?: RawBuilder<unknown>) {
-  const source =
-    rows.length === 1
-      ? sql`(values (${sql.join(columns.map(([read, type]) => sql`${read(rows[0]!)}::${sql.raw(type)}`))}))`
-      : sql`unnest(${sql.join(columns.map(([read, type]) => sql`${rows.map(read)}::${sql.raw(`${type}[]`)}`))})`;
-  return onlyWhen === undefined
-    ? sql`select * from ${source} as row_values`
-    : sql`select * from ${source} as row_values where ${onlyWhen}`;
 }

@@ -1,4 +1,13 @@
-import { type RawBuilder, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { Database } from "../database-schema.js";
+import {
+  createStatementTemplate,
+  type StatementTemplate,
+  type TemplateParameter,
+  templateValues,
+} from "../postgres/statement-template.js";
+import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
+import { type LoneUsageRowValues, loneUsageRowValues, loneUsageRowWrites } from "./ledger-usage-rows.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 import type { ReserveOutcome } from "./reserve-outcome.js";
 
@@ -13,35 +22,114 @@ import type { ReserveOutcome } from "./reserve-outcome.js";
  *
  * A locking sub-select that reads `(select count(*) from …) >= 0` of the one before it is always true: it is there so
  * the earlier row is locked first (PostgreSQL evaluates that sub-select before it locks the later row).
+ *
+ * Their texts never change, only their values, so each is a statement template (statement-template.ts), compiled
+ * once per ledger: with and without the usage row, five in all.
  */
+export interface LoneLedgerStatements {
+  hold(input: PostgresReserveInput, now: number): Promise<{ outcome: ReserveOutcome | "duplicate" } & BalancesSeen>;
+  holdAndSettle(
+    input: PostgresReserveInput,
+    actual: number,
+    now: number,
+    usageRow: NewUsageLog | undefined,
+  ): Promise<{ outcome: ReserveOutcome | "duplicate" } & BalancesSeen>;
+  settle(input: PostgresSettleInput, now: number): Promise<{ settled: boolean } & BalancesSeen>;
+}
+
+/** A template's placeholders: `${values.amount}` in its text is the `amount` of each run. */
+type Placeholders<Values> = { readonly [Field in keyof Values]: TemplateParameter<Values> };
+
+interface HoldValues {
+  requestId: string;
+  tokenId: number;
+  userId: number;
+  amount: number;
+  /** 1 when the token's own balance is held from, else 0. */
+  limited: number;
+  now: number;
+}
+type HoldAndSettleValues = HoldValues & { cost: number };
+interface SettleValues {
+  reservationId: string | null;
+  tokenId: number;
+  userId: number;
+  actual: number;
+  now: number;
+}
+
+export function createLoneLedgerStatements(db: Kysely<Database>): LoneLedgerStatements {
+  const hold = createStatementTemplate(db, holdAloneStatement(templateValues<HoldValues>()));
+  const holdAndSettle = createStatementTemplate(db, holdAndSettleAloneStatement(templateValues<HoldAndSettleValues>()));
+  const holdAndSettleLogged: StatementTemplate<HoldAndSettleValues & LoneUsageRowValues, LoneHoldAnswer> =
+    createStatementTemplate(
+      db,
+      holdAndSettleAloneStatement<HoldAndSettleValues & LoneUsageRowValues>(templateValues(), (applied) =>
+        loneUsageRowWrites(applied),
+      ),
+    );
+  const settle = createStatementTemplate(db, settleAloneStatement(templateValues<SettleValues>()));
+  const settleLogged = createStatementTemplate(
+    db,
+    settleAloneStatement<SettleValues & LoneUsageRowValues>(templateValues(), loneUsageRowWrites()),
+  );
+  const holdValues = (input: PostgresReserveInput, now: number): HoldValues => ({
+    requestId: input.requestId,
+    tokenId: input.tokenId,
+    userId: input.userId,
+    amount: input.amount,
+    limited: input.tokenLimited ? 1 : 0,
+    now,
+  });
+  const firstRow = <Row>(answer: Promise<{ rows: Row[] }>) => answer.then((result) => result.rows[0]!);
+  return {
+    hold: (input, now) => firstRow(hold.execute(holdValues(input, now))),
+    holdAndSettle(input, actual, now, usageRow) {
+      const values = { ...holdValues(input, now), cost: actual };
+      return firstRow(
+        usageRow === undefined
+          ? holdAndSettle.execute(values)
+          : holdAndSettleLogged.execute({ ...values, ...loneUsageRowValues(usageRow) }),
+      );
+    },
+    settle(input, now) {
+      const { reservationId, tokenId, userId, actual, usageRow } = input;
+      const values = { reservationId, tokenId, userId, actual, now };
+      return firstRow(
+        usageRow === undefined
+          ? settle.execute(values)
+          : settleLogged.execute({ ...values, ...loneUsageRowValues(usageRow) }),
+      );
+    },
+  };
+}
+
+type LoneHoldAnswer = { outcome: ReserveOutcome | "duplicate" } & BalancesSeen;
 
 /**
  * A lone hold, as `reserve_reservation_batch` applies one item: the token's balance (when the token is limited), then
  * the wallet's (when it is limited), both or neither, and the reservation row. It answers the same outcome; nothing is
  * taken unless the row is written. Its commit does not wait for the WAL flush, as for any batch of holds alone.
  */
-export function holdAloneStatement(
-  input: PostgresReserveInput,
-  now: number,
-): RawBuilder<{ outcome: ReserveOutcome | "duplicate" } & BalancesSeen> {
-  const limited = input.tokenLimited ? 1 : 0;
-  const amount = sql`${input.amount}::bigint`;
+function holdAloneStatement(values: Placeholders<HoldValues>): RawBuilder<LoneHoldAnswer> {
+  const amount = sql`${values.amount}::bigint`;
   return sql`
-    with ${holdDecision(input)},
+    with ${holdDecision(values)},
     inserted as (
       insert into quota_reservations
         (id, token_id, user_id, reserved, settled, actual, created_time, settled_time, token_held, wallet_held)
-        select ${input.requestId}::text, ${input.tokenId}::bigint, ${input.userId}::bigint, ${amount}, 0, null,
-               ${now}::bigint, null, ${limited}::integer, case when wallet_row.quota_unlimited = 0 then 1 else 0 end
+        select ${values.requestId}::text, ${values.tokenId}::bigint, ${values.userId}::bigint, ${amount}, 0, null,
+               ${values.now}::bigint, null, ${values.limited}::integer,
+               case when wallet_row.quota_unlimited = 0 then 1 else 0 end
           from decision, wallet_row where decision.outcome = 'held'
         on conflict (id) do nothing
         returning token_held, wallet_held),
     tokens_taken as (
       update tokens set remain_quota = remain_quota - ${amount}
-        where id = ${input.tokenId} and exists (select 1 from inserted where token_held = 1)),
+        where id = ${values.tokenId} and exists (select 1 from inserted where token_held = 1)),
     wallets_taken as (
       update users set quota = quota - ${amount}
-        where id = ${input.userId} and exists (select 1 from inserted where wallet_held = 1))
+        where id = ${values.userId} and exists (select 1 from inserted where wallet_held = 1))
     select ${holdAnswer}
       from decision, (select set_config('synchronous_commit', 'off', true)) as without_flush_wait`;
 }
@@ -57,22 +145,22 @@ export interface BalancesSeen {
  * The hold's locks and decision, as `reserve_reservation_batch` makes them for one item: the token's row (when the
  * token is limited), then the wallet's, and which balance, if either, cannot cover the amount.
  */
-function holdDecision(input: PostgresReserveInput) {
-  const limited = input.tokenLimited ? 1 : 0;
-  const amount = sql`${input.amount}::bigint`;
+function holdDecision<Values extends HoldValues>(values: Placeholders<Values>) {
+  const limited = sql`${values.limited}::integer`;
+  const amount = sql`${values.amount}::bigint`;
   return sql`token_row as materialized (
-      select remain_quota from tokens where id = ${input.tokenId} and ${limited}::integer = 1 for update),
+      select remain_quota from tokens where id = ${values.tokenId} and ${limited} = 1 for update),
     wallet_row as materialized (
       select quota, quota_unlimited from users
-        where id = ${input.userId} and (select count(*) from token_row) >= 0 for update),
+        where id = ${values.userId} and (select count(*) from token_row) >= 0 for update),
     decision as materialized (
       select case
-          when ${limited}::integer = 1 and not exists (select 1 from token_row where remain_quota >= ${amount})
+          when ${limited} = 1 and not exists (select 1 from token_row where remain_quota >= ${amount})
             then 'token'
           when not exists (select 1 from wallet_row
                             where quota_unlimited = 1 or (quota_unlimited = 0 and quota >= ${amount}))
             then 'wallet'
-          when ${limited}::integer = 0 and exists (select 1 from wallet_row where quota_unlimited = 1) then 'free'
+          when ${limited} = 0 and exists (select 1 from wallet_row where quota_unlimited = 1) then 'free'
           else 'held' end as outcome)`;
 }
 
@@ -94,23 +182,20 @@ const holdAnswer = sql`case when decision.outcome = 'held' and not exists (selec
  * row with its rollups. A hold that would have been refused changes nothing and writes no row: the caller withholds
  * the answer. Its commit waits for the WAL flush, as every settlement's does.
  */
-export function holdAndSettleAloneStatement(
-  input: PostgresReserveInput,
-  actual: number,
-  now: number,
-  usageRows: ((appliedOnly: RawBuilder<unknown>) => RawBuilder<unknown>) | null,
-): RawBuilder<{ outcome: ReserveOutcome | "duplicate" } & BalancesSeen> {
-  const limited = input.tokenLimited ? 1 : 0;
-  const amount = sql`${input.amount}::bigint`;
-  const cost = sql`${actual}::bigint`;
+function holdAndSettleAloneStatement<Values extends HoldAndSettleValues>(
+  values: Placeholders<Values>,
+  usageRows?: (appliedOnly: RawBuilder<unknown>) => RawBuilder<unknown>,
+): RawBuilder<LoneHoldAnswer> {
+  const amount = sql`${values.amount}::bigint`;
+  const cost = sql`${values.cost}::bigint`;
   const applied = sql`exists (select 1 from applied)`;
   return sql`
-    with ${holdDecision(input)},
+    with ${holdDecision(values)},
     inserted as (
       insert into quota_reservations
         (id, token_id, user_id, reserved, settled, actual, created_time, settled_time, token_held, wallet_held)
-        select ${input.requestId}::text, ${input.tokenId}::bigint, ${input.userId}::bigint, ${amount}, 1, ${cost},
-               ${now}::bigint, ${now}::bigint, ${limited}::integer,
+        select ${values.requestId}::text, ${values.tokenId}::bigint, ${values.userId}::bigint, ${amount}, 1, ${cost},
+               ${values.now}::bigint, ${values.now}::bigint, ${values.limited}::integer,
                case when wallet_row.quota_unlimited = 0 then 1 else 0 end
           from decision, wallet_row where decision.outcome = 'held'
         on conflict (id) do nothing
@@ -128,13 +213,13 @@ export function holdAndSettleAloneStatement(
           status = case when applied.token_held = 1 and greatest(remain_quota - ${cost}, 0) = 0
                               and unlimited_quota = 0 and status = 1 then 4
                         else status end
-        from applied where tokens.id = ${input.tokenId}),
+        from applied where tokens.id = ${values.tokenId}),
     wallets_settled as (
       update users set
           quota = case when applied.wallet_held = 1 then greatest(quota - ${cost}, 0) else quota end,
           used_quota = used_quota + ${cost}
-        from applied where users.id = ${input.userId})
-    ${usageRows === null ? sql`` : sql`, ${usageRows(applied)}`}
+        from applied where users.id = ${values.userId})
+    ${usageRows === undefined ? sql`` : sql`, ${usageRows(applied)}`}
     select ${holdAnswer}
       from decision`;
 }
@@ -146,22 +231,21 @@ export function holdAndSettleAloneStatement(
  * counts its cost. `usageRows` are the writable CTEs of the usage row and its rollups, committed with it. The
  * balances it answers are those it locked, before its own change.
  */
-export function settleAloneStatement(
-  input: PostgresSettleInput,
-  now: number,
-  usageRows: RawBuilder<unknown> | null,
+function settleAloneStatement<Values extends SettleValues>(
+  values: Placeholders<Values>,
+  usageRows?: RawBuilder<unknown>,
 ): RawBuilder<{ settled: boolean } & BalancesSeen> {
-  const actual = sql`${input.actual}::bigint`;
-  const reservationId = sql`${input.reservationId}::text`;
+  const actual = sql`${values.actual}::bigint`;
+  const reservationId = sql`${values.reservationId}::text`;
   return sql`
-    with ${usageRows === null ? sql`` : sql`${usageRows},`}
+    with ${usageRows === undefined ? sql`` : sql`${usageRows},`}
     locked_token as materialized (
-      select remain_quota, unlimited_quota from tokens where id = ${input.tokenId} for update),
+      select remain_quota, unlimited_quota from tokens where id = ${values.tokenId} for update),
     locked_user as materialized (
       select quota, quota_unlimited from users
-        where id = ${input.userId} and (select count(*) from locked_token) >= 0 for update),
+        where id = ${values.userId} and (select count(*) from locked_token) >= 0 for update),
     marked as (
-      update quota_reservations set settled = 1, actual = ${actual}, settled_time = ${now}::bigint
+      update quota_reservations set settled = 1, actual = ${actual}, settled_time = ${values.now}::bigint
         where id = ${reservationId} and settled + 0 = 0 and (select count(*) from locked_user) >= 0
         returning token_id, user_id, reserved, token_held, wallet_held),
     change as materialized (
@@ -170,7 +254,7 @@ export function settleAloneStatement(
              case when marked.wallet_held = 1 then marked.reserved - ${actual} else 0 end as wallet_refund
         from marked
       union all
-      select ${input.tokenId}::bigint, ${input.userId}::bigint, false, 0, 0 where ${reservationId} is null),
+      select ${values.tokenId}::bigint, ${values.userId}::bigint, false, 0, 0 where ${reservationId} is null),
     tokens_settled as (
       update tokens set
           remain_quota = case when change.held then greatest(remain_quota + change.token_refund, 0)

@@ -1,0 +1,183 @@
+import { type RawBuilder, sql } from "kysely";
+import { parameterFrom } from "../postgres/statement-template.js";
+import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
+import {
+  sumUsageIntoModelRollups,
+  sumUsageIntoRollups,
+  toModelRollupIncrement,
+  toRollupIncrement,
+  type UsageModelRollupIncrement,
+  type UsageRollupIncrement,
+} from "../usage-logs/sum-usage-into-rollups.js";
+
+// The usage rows a ledger statement writes with its settlements, and their rollups, in the same commit.
+
+/**
+ * The same columns and values as insert-usage-logs.ts, one array per column, and the rows' hourly rollups and hour
+ * and model rollups upserted by the same statement (more writable CTEs), so the rollups stay exactly the sum of the
+ * rows on every instance. A lone row (and its two rollups) goes as `values` of plain parameters: PostgreSQL parses an
+ * array parameter from text and unnests it through a set-returning function, which for one row cost more than the
+ * row's insert.
+ */
+export function insertUsageRowsFromArrays(rows: readonly NewUsageLog[], onlyWhen?: RawBuilder<unknown>) {
+  const rollups = sumUsageIntoRollups(rows);
+  const modelRollups = sumUsageIntoModelRollups(rows);
+  return usageRowWrites(
+    rowsOf(rows, usageLogColumns, onlyWhen),
+    rowsOf(rollups, rollupColumns, onlyWhen),
+    rowsOf(modelRollups, modelRollupColumns, onlyWhen),
+  );
+}
+
+/** The values of a lone usage row in a statement template (loneUsageRowWrites): the row and its two rollups. */
+export interface LoneUsageRowValues {
+  usageRow: NewUsageLog;
+  rollup: UsageRollupIncrement;
+  modelRollup: UsageModelRollupIncrement;
+}
+
+export function loneUsageRowValues(usageRow: NewUsageLog): LoneUsageRowValues {
+  return { usageRow, rollup: toRollupIncrement(usageRow), modelRollup: toModelRollupIncrement(usageRow) };
+}
+
+/**
+ * The same writes for one row whose values come at each run of a statement template (statement-template.ts): the
+ * template's values carry `LoneUsageRowValues`.
+ */
+export function loneUsageRowWrites<Values extends LoneUsageRowValues>(onlyWhen?: RawBuilder<unknown>) {
+  const parameterOf =
+    <Row>(pick: (values: Values) => Row) =>
+    (read: (row: Row) => unknown) =>
+      parameterFrom<Values>((values) => read(pick(values)));
+  return usageRowWrites(
+    selectRows(
+      oneRowOf(
+        usageLogColumns,
+        parameterOf((values) => values.usageRow),
+      ),
+      onlyWhen,
+    ),
+    selectRows(
+      oneRowOf(
+        rollupColumns,
+        parameterOf((values) => values.rollup),
+      ),
+      onlyWhen,
+    ),
+    selectRows(
+      oneRowOf(
+        modelRollupColumns,
+        parameterOf((values) => values.modelRollup),
+      ),
+      onlyWhen,
+    ),
+  );
+}
+
+/** The writable CTEs of the usage rows selected by `logged` and their rollups by `rolledUp` and `modelRolledUp`. */
+function usageRowWrites(
+  logged: RawBuilder<unknown>,
+  rolledUp: RawBuilder<unknown>,
+  modelRolledUp: RawBuilder<unknown>,
+) {
+  return sql`logged as (insert into usage_logs (user_id, token_id, token_name, model, channel_id, request_id,
+      is_stream, prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, quota,
+      latency_ms, status, error_message, created_time, group_name)
+    ${logged}),
+    rolled_up as (insert into usage_rollups (hour, user_id, token_id, model, channel_id, group_name, requests, errors,
+      prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, quota, latency_ms)
+    ${rolledUp}
+    on conflict (hour, user_id, token_id, model, channel_id, group_name) do update set
+      requests = usage_rollups.requests + excluded.requests, errors = usage_rollups.errors + excluded.errors,
+      prompt_tokens = usage_rollups.prompt_tokens + excluded.prompt_tokens,
+      completion_tokens = usage_rollups.completion_tokens + excluded.completion_tokens,
+      cached_tokens = usage_rollups.cached_tokens + excluded.cached_tokens,
+      cache_write_tokens = usage_rollups.cache_write_tokens + excluded.cache_write_tokens,
+      quota = usage_rollups.quota + excluded.quota, latency_ms = usage_rollups.latency_ms + excluded.latency_ms),
+    model_rolled_up as (insert into usage_model_rollups (hour, model, requests, errors, prompt_tokens,
+      completion_tokens, cached_tokens, cache_write_tokens, quota, latency_ms)
+    ${modelRolledUp}
+    on conflict (hour, model) do update set
+      requests = usage_model_rollups.requests + excluded.requests,
+      errors = usage_model_rollups.errors + excluded.errors,
+      prompt_tokens = usage_model_rollups.prompt_tokens + excluded.prompt_tokens,
+      completion_tokens = usage_model_rollups.completion_tokens + excluded.completion_tokens,
+      cached_tokens = usage_model_rollups.cached_tokens + excluded.cached_tokens,
+      cache_write_tokens = usage_model_rollups.cache_write_tokens + excluded.cache_write_tokens,
+      quota = usage_model_rollups.quota + excluded.quota,
+      latency_ms = usage_model_rollups.latency_ms + excluded.latency_ms)`;
+}
+
+type ColumnType = "bigint" | "integer" | "text";
+type Column<Row> = readonly [(row: Row) => unknown, ColumnType];
+
+// Each insert's columns in the order its SQL names them, read from the rows the statement writes.
+const usageLogColumns: readonly Column<NewUsageLog>[] = [
+  [(row) => row.userId, "bigint"],
+  [(row) => row.tokenId, "bigint"],
+  [(row) => row.tokenName, "text"],
+  [(row) => row.model, "text"],
+  [(row) => row.channelId, "bigint"],
+  [(row) => row.requestId, "text"],
+  [(row) => (row.isStream ? 1 : 0), "integer"],
+  [(row) => row.promptTokens, "bigint"],
+  [(row) => row.completionTokens, "bigint"],
+  [(row) => row.cachedTokens, "bigint"],
+  [(row) => row.cacheWriteTokens, "bigint"],
+  [(row) => row.reasoningTokens, "bigint"],
+  [(row) => row.quota, "bigint"],
+  [(row) => row.latencyMs, "bigint"],
+  [(row) => row.status, "text"],
+  [(row) => row.errorMessage, "text"],
+  [(row) => row.createdTime, "bigint"],
+  [(row) => row.group, "text"],
+];
+// What both rollups count, after their keys.
+const rollupCountColumns: readonly Column<UsageModelRollupIncrement>[] = [
+  [(rollup) => rollup.requests, "bigint"],
+  [(rollup) => rollup.errors, "bigint"],
+  [(rollup) => rollup.prompt_tokens, "bigint"],
+  [(rollup) => rollup.completion_tokens, "bigint"],
+  [(rollup) => rollup.cached_tokens, "bigint"],
+  [(rollup) => rollup.cache_write_tokens, "bigint"],
+  [(rollup) => rollup.quota, "bigint"],
+  [(rollup) => rollup.latency_ms, "bigint"],
+];
+const rollupColumns: readonly Column<UsageRollupIncrement>[] = [
+  [(rollup) => rollup.hour, "bigint"],
+  [(rollup) => rollup.user_id, "bigint"],
+  [(rollup) => rollup.token_id, "bigint"],
+  [(rollup) => rollup.model, "text"],
+  [(rollup) => rollup.channel_id, "bigint"],
+  [(rollup) => rollup.group_name, "text"],
+  ...rollupCountColumns,
+];
+const modelRollupColumns: readonly Column<UsageModelRollupIncrement>[] = [
+  [(rollup) => rollup.hour, "bigint"],
+  [(rollup) => rollup.model, "text"],
+  ...rollupCountColumns,
+];
+
+/**
+ * The rows of an insert, column by column: `values` of plain parameters for one row, else one array parameter per
+ * column unnested together (the SQL text and its parameter count stay the same whatever the number of rows past one).
+ * With `onlyWhen`, the rows are inserted only if that condition holds when the statement runs.
+ */
+function rowsOf<Row>(rows: readonly Row[], columns: readonly Column<Row>[], onlyWhen?: RawBuilder<unknown>) {
+  const source =
+    rows.length === 1
+      ? oneRowOf(columns, (read) => read(rows[0]!))
+      : sql`unnest(${sql.join(columns.map(([read, type]) => sql`${rows.map(read)}::${sql.raw(`${type}[]`)}`))})`;
+  return selectRows(source, onlyWhen);
+}
+
+/** One row as `values`, each column's value (or a template's parameter for it) given by `cellOf`. */
+function oneRowOf<Row>(columns: readonly Column<Row>[], cellOf: (read: (row: Row) => unknown) => unknown) {
+  return sql`(values (${sql.join(columns.map(([read, type]) => sql`${cellOf(read)}::${sql.raw(type)}`))}))`;
+}
+
+function selectRows(source: RawBuilder<unknown>, onlyWhen?: RawBuilder<unknown>) {
+  return onlyWhen === undefined
+    ? sql`select * from ${source} as row_values`
+    : sql`select * from ${source} as row_values where ${onlyWhen}`;
+}
