@@ -1,11 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../database-schema.js";
-import {
-  createStatementTemplate,
-  type StatementTemplate,
-  type TemplateParameter,
-  templateValues,
-} from "../postgres/statement-template.js";
+import { createStatementTemplate, type TemplateParameter, templateValues } from "../postgres/statement-template.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
 import { type LoneUsageRowValues, loneUsageRowValues, loneUsageRowWrites } from "./ledger-usage-rows.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
@@ -27,15 +22,18 @@ import type { ReserveOutcome } from "./reserve-outcome.js";
  * once per ledger: with and without the usage row, five in all.
  */
 export interface LoneLedgerStatements {
-  hold(input: PostgresReserveInput, now: number): Promise<{ outcome: ReserveOutcome | "duplicate" } & BalancesSeen>;
+  hold(input: PostgresReserveInput, now: number): Promise<LoneHoldAnswer>;
   holdAndSettle(
     input: PostgresReserveInput,
     actual: number,
     now: number,
     usageRow: NewUsageLog | undefined,
-  ): Promise<{ outcome: ReserveOutcome | "duplicate" } & BalancesSeen>;
+  ): Promise<LoneHoldAnswer>;
   settle(input: PostgresSettleInput, now: number): Promise<{ settled: boolean } & BalancesSeen>;
 }
+
+/** What a lone hold answers: its decision (`duplicate` when its row existed already) and the balances it read. */
+type LoneHoldAnswer = { outcome: ReserveOutcome | "duplicate" } & BalancesSeen;
 
 /** A template's placeholders: `${values.amount}` in its text is the `amount` of each run. */
 type Placeholders<Values> = { readonly [Field in keyof Values]: TemplateParameter<Values> };
@@ -61,13 +59,10 @@ interface SettleValues {
 export function createLoneLedgerStatements(db: Kysely<Database>): LoneLedgerStatements {
   const hold = createStatementTemplate(db, holdAloneStatement(templateValues<HoldValues>()));
   const holdAndSettle = createStatementTemplate(db, holdAndSettleAloneStatement(templateValues<HoldAndSettleValues>()));
-  const holdAndSettleLogged: StatementTemplate<HoldAndSettleValues & LoneUsageRowValues, LoneHoldAnswer> =
-    createStatementTemplate(
-      db,
-      holdAndSettleAloneStatement<HoldAndSettleValues & LoneUsageRowValues>(templateValues(), (applied) =>
-        loneUsageRowWrites(applied),
-      ),
-    );
+  const holdAndSettleLogged = createStatementTemplate(
+    db,
+    holdAndSettleAloneStatement<HoldAndSettleValues & LoneUsageRowValues>(templateValues(), loneUsageRowWrites),
+  );
   const settle = createStatementTemplate(db, settleAloneStatement(templateValues<SettleValues>()));
   const settleLogged = createStatementTemplate(
     db,
@@ -103,8 +98,6 @@ export function createLoneLedgerStatements(db: Kysely<Database>): LoneLedgerStat
     },
   };
 }
-
-type LoneHoldAnswer = { outcome: ReserveOutcome | "duplicate" } & BalancesSeen;
 
 /**
  * A lone hold, as `reserve_reservation_batch` applies one item: the token's balance (when the token is limited), then
