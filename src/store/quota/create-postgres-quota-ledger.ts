@@ -73,10 +73,11 @@ type DeferredAnswer = { outcome: HoldAnswer; settled: boolean };
  * as a settlement.
  *
  * The usage rows of a settlement batch, their hourly rollups and their hour and model rollups are written by the same
- * statement (writable CTEs over column arrays: the SQL text and its parameter count stay the same whatever the number
- * of rows past one), so a settled request always has its row and the rollups stay the sum of the rows. PostgreSQL runs writable CTEs
- * that the main query does not read after it, so the settlement function locks the batch's tokens and users first;
- * each upsert then locks its rollup rows in key order (the increments are sorted), so two batches lock in one order.
+ * statement (ledger-usage-rows.ts: writable CTEs over column arrays, so the SQL text and its parameter count stay the
+ * same whatever the number of rows past one), so a settled request always has its row and the rollups stay the sum of
+ * the rows. PostgreSQL runs writable CTEs that the main query does not read after it, so the settlement function
+ * locks the batch's tokens and users first; each upsert then locks its rollup rows in key order (the increments are
+ * sorted), so two batches lock in one order.
  */
 export function createPostgresQuotaLedger(
   db: Kysely<Database>,
