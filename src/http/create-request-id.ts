@@ -12,5 +12,13 @@ let counter = crypto.randomBytes(4).readUInt32BE(0);
  */
 export function createRequestId(nowMs = Date.now()): string {
   counter = (counter + 1) >>> 0;
-  return `req_${nowMs.toString(16).padStart(12, "0")}${processPart}${counter.toString(16).padStart(8, "0")}`;
+  return `${requestIdsFrom(nowMs)}${processPart}${counter.toString(16).padStart(8, "0")}`;
+}
+
+/**
+ * The bound between the ids made before `nowMs` and those made at or after it: every id of an earlier millisecond
+ * sorts below it, every later one above (a range of the ledger's primary key, read without another index).
+ */
+export function requestIdsFrom(nowMs: number): string {
+  return `req_${nowMs.toString(16).padStart(12, "0")}`;
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import type { GatewayContext } from "../gateway-context.js";
+import { deleteSettledReservationsCreatedBefore } from "../store/quota/delete-settled-reservations.js";
 import {
   deleteOldestUsageRollupHourBefore,
   deleteUsageLogsCreatedBefore,
@@ -14,7 +15,12 @@ import {
 
 export interface UsageRetention {
   /** One pass now (tests, and the timer's work): deletes everything past retention, batch by batch. */
-  runOnce(): Promise<{ deletedRows: number; deletedRollups: number; droppedPartitions: string[] }>;
+  runOnce(): Promise<{
+    deletedRows: number;
+    deletedRollups: number;
+    deletedReservations: number;
+    droppedPartitions: string[];
+  }>;
   /** Stops the timer, ends a pass under way after its current batch, and waits for it. */
   stop(): Promise<void>;
 }
@@ -51,9 +57,10 @@ const PAUSE_PER_BATCH_TIME = 4;
 
 /**
  * Keeps the usage log bounded: raw rows older than `logs.retention_days` are deleted (hourly rollups stay, for
- * `logs.rollup_retention_days`). Deletes go in small batches with a pause between them, each its own short
- * transaction, so a request never waits behind more than one batch (on SQLite the one writer is free between
- * batches; on PostgreSQL a batch locks only the rows it deletes, which no request touches). On SQLite the freed pages
+ * `logs.rollup_retention_days`), and so are the quota ledger's settled rows of the same age. Deletes go in small
+ * batches with a pause between them, each its own short transaction, so a request never waits behind more than one
+ * batch (on SQLite the one writer is free between batches; on PostgreSQL a batch locks only the rows it deletes,
+ * which no request touches). On SQLite the freed pages
  * are given back with incremental vacuum, a few hundred pages at a time. On PostgreSQL, whose usage log is
  * partitioned by month, a month wholly past retention is first detached and then dropped; the month that
  * straddles the boundary (and the default partition) lose their old rows by the same batched deletes. Any instance
@@ -127,12 +134,18 @@ export function startUsageRetention(
   const pass = async () => {
     let deletedRows = 0;
     let deletedRollups = 0;
+    let deletedReservations = 0;
     let droppedPartitions: string[] = [];
     if (retentionDays > 0) {
       const createdBefore = context.now() - Math.round(retentionDays * DAY_SECONDS);
       if (context.database.dialect === "postgres") droppedPartitions = await dropPartitionsBefore(createdBefore);
       deletedRows = await deleteInBatches(
         () => deleteUsageLogsCreatedBefore(context.database, createdBefore, retentionBatchSize),
+        (batch) => batch === retentionBatchSize,
+      );
+      // A settled ledger row is kept as long as the usage row of its request, and nothing reads it meanwhile.
+      deletedReservations = await deleteInBatches(
+        () => deleteSettledReservationsCreatedBefore(context.database, createdBefore, retentionBatchSize),
         (batch) => batch === retentionBatchSize,
       );
     }
@@ -143,10 +156,14 @@ export function startUsageRetention(
         (batch) => batch > 0,
       );
     }
-    if (context.database.dialect === "sqlite" && deletedRows + deletedRollups > 0) await vacuumIncrementally();
-    if (deletedRows + deletedRollups + droppedPartitions.length > 0)
-      context.logger.info({ deletedRows, deletedRollups, droppedPartitions }, "deleted usage past its retention");
-    return { deletedRows, deletedRollups, droppedPartitions };
+    const deleted = deletedRows + deletedRollups + deletedReservations;
+    if (context.database.dialect === "sqlite" && deleted > 0) await vacuumIncrementally();
+    if (deleted + droppedPartitions.length > 0)
+      context.logger.info(
+        { deletedRows, deletedRollups, deletedReservations, droppedPartitions },
+        "deleted usage past its retention",
+      );
+    return { deletedRows, deletedRollups, deletedReservations, droppedPartitions };
   };
 
   // Only a database created with auto_vacuum = incremental has pages to give back; elsewhere this does nothing.

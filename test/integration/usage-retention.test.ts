@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
+import { createRequestId } from "../../src/http/create-request-id.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
 import { insertUsageLogs, type NewUsageLog } from "../../src/store/usage-logs/insert-usage-logs.js";
 import { startUsageRetention } from "../../src/usage-logs/start-usage-retention.js";
@@ -95,7 +96,7 @@ describe.each(testDatabases)("usage retention on $name", ({ database }) => {
     await retention.stop();
     expect(statuses.every((status) => status === 200)).toBe(true);
     // The hourly rollup of that hour and its hour and model rollup.
-    expect(outcome).toEqual({ deletedRows: 1_001, deletedRollups: 2, droppedPartitions: [] });
+    expect(outcome).toEqual({ deletedRows: 1_001, deletedRollups: 2, deletedReservations: 0, droppedPartitions: [] });
 
     const remaining = await db
       .selectFrom("usage_logs")
@@ -147,5 +148,54 @@ describe.each(testDatabases)("usage retention on $name", ({ database }) => {
     }
     // Some batch was long enough that four times it exceeds the configured 1 ms: the rule, not the setting, paused.
     expect(Math.max(...paused.map((index) => steps[index]!.milliseconds))).toBeGreaterThan(0.25);
+  });
+
+  it("deletes the ledger's settled rows past retention with the usage rows, keeping unsettled and newer ones", async () => {
+    const { context } = gateway.gateway;
+    const now = context.now();
+    const { db } = context.database;
+    // Ids as the gateway makes them, from their creation time; one row of an older version's random id.
+    const row = (id: string, createdTime: number, settled: 0 | 1) => ({
+      id,
+      token_id: 1,
+      user_id: 1,
+      reserved: 10,
+      settled,
+      actual: settled ? 4 : null,
+      created_time: createdTime,
+      settled_time: settled ? createdTime : null,
+      token_held: 1,
+      wallet_held: 0,
+    });
+    const at = (daysAgo: number, index: number) => now - daysAgo * DAY + index;
+    const oldSettled = Array.from({ length: 250 }, (_, index) =>
+      row(createRequestId(at(40, index) * 1000), at(40, index), 1),
+    );
+    const oldUnsettled = row(createRequestId(at(40, 0) * 1000), at(40, 0), 0);
+    const newSettled = row(createRequestId(at(10, 0) * 1000), at(10, 0), 1);
+    const justBefore = row(createRequestId((now - 30 * DAY) * 1000 - 1), now - 30 * DAY - 1, 1);
+    const justAfter = row(createRequestId((now - 30 * DAY + 1) * 1000), now - 30 * DAY + 1, 1);
+    // Sorts below today's bound by its id, yet it is new: its own time keeps it.
+    const randomIdNew = row("req_00000000000000000000000000000000", at(1, 0), 1);
+    const randomIdOld = row("req_ffffffffffffffffffffffffffffffff", at(40, 0), 1);
+    await db
+      .insertInto("quota_reservations")
+      .values([...oldSettled, oldUnsettled, newSettled, justBefore, justAfter, randomIdNew, randomIdOld])
+      .execute();
+
+    const retention = startUsageRetention(context, { intervalMs: 3_600_000, firstPassAfterMs: 3_600_000 });
+    const outcome = await retention.runOnce();
+    await retention.stop();
+
+    // 251 rows in batches of 100: three batches.
+    expect(outcome.deletedReservations).toBe(251);
+    const left = await db.selectFrom("quota_reservations").select("id").execute();
+    const leftIds = new Set(left.map((kept) => kept.id));
+    expect(oldSettled.some((deleted) => leftIds.has(deleted.id))).toBe(false);
+    expect(leftIds.has(justBefore.id)).toBe(false);
+    // Recovery and the task lifecycle still own an unsettled row, however old.
+    for (const kept of [oldUnsettled, newSettled, justAfter, randomIdNew]) expect(leftIds.has(kept.id)).toBe(true);
+    // An older version's random id past the bound stays: the key range is all the job reads.
+    expect(leftIds.has(randomIdOld.id)).toBe(true);
   });
 });
