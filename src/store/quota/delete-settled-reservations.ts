@@ -5,8 +5,8 @@ import { type DeletedBatch, runDeletionBatch } from "../run-deletion-batch.js";
 /**
  * Deletes at most `limit` settled ledger rows (`quota_reservations`) created before `createdBefore` (Unix seconds),
  * in id order. Once settled, a row is read by nothing: recovery and the task lifecycle look for unsettled rows only,
- * and a settlement that finds no unsettled row does nothing. Every request writes one, so without this the table
- * grows for as long as the gateway runs.
+ * and a settlement that finds no unsettled row does nothing. Every request that holds a balance writes one, so
+ * without this the table grows for as long as the gateway runs.
  *
  * The rows are found by a range of the primary key, since ledger ids begin with their creation time
  * (create-request-id.ts): no index on age, which every hold would pay for, is needed. The time condition repeated on
