@@ -60,11 +60,11 @@ const PAUSE_PER_BATCH_TIME = 4;
  * `logs.rollup_retention_days`), and so are the quota ledger's settled rows of the same age. Deletes go in small
  * batches with a pause between them, each its own short transaction, so a request never waits behind more than one
  * batch (on SQLite the one writer is free between batches; on PostgreSQL a batch locks only the rows it deletes,
- * which no request touches). On SQLite the freed pages
- * are given back with incremental vacuum, a few hundred pages at a time. On PostgreSQL, whose usage log is
- * partitioned by month, a month wholly past retention is first detached and then dropped; the month that
- * straddles the boundary (and the default partition) lose their old rows by the same batched deletes. Any instance
- * may run it: the deletes are idempotent, and a partition another instance dropped first is simply not found.
+ * which no request touches). On SQLite the freed pages are given back with incremental vacuum, a few hundred pages
+ * at a time. On PostgreSQL, whose usage log is partitioned by month, a month wholly past retention is first detached
+ * and then dropped; the month that straddles the boundary (and the default partition) lose their old rows by the
+ * same batched deletes. Any instance may run it: the deletes are idempotent, and a partition another instance
+ * dropped first is simply not found.
  */
 export function startUsageRetention(
   context: Pick<GatewayContext, "config" | "now" | "database" | "logger">,
