@@ -4,16 +4,21 @@ import { describe, expect, it } from "vitest";
 import { insertTestToken } from "../testing/insert-test-token.js";
 import { insertTestUser } from "../testing/insert-test-user.js";
 import { openTestDatabases } from "../testing/open-test-databases.js";
+import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
+import { readRollupsAndRowSums } from "../../../test/support/compare-rollups-with-rows.js";
 import { createPostgresQuotaLedger } from "./create-postgres-quota-ledger.js";
 
 const postgres = (await openTestDatabases()).find((entry) => entry.name === "postgres")!.database;
 
-/** The ledger's database with every statement it sends counted. */
+/** The ledger's database with every statement it sends counted, and every statement it compiles. */
 function countingStatements() {
-  const counted = { statements: 0 };
+  const counted = { statements: 0, compiled: 0 };
   // Counted as they answer: a statement template (statement-template.ts) is compiled, and so transformed, only once.
   const plugin: KyselyPlugin = {
-    transformQuery: (args) => args.node,
+    transformQuery(args) {
+      counted.compiled += 1;
+      return args.node;
+    },
     transformResult(args) {
       counted.statements += 1;
       return Promise.resolve(args.result);
@@ -221,5 +226,104 @@ describe("the PostgreSQL quota ledger", () => {
     // Locked at 99,500 before the settlement, counted as 99,100: 991 is covered a hundred times over, 992 is not.
     expect(ledger.deferHold(hold(992))).toBe(false);
     expect(ledger.deferHold(hold(991))).toBe(true);
+  });
+
+  // A batch's statement text depends only on its shape (holds alone, settlements without rows, or with rows each
+  // insert takes as one row or as arrays), so each shape is built and compiled once; its usage rows and both rollups
+  // are written by it whatever the shape.
+  it("writes each batch's usage rows and rollups, and compiles each shape of batch statement once", async () => {
+    const user = await insertTestUser(postgres.db, { quota: 1_000_000 });
+    const tokens = [
+      await insertTestToken(postgres.db, user.id, { remainQuota: 1_000_000 }),
+      await insertTestToken(postgres.db, user.id, { remainQuota: 1_000_000 }),
+    ];
+    const models = [`shape-a-${randomUUID()}`, `shape-b-${randomUUID()}`];
+    const { db, counted } = countingStatements();
+    const ledger = createPostgresQuotaLedger(db, { now: () => 1_700_000_000 });
+    /** A settlement of a hold of 100 taken first, at `actual`, with its usage row unless `logged` is false. */
+    const settlement = async (tokenIndex: number, modelIndex: number, actual: number, logged = true) => {
+      const held = holdOf(tokens[tokenIndex]!)(100);
+      expect(await ledger.reserve(held)).toBe("held");
+      const usageRow: NewUsageLog = {
+        userId: user.id,
+        tokenId: held.tokenId,
+        tokenName: "shapes",
+        model: models[modelIndex]!,
+        channelId: 1,
+        requestId: held.requestId,
+        isStream: false,
+        promptTokens: actual * 2,
+        completionTokens: actual,
+        cachedTokens: actual % 3,
+        cacheWriteTokens: 0,
+        reasoningTokens: 0,
+        quota: actual,
+        latencyMs: 5 + actual,
+        status: actual % 4 === 0 ? "error" : "success",
+        errorMessage: actual % 4 === 0 ? "failed" : null,
+        createdTime: 1_700_000_000 + actual * 60,
+        group: "default",
+      };
+      return {
+        reservationId: held.requestId,
+        tokenId: held.tokenId,
+        userId: user.id,
+        actual,
+        usageRow: logged ? usageRow : undefined,
+      };
+    };
+    /** The settlements as one batch: a lone hold goes first, and everything submitted meanwhile queues behind it. */
+    const inOneBatch = async (settlements: Awaited<ReturnType<typeof settlement>>[]) => {
+      counted.statements = 0;
+      const answers = await Promise.all([
+        ledger.reserve(holdOf(tokens[0]!)(1)),
+        ...settlements.map((each) => ledger.settle(each)),
+      ]);
+      expect(answers).toEqual(["held", ...settlements.map(() => true)]);
+      expect(counted.statements).toBe(2);
+    };
+    const shapes = async (sizes: { sameKey: number; mixed: number }) => {
+      // Many rows of one key, model and hour: one rollup of each kind.
+      await inOneBatch(await Promise.all(Array.from({ length: sizes.sameKey }, () => settlement(0, 0, 60))));
+      // Many rows over two tokens, two models and two hours: many of each.
+      await inOneBatch(
+        await Promise.all(
+          Array.from({ length: sizes.mixed }, (_, index) => settlement(index % 2, index % 2, 61 + index * 7)),
+        ),
+      );
+      // One row and a settlement without one; then settlements without rows.
+      await inOneBatch([await settlement(1, 0, 44), await settlement(1, 1, 45, false)]);
+      await inOneBatch(await Promise.all(Array.from({ length: 3 }, () => settlement(0, 1, 30, false))));
+    };
+    await shapes({ sameKey: 4, mixed: 4 });
+    const compiledOnce = counted.compiled;
+    await shapes({ sameKey: 7, mixed: 9 });
+    await shapes({ sameKey: 2, mixed: 3 });
+    expect(counted.compiled).toBe(compiledOnce);
+
+    const logged = await postgres.db
+      .selectFrom("usage_logs")
+      .select(({ fn }) => [fn.countAll<string>().as("rows"), fn.sum<string>("quota").as("quota")])
+      .where("user_id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    // Per pass: four rows of 60 then seven and two; the mixed rows at 61 + 7i; the lone row of 44.
+    const mixed = (count: number) =>
+      Array.from({ length: count }, (_, index) => 61 + index * 7).reduce((a, b) => a + b);
+    expect(Number(logged.rows)).toBe(4 + 4 + 1 + 7 + 9 + 1 + 2 + 3 + 1);
+    expect(Number(logged.quota)).toBe(60 * (4 + 7 + 2) + mixed(4) + mixed(9) + mixed(3) + 44 * 3);
+    const { rollups, fromRows } = await readRollupsAndRowSums(postgres.db);
+    const mine = (rows: typeof rollups) => rows.filter((row) => row.user_id === user.id);
+    expect(mine(rollups).length).toBeGreaterThan(4);
+    expect(mine(rollups)).toEqual(mine(fromRows));
+    const modelRollups = await sql<{ model: string; hours: string; requests: string; errors: string; quota: string }>`
+      select model, count(*) as hours, sum(requests) as requests, sum(errors) as errors, sum(quota) as quota
+        from usage_model_rollups where model in (${models[0]}, ${models[1]}) group by model order by model`.execute(
+      postgres.db,
+    );
+    const modelSums = await sql<{ model: string; hours: string; requests: string; errors: string; quota: string }>`
+      select model, count(distinct created_time - created_time % 3600) as hours, count(*) as requests,
+             sum(case when status = 'error' then 1 else 0 end) as errors, sum(quota) as quota
+        from usage_logs where model in (${models[0]}, ${models[1]}) group by model order by model`.execute(postgres.db);
+    expect(modelRollups.rows).toEqual(modelSums.rows);
   });
 });

@@ -1,9 +1,9 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { createGroupCommitQueue } from "../postgres/create-group-commit-queue.js";
 import type { Database } from "../database-schema.js";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
 import { createHoldDeferral, type HoldDeferralOptions } from "./hold-deferral.js";
-import { insertUsageRowsFromArrays } from "./ledger-usage-rows.js";
+import { createLedgerCycleStatements } from "./ledger-cycle-statements.js";
 import { createLoneLedgerStatements } from "./lone-ledger-statements.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 import type { ReserveOutcome } from "./reserve-outcome.js";
@@ -94,6 +94,7 @@ export function createPostgresQuotaLedger(
 
   const deferral = createHoldDeferral(options.holdDeferral ?? { factor: 100, maxAgeMs: 2_000 });
 
+  const cycleStatements = createLedgerCycleStatements(db);
   const cycles = createGroupCommitQueue<LedgerItem, HoldAnswer | boolean | DeferredAnswer>({
     maxInFlight,
     maxBatchSize,
@@ -102,28 +103,7 @@ export function createPostgresQuotaLedger(
       // A deferred item in a batch goes as its hold; settleDeferred then settles it as any other.
       const holds = items.flatMap((item) => (item.kind === "settle" ? [] : [item.input]));
       const settlements = items.flatMap((item) => (item.kind === "settle" ? [item.input] : []));
-      const cycle = sql`run_ledger_cycle(
-          ${settlements.map((item) => item.reservationId)}::text[],
-          ${settlements.map((item) => item.tokenId)}::bigint[],
-          ${settlements.map((item) => item.userId)}::bigint[],
-          ${settlements.map((item) => item.actual)}::bigint[],
-          ${holds.map((item) => item.requestId)}::text[],
-          ${holds.map((item) => item.tokenId)}::bigint[],
-          ${holds.map((item) => item.userId)}::bigint[],
-          ${holds.map((item) => item.amount)}::bigint[],
-          ${holds.map((item) => (item.tokenLimited ? 1 : 0))}::integer[],
-          ${settlements.length === 0 ? commitsWithoutFlushWait(options.now()) : sql`${options.now()}::bigint`})`;
-      const rows = settlements.flatMap((item) => (item.usageRow ? [item.usageRow] : []));
-      type Answers = { settled: boolean[] | null; held: (ReserveOutcome | "duplicate")[] | null };
-      const result =
-        rows.length === 0
-          ? await sql<Answers>`select * from ${cycle}`.execute(db)
-          : await sql<Answers>`
-              with ${insertUsageRowsFromArrays(rows)}
-              select * from ${cycle}`.execute(db);
-      // An empty array comes back as '{}' or, from the functions' accumulators, as null.
-      const settled = result.rows[0]!.settled ?? [];
-      const held = result.rows[0]!.held ?? [];
+      const { settled, held } = await cycleStatements.run(settlements, holds, options.now());
       let nextSettled = 0;
       let nextHeld = 0;
       return items.map((item) =>
@@ -190,17 +170,4 @@ export function createPostgresQuotaLedger(
       }
     },
   };
-}
-
-/**
- * The time argument of a batch of holds only, which also makes that batch's commit return without waiting for its WAL
- * flush (`synchronous_commit` off for this transaction alone; the argument is evaluated before the function runs,
- * and the setting is read at commit). That wait was a quarter of a millisecond of every request on one connection
- * and, on a hot key, of each batch's hold of the token's row lock. Nothing answered depends on a hold being durable:
- * the settlement that follows it commits synchronously, and PostgreSQL flushes the log in order, so a flushed
- * settlement has its hold flushed before it. A database crash can lose only holds whose requests have not settled,
- * each with its balance change, in the caller's favour, as a lost commit window on SQLite.
- */
-function commitsWithoutFlushWait(now: number) {
-  return sql`(select ${now}::bigint from set_config('synchronous_commit', 'off', true))`;
 }

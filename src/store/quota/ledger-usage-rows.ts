@@ -13,66 +13,81 @@ import {
 // The usage rows a ledger statement writes with its settlements, and their rollups, in the same commit.
 
 /**
- * The same columns and values as insert-usage-logs.ts, one array per column, and the rows' hourly rollups and hour
- * and model rollups upserted by the same statement (more writable CTEs), so the rollups stay exactly the sum of the
- * rows on every instance. A lone row (and its two rollups) goes as `values` of plain parameters: PostgreSQL parses an
- * array parameter from text and unnests it through a set-returning function, which for one row cost more than the
- * row's insert.
+ * The usage rows of a ledger statement and their rollups as the values of a statement template (statement-template.ts):
+ * the rows, their hourly rollups and their hour and model rollups, each summed per key.
  */
-export function insertUsageRowsFromArrays(rows: readonly NewUsageLog[], onlyWhen?: RawBuilder<unknown>) {
-  const rollups = sumUsageIntoRollups(rows);
-  const modelRollups = sumUsageIntoModelRollups(rows);
-  return usageRowWrites(
-    rowsOf(rows, usageLogColumns, onlyWhen),
-    rowsOf(rollups, rollupColumns, onlyWhen),
-    rowsOf(modelRollups, modelRollupColumns, onlyWhen),
-  );
+export interface UsageRowsValues {
+  usageRows: readonly NewUsageLog[];
+  rollups: readonly UsageRollupIncrement[];
+  modelRollups: readonly UsageModelRollupIncrement[];
 }
 
-/** The values of a lone usage row in a statement template (loneUsageRowWrites): the row and its two rollups. */
-export interface LoneUsageRowValues {
-  usageRow: NewUsageLog;
-  rollup: UsageRollupIncrement;
-  modelRollup: UsageModelRollupIncrement;
+export function usageRowsValues(rows: readonly NewUsageLog[]): UsageRowsValues {
+  return { usageRows: rows, rollups: sumUsageIntoRollups(rows), modelRollups: sumUsageIntoModelRollups(rows) };
 }
 
-export function loneUsageRowValues(usageRow: NewUsageLog): LoneUsageRowValues {
-  return { usageRow, rollup: toRollupIncrement(usageRow), modelRollup: toModelRollupIncrement(usageRow) };
+/** A lone row's values: the row and its two increments, without summing a batch. */
+export function loneUsageRowValues(usageRow: NewUsageLog): UsageRowsValues {
+  return {
+    usageRows: [usageRow],
+    rollups: [toRollupIncrement(usageRow)],
+    modelRollups: [toModelRollupIncrement(usageRow)],
+  };
 }
 
 /**
- * The same writes for one row whose values come at each run of a statement template (statement-template.ts): the
- * template's values carry `LoneUsageRowValues`.
+ * How each of the three inserts takes its rows in one statement text: `one` as `values` of plain parameters, `many` as
+ * one array parameter per column unnested together. PostgreSQL parses an array parameter from text and unnests it
+ * through a set-returning function, which for one row cost more than the row's insert; past one row the text and its
+ * parameter count stay the same whatever the number of rows, so a text is compiled and prepared once per shape.
  */
-export function loneUsageRowWrites<Values extends LoneUsageRowValues>(onlyWhen?: RawBuilder<unknown>) {
-  const parameterOf =
-    <Row>(pick: (values: Values) => Row) =>
-    (read: (row: Row) => unknown) =>
-      parameterFrom<Values>((values) => read(pick(values)));
+export interface UsageRowsShape {
+  usageRows: RowCount;
+  rollups: RowCount;
+  modelRollups: RowCount;
+}
+type RowCount = "one" | "many";
+
+export function usageRowsShapeOf(values: UsageRowsValues): UsageRowsShape {
+  const countOf = (rows: readonly unknown[]): RowCount => (rows.length === 1 ? "one" : "many");
+  return {
+    usageRows: countOf(values.usageRows),
+    rollups: countOf(values.rollups),
+    modelRollups: countOf(values.modelRollups),
+  };
+}
+
+/** The same columns and values as insert-usage-logs.ts, and the rows' two rollups upserted by the same statement
+ * (more writable CTEs), so the rollups stay exactly the sum of the rows on every instance. The rows come from each
+ * run's `UsageRowsValues`, in the form `shape` gives; with `onlyWhen`, they are written only if that condition holds
+ * when the statement runs.
+ */
+export function usageRowWritesOfShape<Values extends UsageRowsValues>(
+  shape: UsageRowsShape,
+  onlyWhen?: RawBuilder<unknown>,
+) {
   return usageRowWrites(
     selectRows(
-      oneRowOf(
-        usageLogColumns,
-        parameterOf((values) => values.usageRow),
-      ),
+      rowsOf<Values, NewUsageLog>(usageLogColumns, shape.usageRows, (values) => values.usageRows),
       onlyWhen,
     ),
     selectRows(
-      oneRowOf(
-        rollupColumns,
-        parameterOf((values) => values.rollup),
-      ),
+      rowsOf<Values, UsageRollupIncrement>(rollupColumns, shape.rollups, (values) => values.rollups),
       onlyWhen,
     ),
     selectRows(
-      oneRowOf(
+      rowsOf<Values, UsageModelRollupIncrement>(
         modelRollupColumns,
-        parameterOf((values) => values.modelRollup),
+        shape.modelRollups,
+        (values) => values.modelRollups,
       ),
       onlyWhen,
     ),
   );
 }
+
+/** A lone row's writes (its values from loneUsageRowValues). */
+export const loneUsageRowShape: UsageRowsShape = { usageRows: "one", rollups: "one", modelRollups: "one" };
 
 /** The writable CTEs of the usage rows selected by `logged` and their rollups by `rolledUp` and `modelRolledUp`. */
 function usageRowWrites(
@@ -158,22 +173,23 @@ const modelRollupColumns: readonly Column<UsageModelRollupIncrement>[] = [
   ...rollupCountColumns,
 ];
 
-/**
- * The rows of an insert, column by column: `values` of plain parameters for one row, else one array parameter per
- * column unnested together (the SQL text and its parameter count stay the same whatever the number of rows past one).
- * With `onlyWhen`, the rows are inserted only if that condition holds when the statement runs.
- */
-function rowsOf<Row>(rows: readonly Row[], columns: readonly Column<Row>[], onlyWhen?: RawBuilder<unknown>) {
-  const source =
-    rows.length === 1
-      ? oneRowOf(columns, (read) => read(rows[0]!))
-      : sql`unnest(${sql.join(columns.map(([read, type]) => sql`${rows.map(read)}::${sql.raw(`${type}[]`)}`))})`;
-  return selectRows(source, onlyWhen);
-}
-
-/** One row as `values`, each column's value (or a template's parameter for it) given by `cellOf`. */
-function oneRowOf<Row>(columns: readonly Column<Row>[], cellOf: (read: (row: Row) => unknown) => unknown) {
-  return sql`(values (${sql.join(columns.map(([read, type]) => sql`${cellOf(read)}::${sql.raw(type)}`))}))`;
+/** The rows of an insert, column by column, read from each run's values by `rowsIn`, as `count` says. */
+function rowsOf<Values, Row>(
+  columns: readonly Column<Row>[],
+  count: RowCount,
+  rowsIn: (values: Values) => readonly Row[],
+) {
+  if (count === "one")
+    return sql`(values (${sql.join(
+      columns.map(
+        ([read, type]) => sql`${parameterFrom<Values>((values) => read(rowsIn(values)[0]!))}::${sql.raw(type)}`,
+      ),
+    )}))`;
+  return sql`unnest(${sql.join(
+    columns.map(
+      ([read, type]) => sql`${parameterFrom<Values>((values) => rowsIn(values).map(read))}::${sql.raw(`${type}[]`)}`,
+    ),
+  )})`;
 }
 
 function selectRows(source: RawBuilder<unknown>, onlyWhen?: RawBuilder<unknown>) {

@@ -2,7 +2,12 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../database-schema.js";
 import { createStatementTemplate, type TemplateParameter, templateValues } from "../postgres/statement-template.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
-import { type LoneUsageRowValues, loneUsageRowValues, loneUsageRowWrites } from "./ledger-usage-rows.js";
+import {
+  loneUsageRowShape,
+  loneUsageRowValues,
+  type UsageRowsValues,
+  usageRowWritesOfShape,
+} from "./ledger-usage-rows.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 import type { ReserveOutcome } from "./reserve-outcome.js";
 
@@ -61,12 +66,14 @@ export function createLoneLedgerStatements(db: Kysely<Database>): LoneLedgerStat
   const holdAndSettle = createStatementTemplate(db, holdAndSettleAloneStatement(templateValues<HoldAndSettleValues>()));
   const holdAndSettleLogged = createStatementTemplate(
     db,
-    holdAndSettleAloneStatement<HoldAndSettleValues & LoneUsageRowValues>(templateValues(), loneUsageRowWrites),
+    holdAndSettleAloneStatement<HoldAndSettleValues & UsageRowsValues>(templateValues(), (onlyWhen) =>
+      usageRowWritesOfShape(loneUsageRowShape, onlyWhen),
+    ),
   );
   const settle = createStatementTemplate(db, settleAloneStatement(templateValues<SettleValues>()));
   const settleLogged = createStatementTemplate(
     db,
-    settleAloneStatement<SettleValues & LoneUsageRowValues>(templateValues(), loneUsageRowWrites()),
+    settleAloneStatement<SettleValues & UsageRowsValues>(templateValues(), usageRowWritesOfShape(loneUsageRowShape)),
   );
   const holdValues = (input: PostgresReserveInput, now: number): HoldValues => ({
     requestId: input.requestId,
