@@ -10,7 +10,8 @@ import { syntheticUsageRow } from "./synthetic-usage-row.js";
 
 // PostgreSQL's CPU per request of the quota ledger alone, on one hot key and its owner's wallet: `n` requests in flight,
 // each a hold and then a settlement with its usage row, through the ledger the gateway uses, over one pooled
-// connection whose backend's CPU is read from /proc. Arguments: requests in flight (default 1,16,64), requests per
+// connection whose backend's CPU is read from /proc; and this process's own CPU per request (the ledger's share of a
+// gateway's, with the requests' ids and usage rows made up here). Arguments: requests in flight (default 1,16,64), requests per
 // one in flight (default 300). TEST_DATABASE_URL picks the server, as for the tests.
 const sizes = (process.argv[2] ?? "1,16,64").split(",").map(Number);
 const cycles = Number(process.argv[3] ?? 300);
@@ -65,12 +66,15 @@ try {
     await run(size * 20);
     const requests = size * cycles;
     const cpuBefore = readProcessCpuMicroseconds(pid);
+    const ownBefore = process.cpuUsage();
     const started = performance.now();
     await run(requests);
     const elapsed = performance.now() - started;
     const cpu = readProcessCpuMicroseconds(pid) - cpuBefore;
+    const own = process.cpuUsage(ownBefore);
     console.log(
       `${size} in flight: PostgreSQL ${(cpu / requests).toFixed(0)} µs CPU a request, ` +
+        `this process ${((own.user + own.system) / requests).toFixed(0)} µs, ` +
         `${((elapsed * 1000) / requests).toFixed(0)} µs a request end to end (${requests} requests)`,
     );
   }
