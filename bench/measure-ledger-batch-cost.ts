@@ -11,8 +11,8 @@ import { syntheticUsageRow } from "./synthetic-usage-row.js";
 // PostgreSQL's CPU per request of the quota ledger alone, on one hot key and its owner's wallet: `n` requests in flight,
 // each a hold and then a settlement with its usage row, through the ledger the gateway uses, over one pooled
 // connection whose backend's CPU is read from /proc; and this process's own CPU per request (the ledger's share of a
-// gateway's, with the requests' ids and usage rows made up here). Arguments: requests in flight (default 1,16,64), requests per
-// one in flight (default 300). TEST_DATABASE_URL picks the server, as for the tests.
+// gateway's, with the requests' ids and usage rows made up here). Arguments: requests in flight (default 1,16,64),
+// requests per one in flight (default 300). TEST_DATABASE_URL picks the server, as for the tests.
 const sizes = (process.argv[2] ?? "1,16,64").split(",").map(Number);
 const cycles = Number(process.argv[3] ?? 300);
 const databaseUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";

@@ -57,7 +57,8 @@ export function usageRowsShapeOf(values: UsageRowsValues): UsageRowsShape {
   };
 }
 
-/** The same columns and values as insert-usage-logs.ts, and the rows' two rollups upserted by the same statement
+/**
+ * The same columns and values as insert-usage-logs.ts, and the rows' two rollups upserted by the same statement
  * (more writable CTEs), so the rollups stay exactly the sum of the rows on every instance. The rows come from each
  * run's `UsageRowsValues`, in the form `shape` gives; with `onlyWhen`, they are written only if that condition holds
  * when the statement runs.
@@ -67,20 +68,12 @@ export function usageRowWritesOfShape<Values extends UsageRowsValues>(
   onlyWhen?: RawBuilder<unknown>,
 ) {
   return usageRowWrites(
-    selectRows(
-      rowsOf<Values, NewUsageLog>(usageLogColumns, shape.usageRows, (values) => values.usageRows),
-      onlyWhen,
-    ),
-    selectRows(
-      rowsOf<Values, UsageRollupIncrement>(rollupColumns, shape.rollups, (values) => values.rollups),
-      onlyWhen,
-    ),
-    selectRows(
-      rowsOf<Values, UsageModelRollupIncrement>(
-        modelRollupColumns,
-        shape.modelRollups,
-        (values) => values.modelRollups,
-      ),
+    rowsOf<Values, NewUsageLog>(usageLogColumns, shape.usageRows, (values) => values.usageRows, onlyWhen),
+    rowsOf<Values, UsageRollupIncrement>(rollupColumns, shape.rollups, (values) => values.rollups, onlyWhen),
+    rowsOf<Values, UsageModelRollupIncrement>(
+      modelRollupColumns,
+      shape.modelRollups,
+      (values) => values.modelRollups,
       onlyWhen,
     ),
   );
@@ -173,26 +166,22 @@ const modelRollupColumns: readonly Column<UsageModelRollupIncrement>[] = [
   ...rollupCountColumns,
 ];
 
-/** The rows of an insert, column by column, read from each run's values by `rowsIn`, as `count` says. */
+/**
+ * The rows of an insert, column by column, read from each run's values by `rowsIn`, as `count` says; with `onlyWhen`,
+ * selected only if that condition holds.
+ */
 function rowsOf<Values, Row>(
   columns: readonly Column<Row>[],
   count: RowCount,
   rowsIn: (values: Values) => readonly Row[],
+  onlyWhen: RawBuilder<unknown> | undefined,
 ) {
-  if (count === "one")
-    return sql`(values (${sql.join(
-      columns.map(
-        ([read, type]) => sql`${parameterFrom<Values>((values) => read(rowsIn(values)[0]!))}::${sql.raw(type)}`,
-      ),
-    )}))`;
-  return sql`unnest(${sql.join(
-    columns.map(
-      ([read, type]) => sql`${parameterFrom<Values>((values) => rowsIn(values).map(read))}::${sql.raw(`${type}[]`)}`,
-    ),
-  )})`;
-}
-
-function selectRows(source: RawBuilder<unknown>, onlyWhen?: RawBuilder<unknown>) {
+  const cells = columns.map(([read, type]) =>
+    count === "one"
+      ? sql`${parameterFrom<Values>((values) => read(rowsIn(values)[0]!))}::${sql.raw(type)}`
+      : sql`${parameterFrom<Values>((values) => rowsIn(values).map(read))}::${sql.raw(`${type}[]`)}`,
+  );
+  const source = count === "one" ? sql`(values (${sql.join(cells)}))` : sql`unnest(${sql.join(cells)})`;
   return onlyWhen === undefined
     ? sql`select * from ${source} as row_values`
     : sql`select * from ${source} as row_values where ${onlyWhen}`;
