@@ -12,7 +12,9 @@ import { syntheticUsageRow } from "./synthetic-usage-row.js";
 // each a hold and then a settlement with its usage row, through the ledger the gateway uses, over one pooled
 // connection whose backend's CPU is read from /proc; and this process's own CPU per request (the ledger's share of a
 // gateway's, with the requests' ids and usage rows made up here). Arguments: requests in flight (default 1,16,64),
-// requests per one in flight (default 300). TEST_DATABASE_URL picks the server, as for the tests.
+// requests per one in flight (default 300). With BENCH_LEDGER_DEFER=1 each request asks the ledger first whether its
+// hold may be deferred, as the relay does for a whole answer, and if so is one item, held and settled at once.
+// TEST_DATABASE_URL picks the server, as for the tests.
 const sizes = (process.argv[2] ?? "1,16,64").split(",").map(Number);
 const cycles = Number(process.argv[3] ?? 300);
 const databaseUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -30,15 +32,18 @@ try {
   const pid = backend.rows[0]!.pid;
   let sequence = 0;
   // One request: its hold, then its settlement with its usage row, as the relay sends them.
+  const deferring = process.env.BENCH_LEDGER_DEFER === "1";
   const request = async () => {
     const requestId = randomUUID();
-    const outcome = await ledger.reserve({
-      requestId,
-      tokenId: token.id,
-      userId: user.id,
-      amount: 5_000,
-      tokenLimited: true,
-    });
+    const hold = { requestId, tokenId: token.id, userId: user.id, amount: 5_000, tokenLimited: true };
+    if (deferring && ledger.deferHold(hold)) {
+      sequence += 1;
+      const usageRow = { ...syntheticUsageRow(sequence, 1, Math.floor(Date.now() / 1000), 0), requestId };
+      const outcome = await ledger.settleDeferred(hold, { actual: 1_000 + (sequence % 100), usageRow });
+      if (outcome !== "held") throw new Error(`a deferred hold answered ${outcome}`);
+      return;
+    }
+    const outcome = await ledger.reserve(hold);
     if (outcome !== "held") throw new Error(`a hold answered ${outcome}`);
     sequence += 1;
     const index = sequence;

@@ -3,6 +3,7 @@ import type { DatabaseDialect } from "../database-dialect.js";
 import { createBatchedLedgerFunctionsMigration } from "./create-batched-ledger-functions-migration.js";
 import { createChannelCredentialFailuresMigration } from "./create-channel-credential-failures-migration.js";
 import { createChannelHealthMigration } from "./create-channel-health-migration.js";
+import { createDeferredHoldsInBatchesMigration } from "./create-deferred-holds-in-batches-migration.js";
 import { createHeapOnlyRollupUpdatesMigration } from "./create-heap-only-rollup-updates-migration.js";
 import { createInitialMigration } from "./create-initial-migration.js";
 import { createLedgerCycleFunctionMigration } from "./create-ledger-cycle-function-migration.js";
@@ -43,6 +44,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0018_channel_credential_failures": createChannelCredentialFailuresMigration(),
     "0019_set_based_ledger_batches": createSetBasedLedgerBatchesMigration(dialect),
     "0020_heap_only_rollup_updates": createHeapOnlyRollupUpdatesMigration(dialect),
+    "0021_deferred_holds_in_batches": createDeferredHoldsInBatchesMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

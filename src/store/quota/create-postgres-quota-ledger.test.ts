@@ -6,7 +6,31 @@ import { insertTestUser } from "../testing/insert-test-user.js";
 import { openTestDatabases } from "../testing/open-test-databases.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
 import { readRollupsAndRowSums } from "../../../test/support/compare-rollups-with-rows.js";
-import { createPostgresQuotaLedger } from "./create-postgres-quota-ledger.js";
+import { createPostgresQuotaLedger, type PostgresQuotaLedger } from "./create-postgres-quota-ledger.js";
+
+/** A usage row of `quota` for a request of `tokenId`. */
+function rowOf(userId: number, tokenId: number, requestId: string, quota: number): NewUsageLog {
+  return {
+    userId,
+    tokenId,
+    tokenName: "ledger",
+    model: "gpt-4o",
+    channelId: 1,
+    requestId,
+    isStream: false,
+    promptTokens: 1,
+    completionTokens: 1,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    quota,
+    latencyMs: 1,
+    status: "success",
+    errorMessage: null,
+    createdTime: 1_700_000_000,
+    group: "default",
+  };
+}
 
 const postgres = (await openTestDatabases()).find((entry) => entry.name === "postgres")!.database;
 
@@ -160,8 +184,8 @@ describe("the PostgreSQL quota ledger", () => {
     expect([Number(walletRow.quota), Number(walletRow.used_quota)]).toEqual([1_000_000_000 - spent, spent]);
   });
 
-  // A deferred hold is one statement alone (hold and settlement); in a batch it goes as a hold, then its settlement.
-  // Either way it leaves what a hold and its settlement leave, and only a lone hold's balances let one be deferred.
+  // A deferred hold is one statement alone (hold and settlement), and one item of its batch's cycle, which holds it and
+  // then settles it (migration 0021). Either way it leaves what a hold and its settlement leave.
   it("defers holds only on balances it read lately, and settles deferred holds alone and in batches exactly", async () => {
     const user = await insertTestUser(postgres.db, { quota: 1_000_000 });
     const token = await insertTestToken(postgres.db, user.id, { remainQuota: 100_000 });
@@ -178,14 +202,14 @@ describe("the PostgreSQL quota ledger", () => {
     counted.statements = 0;
     expect(await ledger.settleDeferred(alone, { actual: 400 })).toBe("held");
     expect(counted.statements).toBe(1);
-    // Ten together, queued behind the statement before (its slot frees just after its answer): one batch of their
-    // holds, then one of their settlements.
+    // Ten together, queued behind the statement before (its slot frees just after its answer): one cycle, which holds
+    // and then settles each of them (two statements before migration 0021: their holds, then their settlements).
     const together = Array.from({ length: 10 }, () => hold(50));
     for (const each of together) expect(ledger.deferHold(each)).toBe(true);
     counted.statements = 0;
     const outcomes = await Promise.all(together.map((each) => ledger.settleDeferred(each, { actual: 30 })));
     expect(outcomes).toEqual(Array.from({ length: 10 }, () => "held"));
-    expect(counted.statements).toBe(2);
+    expect(counted.statements).toBe(1);
     await ledger.settle({ reservationId: first.requestId, tokenId: token.id, userId: user.id, actual: 100 });
     const after = await postgres.db
       .selectFrom("tokens")
@@ -226,6 +250,165 @@ describe("the PostgreSQL quota ledger", () => {
     // Locked at 99,500 before the settlement, counted as 99,100: 991 is covered a hundred times over, 992 is not.
     expect(ledger.deferHold(hold(992))).toBe(false);
     expect(ledger.deferHold(hold(991))).toBe(true);
+  });
+
+  // A busy instance sends batches, not lone statements: each cycle answers its holds' balances after it, so deferral
+  // keeps deciding on fresh balances under load (before, it stopped two seconds after the last lone statement).
+  it("refreshes the balances a deferral decides on from batches, after their cycle", async () => {
+    const user = await insertTestUser(postgres.db, { quota: 1_000_000 });
+    const token = await insertTestToken(postgres.db, user.id, { remainQuota: 100_000 });
+    const clock = { now: 0 };
+    const ledger = createPostgresQuotaLedger(postgres.db, {
+      now: () => 1_700_000_000,
+      holdDeferral: { factor: 100, maxAgeMs: 2_000, now: () => clock.now },
+    });
+    const hold = holdOf(token);
+    expect(await ledger.reserve(hold(500))).toBe("held");
+    clock.now = 3_000;
+    expect(ledger.deferHold(hold(10))).toBe(false);
+    // A lone hold first, then a batch of four behind it, whose cycle reads 100,000 − 500 − 100 − 4 × 100 = 99,000.
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => ledger.reserve(hold(100))));
+    expect(outcomes).toEqual(Array.from({ length: 5 }, () => "held"));
+    expect(ledger.deferHold(hold(991))).toBe(false);
+    expect(ledger.deferHold(hold(990))).toBe(true);
+  });
+
+  // A deferred hold its cycle cannot take (its balance spent since the deferral read it) rolls the whole cycle back;
+  // the batch's deferred holds then go alone and the rest as a cycle again. Only the holds taken are settled and
+  // logged, the refused one changes nothing, and every other item of the batch is applied once.
+  it("applies a batch whose deferred hold is refused once, that hold alone and refused, the rest as before", async () => {
+    const user = await insertTestUser(postgres.db, { quota: 1_000_000 });
+    const token = await insertTestToken(postgres.db, user.id, { remainQuota: 100_000 });
+    const other = await insertTestToken(postgres.db, user.id, { remainQuota: 100_000 });
+    const { db, counted } = countingStatements();
+    const ledger = createPostgresQuotaLedger(db, { now: () => 1_700_000_000 });
+    const first = holdOf(token)(10);
+    expect(await ledger.reserve(first)).toBe("held");
+    expect(await ledger.reserve(holdOf(other)(10))).toBe("held");
+    const deferred = [holdOf(token)(50), holdOf(other)(50), holdOf(other)(50)];
+    for (const each of deferred) expect(ledger.deferHold(each)).toBe(true);
+    // Somebody else spends the first token's balance down to 20 meanwhile.
+    await postgres.db.updateTable("tokens").set({ remain_quota: 20 }).where("id", "=", token.id).execute();
+    const row = (requestId: string, quota: number) => rowOf(user.id, token.id, requestId, quota);
+    const plain = holdOf(other)(5);
+    counted.statements = 0;
+    const answers = await Promise.all([
+      ledger.reserve(holdOf(other)(1)),
+      ...deferred.map((each) => ledger.settleDeferred(each, { actual: 30, usageRow: row(each.requestId, 30) })),
+      ledger.settle({ reservationId: first.requestId, tokenId: token.id, userId: user.id, actual: 4 }),
+      ledger.reserve(plain),
+    ]);
+    expect(answers).toEqual(["held", "token", "held", "held", true, "held"]);
+    // Counted as they answer: the lone hold, the rest as a cycle and the three deferred holds alone (the cycle that
+    // rolled back answered none).
+    expect(counted.statements).toBe(5);
+    const balances = await postgres.db
+      .selectFrom("tokens")
+      .select(["id", "remain_quota", "used_quota"])
+      .where("id", "in", [token.id, other.id])
+      .orderBy("id")
+      .execute();
+    // The first token: 20 + 10 − 4 back from its settlement. The other: 100,000 − 10 − 1 − 5 held, 2 × 30 spent.
+    expect(balances.map((each) => [Number(each.remain_quota), Number(each.used_quota)])).toEqual([
+      [26, 4],
+      [100_000 - 16 - 60, 60],
+    ]);
+    const logged = await postgres.db
+      .selectFrom("usage_logs")
+      .select("request_id")
+      .where(
+        "request_id",
+        "in",
+        deferred.map((each) => each.requestId),
+      )
+      .execute();
+    expect(logged.map((each) => each.request_id).sort()).toEqual(
+      deferred
+        .slice(1)
+        .map((each) => each.requestId)
+        .sort(),
+    );
+    const reservations = await postgres.db
+      .selectFrom("quota_reservations")
+      .select("id")
+      .where(
+        "id",
+        "in",
+        deferred.map((each) => each.requestId),
+      )
+      .execute();
+    expect(reservations).toHaveLength(2);
+  });
+
+  // Two busy instances on one key, most requests deferred and settled in their batches' cycles, a few held first;
+  // midway the operator cuts the token's balance, so deferred holds of some cycles are refused and go alone. Every
+  // request answered as taken is billed once with its usage row, no other is, and no balance goes below zero.
+  it("bills deferred holds in cycles of two instances exactly once, through a cut balance", async () => {
+    const user = await insertTestUser(postgres.db, { quota: 1_000_000_000 });
+    const token = await insertTestToken(postgres.db, user.id, { remainQuota: 2_000_000 });
+    const instances = [0, 1].map(() => createPostgresQuotaLedger(postgres.db, { now: () => 1_700_000_000 }));
+    const taken: { requestId: string; actual: number }[] = [];
+    const answers = new Map<string, number>();
+    let cut = false;
+    const caller = async (ledger: PostgresQuotaLedger, seed: number) => {
+      for (let index = 0; index < 30; index += 1) {
+        const hold = holdOf(token)(200 + ((index * 7 + seed) % 50));
+        const actual = (index * 31 + seed * 13) % 260;
+        const usageRow = rowOf(user.id, token.id, hold.requestId, actual);
+        let outcome: string;
+        if (ledger.deferHold(hold)) {
+          outcome = await ledger.settleDeferred(hold, { actual, usageRow });
+          answers.set(`deferred ${outcome}`, (answers.get(`deferred ${outcome}`) ?? 0) + 1);
+        } else {
+          outcome = await ledger.reserve(hold);
+          answers.set(`held first ${outcome}`, (answers.get(`held first ${outcome}`) ?? 0) + 1);
+          if (outcome === "held") {
+            const reservationId = hold.requestId;
+            expect(await ledger.settle({ reservationId, tokenId: token.id, userId: user.id, actual, usageRow })).toBe(
+              true,
+            );
+          }
+        }
+        if (outcome === "held") taken.push({ requestId: hold.requestId, actual });
+        if (!cut && taken.length >= 150) {
+          cut = true;
+          // Everything left but what the requests in flight may still take.
+          await postgres.db.updateTable("tokens").set({ remain_quota: 9_000 }).where("id", "=", token.id).execute();
+        }
+      }
+    };
+    await Promise.all(
+      instances.flatMap((ledger, instance) =>
+        Array.from({ length: 8 }, (_, seed) => caller(ledger, seed + 8 * instance)),
+      ),
+    );
+    const spent = taken.reduce((sum, each) => sum + each.actual, 0);
+    const tokenRow = await postgres.db
+      .selectFrom("tokens")
+      .select(["remain_quota", "used_quota"])
+      .where("id", "=", token.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(tokenRow.used_quota)).toBe(spent);
+    expect(Number(tokenRow.remain_quota)).toBeGreaterThanOrEqual(0);
+    const logged = await postgres.db
+      .selectFrom("usage_logs")
+      .select(["request_id", "quota"])
+      .where("token_id", "=", token.id)
+      .execute();
+    expect(logged.map((row) => `${row.request_id} ${row.quota}`).sort()).toEqual(
+      taken.map((each) => `${each.requestId} ${each.actual}`).sort(),
+    );
+    const unsettled = await postgres.db
+      .selectFrom("quota_reservations")
+      .select("id")
+      .where("token_id", "=", token.id)
+      .where("settled", "=", 0)
+      .execute();
+    expect(unsettled).toEqual([]);
+    // Both paths ran, and the cut refused deferred holds.
+    expect(answers.get("deferred held")).toBeGreaterThan(100);
+    expect(answers.get("held first held")).toBeGreaterThan(0);
+    expect(answers.get("deferred token")).toBeGreaterThan(0);
   });
 
   // A batch's statement text depends only on its shape (holds alone, settlements without rows, or with rows each

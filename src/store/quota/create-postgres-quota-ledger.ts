@@ -3,7 +3,11 @@ import { createGroupCommitQueue } from "../postgres/create-group-commit-queue.js
 import type { Database } from "../database-schema.js";
 import { assertQuotaAmount } from "./assert-quota-amount.js";
 import { createHoldDeferral, type HoldDeferralOptions } from "./hold-deferral.js";
-import { createLedgerCycleStatements } from "./ledger-cycle-statements.js";
+import {
+  createLedgerCycleStatements,
+  DeferredHoldNotTakenError,
+  type LedgerCycleHold,
+} from "./ledger-cycle-statements.js";
 import { createLoneLedgerStatements } from "./lone-ledger-statements.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 import type { ReserveOutcome } from "./reserve-outcome.js";
@@ -25,8 +29,8 @@ export interface PostgresQuotaLedger {
    */
   deferHold(input: PostgresReserveInput): boolean;
   /**
-   * Takes a deferred hold and settles it at `actual` with its usage row: one statement alone, a hold and then a
-   * settlement in a batch. Answers what the hold would have: `held` or `free` (settled), or the balance that could
+   * Takes a deferred hold and settles it at `actual` with its usage row: one statement alone, in one cycle with its
+   * batch (migration 0021). Answers what the hold would have: `held` or `free` (settled), or the balance that could
    * not cover it (nothing changed, no row written). Once per deferred hold.
    */
   settleDeferred(
@@ -57,20 +61,19 @@ type LedgerItem =
   | { kind: "settle"; input: PostgresSettleInput }
   | { kind: "deferred"; input: PostgresReserveInput; settlement: Pick<PostgresSettleInput, "actual" | "usageRow"> };
 type HoldAnswer = ReserveOutcome | "duplicate";
-/** A deferred item's answer: alone, hold and settlement are done; in a batch, only the hold. */
-type DeferredAnswer = { outcome: HoldAnswer; settled: boolean };
 
 /**
  * The quota ledger on PostgreSQL. Every request of a busy key updates the same token row (and its owner's wallet
  * row); one statement per request made them queue on that row's lock, one commit each. Here holds and settlements
  * go through one group-commit queue: whatever arrived while the previous batch was out goes as one call of
- * `run_ledger_cycle` (migration 0014: the batch's settlements by `settle_reservation_batch`, then its holds by
- * `reserve_reservation_batch`, migration 0013; a batch of one item as one plain statement of its own,
+ * `run_ledger_cycle` (migrations 0014 and 0021: the batch's settlements by `settle_reservation_batch`, then its holds by
+ * `reserve_reservation_batch`, migration 0013, then its deferred holds' settlements; a batch of one item as one plain
+ * statement of its own,
  * lone-ledger-statements.ts), one statement and one commit, which takes each row's lock once and
  * applies the items with the same conditional updates a single request made. No lock is held across a round trip to
  * the gateway: each batch is a single autocommitted statement. A request whose hold was deferred (hold-deferral.ts)
- * sends one item for both: alone, one statement takes and settles the hold; in a batch, it goes as a hold and then
- * as a settlement.
+ * sends one item for both: alone, one statement takes and settles the hold; in a batch, one cycle holds and then
+ * settles it, and a deferred hold the cycle cannot take rolls the cycle back and goes alone.
  *
  * The usage rows of a settlement batch, their hourly rollups and their hour and model rollups are written by the same
  * statement (ledger-usage-rows.ts: writable CTEs over column arrays, so the SQL text and its parameter count stay the
@@ -95,31 +98,59 @@ export function createPostgresQuotaLedger(
   const deferral = createHoldDeferral(options.holdDeferral ?? { factor: 100, maxAgeMs: 2_000 });
 
   const cycleStatements = createLedgerCycleStatements(db);
-  const cycles = createGroupCommitQueue<LedgerItem, HoldAnswer | boolean | DeferredAnswer>({
+  const cycles = createGroupCommitQueue<LedgerItem, HoldAnswer | boolean>({
     maxInFlight,
     maxBatchSize,
     async run(items) {
       if (items.length === 1) return [await runAlone(items[0]!)];
-      // A deferred item in a batch goes as its hold; settleDeferred then settles it as any other.
-      const holds = items.flatMap((item) => (item.kind === "settle" ? [] : [item.input]));
-      const settlements = items.flatMap((item) => (item.kind === "settle" ? [item.input] : []));
-      const { settled, held } = await cycleStatements.run(settlements, holds, options.now());
-      let nextSettled = 0;
-      let nextHeld = 0;
-      return items.map((item) =>
-        item.kind === "settle"
-          ? settled[nextSettled++]!
-          : item.kind === "hold"
-            ? held[nextHeld++]!
-            : { outcome: held[nextHeld++]!, settled: false },
-      );
+      try {
+        return await runCycle(items);
+      } catch (error) {
+        if (!(error instanceof DeferredHoldNotTakenError)) throw error;
+        // Rare: a balance spent since a deferral read it, or a repeated id. Nothing of the batch was applied; the
+        // deferred holds go alone, whose statement writes a usage row only for a hold it took, and the rest again.
+        const answers: (HoldAnswer | boolean)[] = new Array(items.length);
+        const others = items.flatMap((item, index) => (item.kind === "deferred" ? [] : [index]));
+        if (others.length === 1) answers[others[0]!] = await runAlone(items[others[0]!]!);
+        else if (others.length > 1) {
+          const othersAnswers = await runCycle(others.map((index) => items[index]!));
+          others.forEach((index, position) => {
+            answers[index] = othersAnswers[position]!;
+          });
+        }
+        for (const [index, item] of items.entries())
+          if (item.kind === "deferred") answers[index] = await runAlone(item);
+        return answers;
+      }
     },
   });
+
+  /**
+   * Several items as one ledger cycle: the settlements, then the holds and deferred holds, then the deferred holds'
+   * settlements (migration 0021). Each hold's answer also tells the balances after the cycle, which keep deferral
+   * deciding on fresh balances while the instance is busy.
+   */
+  async function runCycle(items: readonly LedgerItem[]): Promise<(HoldAnswer | boolean)[]> {
+    const holds: LedgerCycleHold[] = [];
+    const settlements: PostgresSettleInput[] = [];
+    for (const item of items) {
+      if (item.kind === "settle") settlements.push(item.input);
+      else
+        holds.push(item.kind === "hold" ? { input: item.input } : { input: item.input, settlement: item.settlement });
+    }
+    const { settled, held, balances } = await cycleStatements.run(settlements, holds, options.now());
+    holds.forEach((hold, index) => {
+      deferral.see(hold.input, balances[index]!, 0);
+    });
+    let nextSettled = 0;
+    let nextHeld = 0;
+    return items.map((item) => (item.kind === "settle" ? settled[nextSettled++]! : held[nextHeld++]!));
+  }
 
   // A batch of one (every batch of a quiet instance) as one plain statement: lone-ledger-statements.ts.
   // Each lone statement's answer also tells what the balances were, which is what deferral decides on.
   const lone = createLoneLedgerStatements(db);
-  async function runAlone(item: LedgerItem): Promise<HoldAnswer | boolean | DeferredAnswer> {
+  async function runAlone(item: LedgerItem): Promise<HoldAnswer | boolean> {
     if (item.kind === "hold") {
       const answer = await lone.hold(item.input, options.now());
       deferral.see(item.input, answer, answer.outcome === "held" ? item.input.amount : 0);
@@ -128,9 +159,8 @@ export function createPostgresQuotaLedger(
     if (item.kind === "deferred") {
       const { usageRow, actual } = item.settlement;
       const answer = await lone.holdAndSettle(item.input, actual, options.now(), usageRow);
-      const applied = answer.outcome === "held" || answer.outcome === "free";
       deferral.see(item.input, answer, answer.outcome === "held" ? actual : 0);
-      return { outcome: answer.outcome, settled: applied };
+      return answer.outcome;
     }
     const answer = await lone.settle(item.input, options.now());
     // Read before the settlement gave back what its hold had taken beyond the cost: less the cost, a lower bound.
@@ -157,14 +187,10 @@ export function createPostgresQuotaLedger(
     async settleDeferred(input, settlement) {
       assertQuotaAmount("actual", settlement.actual);
       try {
-        const answer = (await cycles.submit({ kind: "deferred", input, settlement })) as DeferredAnswer;
-        if (answer.outcome === "duplicate") throw new Error(`reservation ${input.requestId} exists already`);
-        if (!answer.settled && (answer.outcome === "held" || answer.outcome === "free")) {
-          const reservationId = answer.outcome === "held" ? input.requestId : null;
-          const { tokenId, userId } = input;
-          await cycles.submit({ kind: "settle", input: { reservationId, tokenId, userId, ...settlement } });
-        }
-        return answer.outcome;
+        // Held or free: taken and settled, alone or in its batch's cycle. Anything else changed nothing.
+        const outcome = (await cycles.submit({ kind: "deferred", input, settlement })) as HoldAnswer;
+        if (outcome === "duplicate") throw new Error(`reservation ${input.requestId} exists already`);
+        return outcome;
       } finally {
         deferral.release(input);
       }

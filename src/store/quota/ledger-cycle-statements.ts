@@ -8,35 +8,61 @@ import {
   usageRowsValues,
   usageRowWritesOfShape,
 } from "./ledger-usage-rows.js";
+import { deferredHoldNotTakenCode } from "../migrations/create-deferred-holds-in-batches-migration.js";
+import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
+import type { BalancesSeen } from "./lone-ledger-statements.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 import type { ReserveOutcome } from "./reserve-outcome.js";
 
 /**
- * A batch of more than one item as one call of `run_ledger_cycle` (migration 0014), with its settlements' usage rows
- * and their rollups written by the same statement. Answers, in order, whether each settlement was applied and each
- * hold's outcome.
+ * A batch of more than one item as one call of `run_ledger_cycle` (migration 0021), with the usage rows of its
+ * settlements and of its deferred holds, and their rollups, written by the same statement. Answers, in order, whether
+ * each settlement was applied, each hold's outcome and the balances each hold's token and wallet had after the cycle.
+ * A deferred hold that was not taken rolls the whole statement back with `DeferredHoldNotTakenError`.
  */
 export interface LedgerCycleStatements {
   run(
     settlements: readonly PostgresSettleInput[],
-    holds: readonly PostgresReserveInput[],
+    holds: readonly LedgerCycleHold[],
     now: number,
   ): Promise<LedgerCycleAnswers>;
+}
+
+/** A hold of the batch; a deferred one carries its settlement, applied in the same cycle once the hold is taken. */
+export interface LedgerCycleHold {
+  input: PostgresReserveInput;
+  settlement?: Pick<PostgresSettleInput, "actual" | "usageRow">;
 }
 
 export interface LedgerCycleAnswers {
   settled: boolean[];
   held: (ReserveOutcome | "duplicate")[];
+  /** Per hold: its token's and its wallet's balances after the cycle, as a lone statement answers them. */
+  balances: BalancesSeen[];
+}
+
+/** A deferred hold of the batch was refused or repeated: nothing of the batch was applied (migration 0021). */
+export class DeferredHoldNotTakenError extends Error {
+  constructor(options: { cause: unknown }) {
+    super("a deferred hold of a ledger batch was not taken", options);
+    this.name = "DeferredHoldNotTakenError";
+  }
 }
 
 interface CycleValues extends UsageRowsValues {
   settlements: readonly PostgresSettleInput[];
-  holds: readonly PostgresReserveInput[];
+  holds: readonly LedgerCycleHold[];
   now: number;
 }
 
 /** The functions' answer; an empty array comes back as '{}' or, from their accumulators, as null. */
-type CycleRow = { settled: boolean[] | null; held: (ReserveOutcome | "duplicate")[] | null };
+type CycleRow = {
+  settled: boolean[] | null;
+  held: (ReserveOutcome | "duplicate")[] | null;
+  token_balances: (string | null)[] | null;
+  wallet_balances: (string | null)[] | null;
+  wallets_unlimited: (number | null)[] | null;
+};
 
 /**
  * The statement's text depends only on its shape: holds alone, settlements with no usage row, or settlements with
@@ -50,18 +76,41 @@ export function createLedgerCycleStatements(db: Kysely<Database>): LedgerCycleSt
   const noRows: UsageRowsValues = { usageRows: [], rollups: [], modelRollups: [] };
   return {
     async run(settlements, holds, now) {
-      const rows = settlements.flatMap((item) => (item.usageRow ? [item.usageRow] : []));
+      const rows: NewUsageLog[] = [];
+      for (const item of settlements) if (item.usageRow) rows.push(item.usageRow);
+      let deferred = false;
+      for (const item of holds) {
+        if (item.settlement === undefined) continue;
+        deferred = true;
+        if (item.settlement.usageRow) rows.push(item.settlement.usageRow);
+      }
       const values: CycleValues = { settlements, holds, now, ...(rows.length === 0 ? noRows : usageRowsValues(rows)) };
+      // Holds alone commit without waiting for the flush; a deferred hold is settled, so its batch waits.
       const shape: CycleShape =
-        settlements.length === 0 ? "holds" : rows.length === 0 ? "settlements" : usageRowsShapeOf(values);
+        settlements.length === 0 && !deferred ? "holds" : rows.length === 0 ? "settlements" : usageRowsShapeOf(values);
       const key = typeof shape === "string" ? shape : `${shape.usageRows}/${shape.rollups}/${shape.modelRollups}`;
       let template = templates.get(key);
       if (template === undefined) {
         template = createStatementTemplate(db, cycleStatement(shape));
         templates.set(key, template);
       }
-      const result = await template.execute(values);
-      return { settled: result.rows[0]!.settled ?? [], held: result.rows[0]!.held ?? [] };
+      const row = await template.execute(values).then(
+        (result) => result.rows[0]!,
+        (error: unknown) => {
+          throw (error as { code?: unknown }).code === deferredHoldNotTakenCode
+            ? new DeferredHoldNotTakenError({ cause: error })
+            : error;
+        },
+      );
+      const held = row.held ?? [];
+      const balances = held.map(
+        (_, index): BalancesSeen => ({
+          token_balance: row.token_balances?.[index] ?? null,
+          wallet_balance: row.wallet_balances?.[index] ?? null,
+          wallet_unlimited: row.wallets_unlimited?.[index] ?? null,
+        }),
+      );
+      return { settled: row.settled ?? [], held, balances };
     },
   };
 }
@@ -72,7 +121,7 @@ type CycleShape = "holds" | "settlements" | UsageRowsShape;
 function cycleStatement(shape: CycleShape) {
   const settled = (read: (item: PostgresSettleInput) => unknown) =>
     parameterFrom<CycleValues>((values) => values.settlements.map(read));
-  const held = (read: (item: PostgresReserveInput) => unknown) =>
+  const held = (read: (item: LedgerCycleHold) => unknown) =>
     parameterFrom<CycleValues>((values) => values.holds.map(read));
   const now = parameterFrom<CycleValues>((values) => values.now);
   const cycle = sql`run_ledger_cycle(
@@ -80,11 +129,12 @@ function cycleStatement(shape: CycleShape) {
       ${settled((item) => item.tokenId)}::bigint[],
       ${settled((item) => item.userId)}::bigint[],
       ${settled((item) => item.actual)}::bigint[],
-      ${held((item) => item.requestId)}::text[],
-      ${held((item) => item.tokenId)}::bigint[],
-      ${held((item) => item.userId)}::bigint[],
-      ${held((item) => item.amount)}::bigint[],
-      ${held((item) => (item.tokenLimited ? 1 : 0))}::integer[],
+      ${held((item) => item.input.requestId)}::text[],
+      ${held((item) => item.input.tokenId)}::bigint[],
+      ${held((item) => item.input.userId)}::bigint[],
+      ${held((item) => item.input.amount)}::bigint[],
+      ${held((item) => (item.input.tokenLimited ? 1 : 0))}::integer[],
+      ${held((item) => item.settlement?.actual ?? null)}::bigint[],
       ${shape === "holds" ? commitsWithoutFlushWait(now) : sql`${now}::bigint`})`;
   if (typeof shape === "string") return sql<CycleRow>`select * from ${cycle}`;
   return sql<CycleRow>`
