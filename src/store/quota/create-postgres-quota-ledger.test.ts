@@ -60,6 +60,18 @@ const holdOf = (token: { id: number; userId: number }) => (amount: number) => ({
   tokenLimited: true,
 });
 
+/** A ledger whose deferral reads `clock.now`, over a token of 100,000 whose owner has 1,000,000. */
+async function ledgerOnAClock() {
+  const user = await insertTestUser(postgres.db, { quota: 1_000_000 });
+  const token = await insertTestToken(postgres.db, user.id, { remainQuota: 100_000 });
+  const clock = { now: 0 };
+  const ledger = createPostgresQuotaLedger(postgres.db, {
+    now: () => 1_700_000_000,
+    holdDeferral: { factor: 100, maxAgeMs: 2_000, now: () => clock.now },
+  });
+  return { user, token, clock, ledger, hold: holdOf(token) };
+}
+
 describe("the PostgreSQL quota ledger", () => {
   // On one key the batches serialise on its row lock: a second batch out would only split the queue into more, smaller
   // statements (and two instances would double that), so by default one batch of each kind is out per instance.
@@ -234,14 +246,7 @@ describe("the PostgreSQL quota ledger", () => {
   // A lone settlement reads the balances it locks too: a key whose hold was read too long ago is deferred again right
   // after its settlement, its balance counted less the cost (a lower bound of what the settlement leaves).
   it("refreshes the balances a deferral decides on from lone settlements, not only from holds", async () => {
-    const user = await insertTestUser(postgres.db, { quota: 1_000_000 });
-    const token = await insertTestToken(postgres.db, user.id, { remainQuota: 100_000 });
-    const clock = { now: 0 };
-    const ledger = createPostgresQuotaLedger(postgres.db, {
-      now: () => 1_700_000_000,
-      holdDeferral: { factor: 100, maxAgeMs: 2_000, now: () => clock.now },
-    });
-    const hold = holdOf(token);
+    const { user, token, clock, ledger, hold } = await ledgerOnAClock();
     const first = hold(500);
     expect(await ledger.reserve(first)).toBe("held");
     clock.now = 3_000;
@@ -255,14 +260,7 @@ describe("the PostgreSQL quota ledger", () => {
   // A busy instance sends batches, not lone statements: each cycle answers its holds' balances after it, so deferral
   // keeps deciding on fresh balances under load (before, it stopped two seconds after the last lone statement).
   it("refreshes the balances a deferral decides on from batches, after their cycle", async () => {
-    const user = await insertTestUser(postgres.db, { quota: 1_000_000 });
-    const token = await insertTestToken(postgres.db, user.id, { remainQuota: 100_000 });
-    const clock = { now: 0 };
-    const ledger = createPostgresQuotaLedger(postgres.db, {
-      now: () => 1_700_000_000,
-      holdDeferral: { factor: 100, maxAgeMs: 2_000, now: () => clock.now },
-    });
-    const hold = holdOf(token);
+    const { clock, ledger, hold } = await ledgerOnAClock();
     expect(await ledger.reserve(hold(500))).toBe("held");
     clock.now = 3_000;
     expect(ledger.deferHold(hold(10))).toBe(false);
@@ -372,8 +370,8 @@ describe("the PostgreSQL quota ledger", () => {
         if (outcome === "held") taken.push({ requestId: hold.requestId, actual });
         if (!cut && taken.length >= 150) {
           cut = true;
-          // Everything left but what the requests in flight may still take.
-          await postgres.db.updateTable("tokens").set({ remain_quota: 9_000 }).where("id", "=", token.id).execute();
+          // Less than any hold: the deferred requests the other callers have in flight cannot be taken.
+          await postgres.db.updateTable("tokens").set({ remain_quota: 100 }).where("id", "=", token.id).execute();
         }
       }
     };
