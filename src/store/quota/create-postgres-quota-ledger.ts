@@ -102,18 +102,16 @@ export function createPostgresQuotaLedger(
     maxInFlight,
     maxBatchSize,
     async run(items) {
-      if (items.length === 1) return [await runAlone(items[0]!)];
       try {
-        return await runCycle(items);
+        return await runBatch(items);
       } catch (error) {
         if (!(error instanceof DeferredHoldNotTakenError)) throw error;
         // Rare: a balance spent since a deferral read it, or a repeated id. Nothing of the batch was applied; the
         // deferred holds go alone, whose statement writes a usage row only for a hold it took, and the rest again.
         const answers: (HoldAnswer | boolean)[] = new Array(items.length);
         const others = items.flatMap((item, index) => (item.kind === "deferred" ? [] : [index]));
-        if (others.length === 1) answers[others[0]!] = await runAlone(items[others[0]!]!);
-        else if (others.length > 1) {
-          const othersAnswers = await runCycle(others.map((index) => items[index]!));
+        if (others.length > 0) {
+          const othersAnswers = await runBatch(others.map((index) => items[index]!));
           others.forEach((index, position) => {
             answers[index] = othersAnswers[position]!;
           });
@@ -124,6 +122,11 @@ export function createPostgresQuotaLedger(
       }
     },
   });
+
+  /** A batch of one as its plain statement, a larger one as a ledger cycle. */
+  async function runBatch(items: readonly LedgerItem[]): Promise<(HoldAnswer | boolean)[]> {
+    return items.length === 1 ? [await runAlone(items[0]!)] : runCycle(items);
+  }
 
   /**
    * Several items as one ledger cycle: the settlements, then the holds and deferred holds, then the deferred holds'
