@@ -245,10 +245,17 @@ function evaluateMultiInstanceAims(rounds: MultiInstanceRound[]): AimVerdict[] {
     const one = round.postgres.find((candidate) => candidate.name === "hot key");
     return one === undefined ? Number.NaN : row.requestsPerSecond / one.requestsPerSecond;
   });
+  // The ceiling two instances have on this machine, measured in the same rounds: two SQLite gateways sharing nothing.
+  const unsharedPairVersusOne = rounds
+    .filter((round) => round.latencyMs === 0 && round.connections === 64 && round.sqlitePair !== undefined)
+    .map((round) => round.sqlitePair!.requestsPerSecond / round.sqlite.requestsPerSecond);
   verdicts.push({
     aim: "PostgreSQL + Redis, two instances on one database, hot key, 0 ms upstream, c=64: ≥ one instance's requests/s",
     cpu: cpuOf("2 instances, hot key", 0, 64),
-    measured: listed(pairVersusOne),
+    measured:
+      unsharedPairVersusOne.length === 0
+        ? listed(pairVersusOne)
+        : `${listed(pairVersusOne)}; two SQLite gateways sharing nothing: ${listed(unsharedPairVersusOne)} one`,
     passed: median(pairVersusOne) >= 1,
   });
   return verdicts;

@@ -17,6 +17,12 @@ export interface MultiInstanceRound {
   /** The fake upstream called directly: what "added latency" is measured against. */
   direct: { requestsPerSecond: number; meanMs: number };
   sqlite: { requestsPerSecond: number; meanMs: number; cpuMicrosecondsPerRequest: number };
+  /**
+   * Two SQLite gateways that share nothing (each its own database and key), the connections split between them as
+   * for the PostgreSQL pairs: what two instances can serve on this machine when nothing is shared. It is the ceiling
+   * of the two-instance aim here; absent from results saved before it was measured.
+   */
+  sqlitePair?: { requestsPerSecond: number; cpuMicrosecondsPerRequest: number };
   postgres: MultiInstanceRow[];
 }
 
@@ -55,12 +61,16 @@ const rows = [
 
 /**
  * The multi-instance mode (PostgreSQL + Redis) at the embedded mode's points: each round runs the fake directly, a
- * SQLite gateway's hot key, then one PostgreSQL + Redis gateway and a pair of them on one database, with one hot key
+ * SQLite gateway's hot key, two SQLite gateways sharing nothing (the machine's ceiling for two instances), then one PostgreSQL + Redis gateway and a pair of them on one database, with one hot key
  * and with 64 keys; rounds alternate so a slow spell of a shared machine falls on both modes. Ratios are what to read.
  */
 export async function measureMultiInstance(options: MultiInstanceOptions): Promise<MultiInstanceRound[]> {
   const { projectRoot, upstream, launch } = options;
   const sqlite = await startGateway(projectRoot, upstream.url, launch);
+  const sqliteSecond = await startGateway(projectRoot, upstream.url, launch).catch(async (error: unknown) => {
+    await sqlite.server.stop();
+    throw error;
+  });
   const deployments = new Map<number, PostgresGateways>();
   try {
     for (const instances of [1, 2])
@@ -85,7 +95,8 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
     };
     // Warm up: the code hot and every pooled connection open (their backends are where PostgreSQL's CPU is read).
     await setUpstreamLatency(upstream, 0);
-    await runLoadPoint({ target: sqlite.limited, connections: 64, durationSeconds: 2, body: chatBody });
+    for (const gateway of [sqlite, sqliteSecond])
+      await runLoadPoint({ target: gateway.limited, connections: 64, durationSeconds: 2, body: chatBody });
     for (const row of rows) await spread(row, 64, 2);
 
     const measured: MultiInstanceRound[] = [];
@@ -101,6 +112,17 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
             body: chatBody,
           });
           const embedded = await runLoadPoint({ target: sqlite.limited, connections, durationSeconds, body: chatBody });
+          const pair = await Promise.all(
+            [sqlite, sqliteSecond].map((gateway) =>
+              runLoadPoint({
+                target: gateway.limited,
+                connections: Math.max(1, Math.round(connections / 2)),
+                durationSeconds,
+                body: chatBody,
+              }),
+            ),
+          );
+          const pairRate = pair.reduce((sum, result) => sum + result.requestsPerSecond, 0);
           const postgres: MultiInstanceRow[] = [];
           for (const row of rows) {
             const { result, commits } = await spread(row, connections, durationSeconds);
@@ -115,6 +137,14 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
               meanMs: embedded.latency.meanMs,
               cpuMicrosecondsPerRequest: embedded.serverCpuMicrosecondsPerRequest,
             },
+            sqlitePair: {
+              requestsPerSecond: pairRate,
+              cpuMicrosecondsPerRequest:
+                pair.reduce(
+                  (sum, result) => sum + result.serverCpuMicrosecondsPerRequest * result.requestsPerSecond,
+                  0,
+                ) / pairRate,
+            },
             postgres,
           };
           measured.push(entry);
@@ -124,7 +154,7 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
     }
     return measured;
   } finally {
-    await sqlite.server.stop();
+    await Promise.all([sqlite.server.stop(), sqliteSecond.server.stop()]);
     await Promise.all([...deployments.values()].map((gateways) => gateways.stop()));
   }
 }
@@ -147,6 +177,10 @@ export function describeRound(entry: MultiInstanceRound, round: number): string 
   const lines = [
     `multi-instance ${entry.latencyMs} ms c=${entry.connections} round ${round}: direct ${entry.direct.meanMs.toFixed(2)} ms; SQLite hot key ${entry.sqlite.requestsPerSecond.toFixed(0)} req/s, mean ${entry.sqlite.meanMs.toFixed(2)} ms, ${entry.sqlite.cpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request`,
   ];
+  if (entry.sqlitePair)
+    lines.push(
+      `  SQLite 2 instances sharing nothing: ${entry.sqlitePair.requestsPerSecond.toFixed(0)} req/s (${(entry.sqlitePair.requestsPerSecond / entry.sqlite.requestsPerSecond).toFixed(2)}× one), ${entry.sqlitePair.cpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request`,
+    );
   for (const row of entry.postgres)
     lines.push(
       `  PostgreSQL ${row.name}: ${row.requestsPerSecond.toFixed(0)} req/s (${(row.requestsPerSecond / entry.sqlite.requestsPerSecond).toFixed(2)}× SQLite), mean ${row.meanMs.toFixed(2)} ms, gateway ${row.gatewayCpuMicrosecondsPerRequest.toFixed(0)} µs + PostgreSQL ${row.postgresCpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request, ${row.commitsPerRequest.toFixed(2)} commits/request${row.failures > 0 ? `, failures ${JSON.stringify(row.failuresByKind)}` : ""}`,

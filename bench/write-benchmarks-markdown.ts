@@ -306,6 +306,13 @@ function multiInstanceSection(rounds: MultiInstanceRound[]): string {
     lines.push(
       `| ${latencyMs} ms, c=${connections} | SQLite, hot key | ${format(sqliteRate, 0)} | 1.00× | ${format(sqliteMean)} | ${format(sqliteCpu, 0)} | | |`,
     );
+    const pairs = atPoint.flatMap((entry) => (entry.sqlitePair ? [{ entry, pair: entry.sqlitePair }] : []));
+    if (pairs.length > 0)
+      lines.push(
+        `| | SQLite, 2 instances sharing nothing | ${format(median(pairs.map(({ pair }) => pair.requestsPerSecond)), 0)} | ${format(
+          median(pairs.map(({ entry, pair }) => pair.requestsPerSecond / entry.sqlite.requestsPerSecond)),
+        )}× | | ${format(median(pairs.map(({ pair }) => pair.cpuMicrosecondsPerRequest)), 0)} | | |`,
+      );
     for (const name of atPoint[0]!.postgres.map((row) => row.name)) {
       const figure = (read: (row: MultiInstanceRow, entry: MultiInstanceRound) => number) =>
         median(figuresPerRound(rounds, latencyMs, connections, name, read));
@@ -329,7 +336,8 @@ The gateway on one fresh PostgreSQL database and Redis (bench/measure-multi-inst
 instances on the same database behind one load generator (the connections split between them; at c=1 each instance
 gets one, so the two-instance rows there carry two requests at a time), with one hot key or
 64 keys of one user (each connection walks through the keys), beside the SQLite gateway's hot key measured in the same
-round. Gateway CPU is the instances' together; PostgreSQL CPU is that of the database's backends (the gateways'
+round, and two SQLite gateways that share nothing (each its own database and key, the connections split as for the
+pairs): what two instances serve on this machine when nothing is shared. Gateway CPU is the instances' together; PostgreSQL CPU is that of the database's backends (the gateways'
 pooled connections; the server's shared writer processes are not counted); commits are the database's
 (\`pg_stat_database\`). Medians over rounds.
 
