@@ -61,8 +61,9 @@ const rows = [
 
 /**
  * The multi-instance mode (PostgreSQL + Redis) at the embedded mode's points: each round runs the fake directly, a
- * SQLite gateway's hot key, two SQLite gateways sharing nothing (the machine's ceiling for two instances), then one PostgreSQL + Redis gateway and a pair of them on one database, with one hot key
- * and with 64 keys; rounds alternate so a slow spell of a shared machine falls on both modes. Ratios are what to read.
+ * SQLite gateway's hot key, two SQLite gateways sharing nothing (the machine's ceiling for two instances), then one
+ * PostgreSQL + Redis gateway and a pair of them on one database, with one hot key and with 64 keys; rounds alternate
+ * so a slow spell of a shared machine falls on both modes. Ratios are what to read.
  */
 export async function measureMultiInstance(options: MultiInstanceOptions): Promise<MultiInstanceRound[]> {
   const { projectRoot, upstream, launch } = options;

@@ -337,9 +337,9 @@ instances on the same database behind one load generator (the connections split 
 gets one, so the two-instance rows there carry two requests at a time), with one hot key or
 64 keys of one user (each connection walks through the keys), beside the SQLite gateway's hot key measured in the same
 round, and two SQLite gateways that share nothing (each its own database and key, the connections split as for the
-pairs): what two instances serve on this machine when nothing is shared. Gateway CPU is the instances' together; PostgreSQL CPU is that of the database's backends (the gateways'
-pooled connections; the server's shared writer processes are not counted); commits are the database's
-(\`pg_stat_database\`). Medians over rounds.
+pairs): what two instances serve on this machine when nothing is shared. Gateway CPU is the instances' together;
+PostgreSQL CPU is that of the database's backends (the gateways' pooled connections; the server's shared writer
+processes are not counted); commits are the database's (\`pg_stat_database\`). Medians over rounds.
 
 | Point | Target | req/s | × SQLite | mean ms | gateway CPU µs/req | PostgreSQL CPU µs/req | commits/req |
 | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |
