@@ -44,7 +44,7 @@ export function createDeferredHoldsInBatchesMigration(dialect: DatabaseDialect):
   };
 }
 
-const ledgerCycleWithDeferredHoldsSql = `
+export const ledgerCycleWithDeferredHoldsSql = `
 create or replace function run_ledger_cycle(
   settle_reservation_ids text[], settle_token_ids bigint[], settle_user_ids bigint[], settle_actual_costs bigint[],
   hold_reservation_ids text[], hold_token_ids bigint[], hold_user_ids bigint[], hold_amounts bigint[],

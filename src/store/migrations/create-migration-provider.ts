@@ -4,6 +4,7 @@ import { createBatchedLedgerFunctionsMigration } from "./create-batched-ledger-f
 import { createChannelCredentialFailuresMigration } from "./create-channel-credential-failures-migration.js";
 import { createChannelHealthMigration } from "./create-channel-health-migration.js";
 import { createDeferredHoldsInBatchesMigration } from "./create-deferred-holds-in-batches-migration.js";
+import { createDeferredHoldsWrittenSettledMigration } from "./create-deferred-holds-written-settled-migration.js";
 import { createHeapOnlyRollupUpdatesMigration } from "./create-heap-only-rollup-updates-migration.js";
 import { createInitialMigration } from "./create-initial-migration.js";
 import { createLedgerCycleFunctionMigration } from "./create-ledger-cycle-function-migration.js";
@@ -45,6 +46,7 @@ export function createMigrationProvider(dialect: DatabaseDialect): MigrationProv
     "0019_set_based_ledger_batches": createSetBasedLedgerBatchesMigration(dialect),
     "0020_heap_only_rollup_updates": createHeapOnlyRollupUpdatesMigration(dialect),
     "0021_deferred_holds_in_batches": createDeferredHoldsInBatchesMigration(dialect),
+    "0022_deferred_holds_written_settled": createDeferredHoldsWrittenSettledMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -2,12 +2,20 @@ import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../database-schema.js";
-import { createLedgerWorlds, type Hold, randomFrom, type Settlement, type World } from "../testing/ledger-worlds.js";
+import {
+  createLedgerWorlds,
+  type Hold,
+  itemNames,
+  randomFrom,
+  type Settlement,
+  usedBeforeName,
+  type World,
+} from "../testing/ledger-worlds.js";
 import { openTestDatabases } from "../testing/open-test-databases.js";
 
 const postgres = (await openTestDatabases()).find((entry) => entry.name === "postgres")!.database;
 const db = postgres.db;
-const { makeWorld, readWorld, reserveBatch, settleBatch } = createLedgerWorlds(db);
+const { makeWorld, readWorld, reserveBatch, settleBatch, insertUsedId } = createLedgerWorlds(db);
 
 /**
  * Whether a batch of settlements meets the set-based form's conditions, worked out here from the same facts: distinct
@@ -66,11 +74,7 @@ describe("set-based ledger batches (migration 0019)", () => {
         // A repeated id within the batch, or an id a request used before, now and then.
         idKind: random(30),
       }));
-      const names: string[] = [];
-      for (const [index, step] of plan.entries())
-        names.push(
-          step.idKind === 1 ? "used-before" : step.idKind === 0 && index > 0 ? names[index - 1]! : `item-${index}`,
-        );
+      const names = itemNames(plan.map((step) => step.idKind));
       const batchIds = names.map((name) => `batch-${seed}-${name}`);
       const singleIds = names.map((name) => `single-${seed}-${name}`);
       const holdsOf = (world: World, ids: string[]): Hold[] =>
@@ -86,23 +90,8 @@ describe("set-based ledger batches (migration 0019)", () => {
         [batchWorld, batchIds],
         [singleWorld, singleIds],
       ] as const) {
-        const reused = ids.find((id) => id.endsWith("used-before"));
-        if (reused !== undefined)
-          await db
-            .insertInto("quota_reservations")
-            .values({
-              id: reused,
-              token_id: world.tokens[0]!,
-              user_id: world.users[0]!,
-              reserved: 0,
-              settled: 1,
-              actual: 0,
-              created_time: 1,
-              settled_time: 1,
-              token_held: 0,
-              wallet_held: 0,
-            })
-            .execute();
+        const reused = ids.find((id) => id.endsWith(usedBeforeName));
+        if (reused !== undefined) await insertUsedId(world, reused);
       }
 
       const coveredOn = (index: number) => {

@@ -56,7 +56,7 @@ export function createSetBasedLedgerBatchesMigration(dialect: DatabaseDialect): 
 }
 
 // Both functions' planner settings: plans made once per connection, every row reached through its key (see above).
-const keyedGenericPlans = `set plan_cache_mode = force_generic_plan
+export const keyedGenericPlans = `set plan_cache_mode = force_generic_plan
   set enable_seqscan = off set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off`;
 
 // Answers as in migration 0013: 'held', 'free', 'token', 'wallet' or 'duplicate' per item, in order.

@@ -30,8 +30,8 @@ export interface PostgresQuotaLedger {
   deferHold(input: PostgresReserveInput): boolean;
   /**
    * Takes a deferred hold and settles it at `actual` with its usage row: one statement alone, in one cycle with its
-   * batch (migration 0021). Answers what the hold would have: `held` or `free` (settled), or the balance that could
-   * not cover it (nothing changed, no row written). Once per deferred hold.
+   * batch (migrations 0021 and 0022). Answers what the hold would have: `held` or `free` (settled), or the balance
+   * that could not cover it (nothing changed, no row written). Once per deferred hold.
    */
   settleDeferred(
     input: PostgresReserveInput,
@@ -66,9 +66,9 @@ type HoldAnswer = ReserveOutcome | "duplicate";
  * The quota ledger on PostgreSQL. Every request of a busy key updates the same token row (and its owner's wallet
  * row); one statement per request made them queue on that row's lock, one commit each. Here holds and settlements
  * go through one group-commit queue: whatever arrived while the previous batch was out goes as one call of
- * `run_ledger_cycle` (migrations 0014 and 0021: the batch's settlements by `settle_reservation_batch`, then its holds by
- * `reserve_reservation_batch`, migration 0013, then its deferred holds' settlements; a batch of one item as one plain
- * statement of its own,
+ * `run_ledger_cycle` (migrations 0014, 0021 and 0022: the batch's settlements by `settle_reservation_batch`, then its
+ * holds by `reserve_reservation_batch`, migration 0013, then its deferred holds, each written already settled, by
+ * `hold_and_settle_reservation_batch`; a batch of one item as one plain statement of its own,
  * lone-ledger-statements.ts), one statement and one commit, which takes each row's lock once and
  * applies the items with the same conditional updates a single request made. No lock is held across a round trip to
  * the gateway: each batch is a single autocommitted statement. A request whose hold was deferred (hold-deferral.ts)
@@ -129,8 +129,8 @@ export function createPostgresQuotaLedger(
   }
 
   /**
-   * Several items as one ledger cycle: the settlements, then the holds and deferred holds, then the deferred holds'
-   * settlements (migration 0021). Each hold's answer also tells the balances after the cycle, which keep deferral
+   * Several items as one ledger cycle: the settlements, then the holds, then the deferred holds, each taken and settled
+   * at once (migrations 0021 and 0022). Each hold's answer also tells the balances after the cycle, which keep deferral
    * deciding on fresh balances while the instance is busy.
    */
   async function runCycle(items: readonly LedgerItem[]): Promise<(HoldAnswer | boolean)[]> {

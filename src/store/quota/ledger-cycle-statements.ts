@@ -15,8 +15,8 @@ import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledge
 import type { ReserveOutcome } from "./reserve-outcome.js";
 
 /**
- * A batch of more than one item as one call of `run_ledger_cycle` (migration 0021), with the usage rows of its
- * settlements and of its deferred holds, and their rollups, written by the same statement. Answers, in order, whether
+ * A batch of more than one item as one call of `run_ledger_cycle` (migrations 0021 and 0022), with the usage rows of
+ * its settlements and of its deferred holds, and their rollups, written by the same statement. Answers, in order, whether
  * each settlement was applied, each hold's outcome and the balances each hold's token and wallet had after the cycle.
  * A deferred hold that was not taken rolls the whole statement back with `DeferredHoldNotTakenError`.
  */

@@ -128,7 +128,40 @@ export function createLedgerWorlds(db: Kysely<Database>) {
     };
   }
 
-  return { reserveBatch, settleBatch, makeWorld, readWorld };
+  /** A settled ledger row of nothing under `id` in `world`: an id some request used before. */
+  async function insertUsedId(world: World, id: string): Promise<void> {
+    await db
+      .insertInto("quota_reservations")
+      .values({
+        id,
+        token_id: world.tokens[0]!,
+        user_id: world.users[0]!,
+        reserved: 0,
+        settled: 1,
+        actual: 0,
+        created_time: 1,
+        settled_time: 1,
+        token_held: 0,
+        wallet_held: 0,
+      })
+      .execute();
+  }
+
+  return { reserveBatch, settleBatch, makeWorld, readWorld, insertUsedId };
+}
+
+/** The id used before in a batch of `itemNames` (insertUsedId), by its name's end. */
+export const usedBeforeName = "used-before";
+
+/**
+ * Names for a batch's items from a random kind each: 1, the id used before; 0 (past the first), the item before's id
+ * again; anything else, a name of its own.
+ */
+export function itemNames(idKinds: readonly number[]): string[] {
+  const names: string[] = [];
+  for (const [index, kind] of idKinds.entries())
+    names.push(kind === 1 ? usedBeforeName : kind === 0 && index > 0 ? names[index - 1]! : `item-${index}`);
+  return names;
 }
 
 /** A small deterministic generator, so a failing case can be replayed from its seed. */
