@@ -1837,7 +1837,10 @@ export interface components {
          * @enum {string}
          */
         ChannelType: "openai" | "native" | "ark" | "dashscope" | "anthropic" | "azure" | "vertex" | "bedrock";
-        /** @description Upstream timeouts of this channel; an absent field uses the gateway default. */
+        /**
+         * @description Upstream timeouts of this channel; an absent field uses the gateway default. Each is at most 2147483647 ms (about
+         *     24.8 days), the longest timer Node.js keeps: a longer one would fire at once.
+         */
         ChannelTimeouts: {
             /** @description Time allowed to open the connection, milliseconds. */
             connect_ms?: number;

@@ -1,4 +1,4 @@
-import type { ChannelTimeouts } from "../config/gateway-config.js";
+import { type ChannelTimeouts, longestChannelTimeoutMs } from "../config/gateway-config.js";
 
 /** The timeouts a channel's settings JSON holds; an absent field means the gateway default. */
 export interface StoredChannelTimeouts {
@@ -7,13 +7,15 @@ export interface StoredChannelTimeouts {
   idle_ms?: number;
 }
 
+/** What a channel row holds, read leniently: a value the spec does not allow now (saved before it said so) is absent. */
 export function readStoredChannelTimeouts(settings: Record<string, unknown>): StoredChannelTimeouts {
   const raw = settings.timeouts;
   if (raw === null || typeof raw !== "object") return {};
   const timeouts: StoredChannelTimeouts = {};
   for (const name of ["connect_ms", "header_ms", "idle_ms"] as const) {
     const value = (raw as Record<string, unknown>)[name];
-    if (typeof value === "number" && Number.isInteger(value) && value > 0) timeouts[name] = value;
+    if (typeof value === "number" && Number.isInteger(value) && value > 0 && value <= longestChannelTimeoutMs)
+      timeouts[name] = value;
   }
   return timeouts;
 }

@@ -1,14 +1,12 @@
 import { channelTypeValues } from "../../generated/types/management.js";
+import { longestChannelTimeoutMs } from "./gateway-config.js";
 // JSON Schema of the GATEWAY_CONFIG YAML file. Unknown keys are rejected so a typo is an error, not a silent default.
 
+const timeoutSchema = { type: "integer", minimum: 1, maximum: longestChannelTimeoutMs } as const;
 const timeoutsSchema = {
   type: "object",
   additionalProperties: false,
-  properties: {
-    connect_ms: { type: "integer", minimum: 1 },
-    header_ms: { type: "integer", minimum: 1 },
-    idle_ms: { type: "integer", minimum: 1 },
-  },
+  properties: { connect_ms: timeoutSchema, header_ms: timeoutSchema, idle_ms: timeoutSchema },
 } as const;
 
 const priceSchema = {

@@ -3,6 +3,12 @@ import type { AllowList } from "../auth/ip/allow-list.js";
 import type { ChannelSettings } from "../providers/contract/channel-settings-shape.js";
 import type { ChannelType } from "../providers/contract/channel-type.js";
 
+/**
+ * The longest timeout a channel may set, in milliseconds: the longest timer Node.js keeps (a longer one fires at once,
+ * so a channel asking for 2^32 ms timed out after 1 ms). openapi's ChannelTimeouts says the same.
+ */
+export const longestChannelTimeoutMs = 2_147_483_647;
+
 /** Operator configuration: environment variables plus the optional GATEWAY_CONFIG file, validated at start. */
 export interface ChannelTimeouts {
   connectMs: number;

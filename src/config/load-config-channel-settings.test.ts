@@ -52,6 +52,18 @@ describe("GATEWAY_CONFIG channel settings", () => {
   });
 });
 
+describe("GATEWAY_CONFIG channel timeouts", () => {
+  const openaiChannel = (timeouts: string) =>
+    `channels:\n  - { name: o, type: openai, base_url: https://x.example, key: k, models: [m], timeouts: ${timeouts} }\n`;
+
+  // A timer longer than Node.js keeps fires at once: 2^32 ms would have timed every connection out after 1 ms.
+  it("takes timeouts up to the longest timer Node.js keeps and refuses a longer one at start", () => {
+    expect(loadWith(openaiChannel("{ connect_ms: 2147483647 }")).channels[0]?.timeouts.connectMs).toBe(2_147_483_647);
+    expect(() => loadWith(openaiChannel("{ idle_ms: 4294967296 }"))).toThrow(ConfigurationError);
+    expect(() => loadWith(openaiChannel("{ idle_ms: 4294967296 }"))).toThrow(/idle_ms/);
+  });
+});
+
 describe("createGateway with GATEWAY_CONFIG channel settings", () => {
   it("refuses settings that do not fit before it opens anything", async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gateway-config-")), "config.yaml");

@@ -154,6 +154,19 @@ describe.each(testDatabases)("channel admin API on $name", ({ database }) => {
     });
     expect(ftp.response.status).toBe(400);
     expect(ftp.error!.message).toBe("base_url must be an http or https URL.");
+    // 2^32 ms: longer than any timer Node.js keeps, which would have fired at once and timed every call out.
+    const endlessTimeout = await management.POST("/api/channel/", {
+      body: {
+        name: "endless",
+        type: "openai",
+        base_url: "https://example.com",
+        key: "k",
+        models: ["m"],
+        timeouts: { connect_ms: 4_294_967_296 },
+      },
+    });
+    expect(endlessTimeout.response.status).toBe(400);
+    expect(endlessTimeout.error).toEqual({ success: false, message: expect.stringMatching(/connect_ms.*2147483647/) });
     const unknownType = await management.POST("/api/channel/", {
       body: { name: "pigeon", type: "pigeon" as "openai", base_url: "https://example.com", key: "k", models: ["m"] },
     });
