@@ -2094,7 +2094,10 @@ export interface components {
             disable_after_failures: number;
             /** @description The window the failures are counted in, seconds. */
             failure_window_seconds: number;
-            /** @description How often a channel or key taken out automatically is tested; it comes back when a test passes. */
+            /**
+             * @description How often a channel or key taken out automatically is tested; it comes back when a test passes. At most
+             *     2147483 (about 24.8 days), the longest timer Node.js keeps.
+             */
             probe_interval_seconds: number;
         };
         /** @description Success envelope whose `data` is the rules in force. */

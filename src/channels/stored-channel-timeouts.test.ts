@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { longestChannelTimeoutMs } from "../config/gateway-config.js";
+import { longestTimerMs } from "../config/gateway-config.js";
 import { readStoredChannelTimeouts, resolveChannelTimeouts } from "./stored-channel-timeouts.js";
 
 describe("stored channel timeouts", () => {
   it("reads whole positive milliseconds up to the longest timer Node.js keeps", () => {
     expect(
-      readStoredChannelTimeouts({ timeouts: { connect_ms: 1, header_ms: longestChannelTimeoutMs, idle_ms: 30_000 } }),
-    ).toEqual({ connect_ms: 1, header_ms: longestChannelTimeoutMs, idle_ms: 30_000 });
+      readStoredChannelTimeouts({ timeouts: { connect_ms: 1, header_ms: longestTimerMs, idle_ms: 30_000 } }),
+    ).toEqual({ connect_ms: 1, header_ms: longestTimerMs, idle_ms: 30_000 });
   });
 
   // A row saved before the spec set a maximum: 2^32 ms would have made every timer of the channel fire after 1 ms.

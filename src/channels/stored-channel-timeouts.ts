@@ -1,4 +1,4 @@
-import { type ChannelTimeouts, longestChannelTimeoutMs } from "../config/gateway-config.js";
+import { type ChannelTimeouts, longestTimerMs } from "../config/gateway-config.js";
 
 /** The timeouts a channel's settings JSON holds; an absent field means the gateway default. */
 export interface StoredChannelTimeouts {
@@ -14,7 +14,7 @@ export function readStoredChannelTimeouts(settings: Record<string, unknown>): St
   const timeouts: StoredChannelTimeouts = {};
   for (const name of ["connect_ms", "header_ms", "idle_ms"] as const) {
     const value = (raw as Record<string, unknown>)[name];
-    if (typeof value === "number" && Number.isInteger(value) && value > 0 && value <= longestChannelTimeoutMs)
+    if (typeof value === "number" && Number.isInteger(value) && value > 0 && value <= longestTimerMs)
       timeouts[name] = value;
   }
   return timeouts;

@@ -1,8 +1,8 @@
 import { channelTypeValues } from "../../generated/types/management.js";
-import { longestChannelTimeoutMs } from "./gateway-config.js";
+import { longestTimerMs } from "./gateway-config.js";
 // JSON Schema of the GATEWAY_CONFIG YAML file. Unknown keys are rejected so a typo is an error, not a silent default.
 
-const timeoutSchema = { type: "integer", minimum: 1, maximum: longestChannelTimeoutMs } as const;
+const timeoutSchema = { type: "integer", minimum: 1, maximum: longestTimerMs } as const;
 const timeoutsSchema = {
   type: "object",
   additionalProperties: false,
@@ -97,9 +97,10 @@ export const configFileSchema = {
       type: "object",
       additionalProperties: false,
       properties: {
-        disable_after_failures: { type: "integer", minimum: 0 },
-        failure_window_seconds: { type: "integer", minimum: 1 },
-        probe_interval_seconds: { type: "integer", minimum: 1 },
+        // As openapi's ChannelHealthRules: the stored columns are 32-bit integers, and the interval a timer.
+        disable_after_failures: { type: "integer", minimum: 0, maximum: 2_147_483_647 },
+        failure_window_seconds: { type: "integer", minimum: 1, maximum: 2_147_483_647 },
+        probe_interval_seconds: { type: "integer", minimum: 1, maximum: Math.floor(longestTimerMs / 1000) },
         test_concurrency: { type: "integer", minimum: 1, maximum: 64 },
         webhook_url: { type: "string", pattern: "^https?://" },
         webhook_secret: { type: "string", minLength: 16 },

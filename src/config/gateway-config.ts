@@ -4,10 +4,11 @@ import type { ChannelSettings } from "../providers/contract/channel-settings-sha
 import type { ChannelType } from "../providers/contract/channel-type.js";
 
 /**
- * The longest timeout a channel may set, in milliseconds: the longest timer Node.js keeps (a longer one fires at once,
- * so a channel asking for 2^32 ms timed out after 1 ms). openapi's ChannelTimeouts says the same.
+ * The longest timer Node.js keeps, in milliseconds: a longer one fires at once (a channel asking for 2^32 ms timed out
+ * after 1 ms, a probe interval of 2^32 s probed every millisecond). It bounds channel timeouts and the health probe
+ * interval, as openapi's ChannelTimeouts and ChannelHealthRules say.
  */
-export const longestChannelTimeoutMs = 2_147_483_647;
+export const longestTimerMs = 2_147_483_647;
 
 /** Operator configuration: environment variables plus the optional GATEWAY_CONFIG file, validated at start. */
 export interface ChannelTimeouts {

@@ -64,6 +64,16 @@ describe("GATEWAY_CONFIG channel timeouts", () => {
   });
 });
 
+describe("GATEWAY_CONFIG channel health", () => {
+  // Every millisecond, not every 2^32 seconds: Node.js fires a timer longer than it keeps at once.
+  it("refuses a probe interval no timer holds, and counts past a 32-bit integer, at start", () => {
+    const health = (rules: string) => `channel_health: ${rules}\n`;
+    expect(loadWith(health("{ probe_interval_seconds: 2147483 }")).channelHealth.probeIntervalSeconds).toBe(2_147_483);
+    expect(() => loadWith(health("{ probe_interval_seconds: 2147484 }"))).toThrow(/probe_interval_seconds/);
+    expect(() => loadWith(health("{ disable_after_failures: 4294967296 }"))).toThrow(/disable_after_failures/);
+  });
+});
+
 describe("createGateway with GATEWAY_CONFIG channel settings", () => {
   it("refuses settings that do not fit before it opens anything", async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gateway-config-")), "config.yaml");

@@ -319,6 +319,22 @@ describe("channel health on two instances sharing PostgreSQL and Redis", () => {
     await expect.poll(async () => (await rules()).data!.data.disable_after_failures, { timeout: 2_000 }).toBe(0);
     const empty = await first.client.management.PUT("/api/channel/health/rules", { body: {} });
     expect(empty.response.status).toBe(400);
+    // Past the column's integer (a 500 from PostgreSQL before), and an interval no timer holds (Node.js fired it every
+    // millisecond, probing without pause): refused in the envelope, the rules unchanged.
+    for (const body of [
+      { disable_after_failures: 4_294_967_296 },
+      { failure_window_seconds: 4_294_967_296 },
+      { probe_interval_seconds: 2_147_484 },
+    ]) {
+      const refused = await first.client.management.PUT("/api/channel/health/rules", { body });
+      expect([refused.response.status, refused.error?.success]).toEqual([400, false]);
+      expect(refused.error?.message).toContain(Object.keys(body)[0]);
+    }
+    expect((await rules()).data!.data).toEqual({
+      disable_after_failures: 0,
+      failure_window_seconds: 600,
+      probe_interval_seconds: 3600,
+    });
 
     // With 0 the second instance no longer takes a refused key out.
     const { key } = await createApiKey(first, { unlimitedQuota: true });

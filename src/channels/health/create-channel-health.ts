@@ -3,6 +3,7 @@ import type { ChannelRouter } from "../channel-router.js";
 import type { GatewayContext } from "../../gateway-context.js";
 import type { ChannelServicesContext } from "../channel-services-context.js";
 import type { GatewayMetrics } from "../../metrics/gateway-metrics.js";
+import { longestTimerMs } from "../../config/gateway-config.js";
 import { UpstreamFailure } from "../../upstream/upstream-failure.js";
 import {
   deleteChannelHealth,
@@ -165,7 +166,7 @@ export function createChannelHealth(
       void health
         .probeOnce()
         .catch((error: unknown) => context.logger.error({ err: error }, "cannot read channel health for probing"));
-    }, rules.probeIntervalSeconds * 1000);
+    }, probeIntervalMs(rules.probeIntervalSeconds));
     probeTimer.unref();
   }
 
@@ -260,4 +261,12 @@ export function createChannelHealth(
     },
   };
   return health;
+}
+
+/**
+ * The probe timer's period. Rules saved before the spec bounded the interval may ask for more than a timer holds, and
+ * Node.js fires such a timer at once: every millisecond, for an interval.
+ */
+export function probeIntervalMs(probeIntervalSeconds: number): number {
+  return Math.min(probeIntervalSeconds * 1000, longestTimerMs);
 }
