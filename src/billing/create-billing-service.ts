@@ -21,6 +21,7 @@ import { createUsageLogWriter } from "./create-usage-log-writer.js";
 import { createSqliteUsageLogInserter } from "../store/usage-logs/create-sqlite-usage-log-inserter.js";
 import type { NewUsageLog } from "../store/usage-logs/insert-usage-logs.js";
 import { priceMeteredUsage } from "./price-metered-usage.js";
+import { storableText } from "../store/storable-text.js";
 
 /** What billing needs of the gateway; a full GatewayContext fits, and createGateway can build billing before it. */
 export type BillingContext = Pick<GatewayContext, "config" | "database" | "logger" | "now">;
@@ -112,7 +113,7 @@ export function createBillingService(context: BillingContext, options: BillingSe
       quota: entry.quota,
       latencyMs: entry.latencyMs,
       status: entry.status,
-      errorMessage: entry.status === "error" ? (entry.errorMessage ?? "request failed") : null,
+      errorMessage: entry.status === "error" ? storableText(entry.errorMessage ?? "request failed") : null,
       createdTime: context.now(),
       group: entry.group,
     };

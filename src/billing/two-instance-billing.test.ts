@@ -164,4 +164,37 @@ describe("billing on two instances of one PostgreSQL", () => {
     expect(await tokenOf(token.id, user.id)).toEqual({ remainQuota: 5_000 - 40, usedQuota: 40, status: 1 });
     expect(await walletOf(user.id)).toEqual({ quota: 10_000 - 40, usedQuota: 40 });
   });
+
+  // An upstream's error text with a NUL character failed the settlement's statement on PostgreSQL (text cannot hold
+  // it): the request went unbilled and without its row until the recovery sweep refunded its hold whole.
+  it("settles a request whose upstream error holds a NUL character, its row written without it", async () => {
+    const billing = billingOn(instances[0]!);
+    const user = await insertTestUser(db, { quota: 10_000 });
+    const token = await insertTestToken(db, user.id, { remainQuota: 5_000 });
+    const requestId = randomUUID();
+    const reservation = await billing.reserve(token, requestId, 100);
+    const settled = await billing.settle(reservation, 30, {
+      userId: user.id,
+      tokenId: token.id,
+      tokenName: token.name,
+      model: "text-model",
+      channelId: null,
+      requestId,
+      isStream: false,
+      usage: { promptTokens: 10, completionTokens: 5, cachedTokens: 0, reasoningTokens: 0 },
+      quota: 30,
+      latencyMs: 12,
+      status: "error",
+      errorMessage: "upstream said \u0000 stop",
+      group: "default",
+    });
+    expect(settled).toBe(true);
+    expect(await tokenOf(token.id, user.id)).toEqual({ remainQuota: 5_000 - 30, usedQuota: 30, status: 1 });
+    const rows = await db
+      .selectFrom("usage_logs")
+      .select(["error_message", "quota"])
+      .where("request_id", "=", requestId)
+      .execute();
+    expect(rows).toEqual([{ error_message: "upstream said  stop", quota: 30 }]);
+  });
 });

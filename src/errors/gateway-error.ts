@@ -101,6 +101,17 @@ export class InvalidSearchPatternError extends InvalidRequestError {
   }
 }
 
+/**
+ * A text the request gave holds the NUL character (U+0000), which PostgreSQL's text cannot hold or compare: the
+ * statement was refused whole, nothing written. Text that comes from an upstream is stripped of it before it is
+ * stored (storableText), so this is always the caller's input.
+ */
+export class UnstorableTextError extends InvalidRequestError {
+  constructor(options: { cause?: unknown } = {}) {
+    super("Text must not contain the NUL character (\\u0000).", { code: "invalid_text", cause: options.cause });
+  }
+}
+
 export class AuthenticationError extends GatewayError {
   constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
     super(message, { ...options, status: 401, code: options.code ?? "invalid_authentication" });

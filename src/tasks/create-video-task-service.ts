@@ -37,6 +37,7 @@ import type { TokenRecord } from "../store/tokens/token-record.js";
 import type { VideoModelFamily, VideoRequestInput } from "./video-model-family.js";
 import type { VideoSubmitInput, VideoTaskService } from "./video-task-service.js";
 import { activeTracing } from "../tracing/tracing-hooks.js";
+import { storableText } from "../store/storable-text.js";
 
 const unfinished = ["queued", "in_progress"] as const;
 const idempotencyWindowSeconds = 24 * 60 * 60;
@@ -417,7 +418,7 @@ class VideoTaskLifecycle implements VideoTaskService {
         progress: completed ? 100 : (snapshot.progress ?? task.progress),
         resultUrl: snapshot.resultUrl ?? null,
         errorCode: snapshot.error?.code ?? null,
-        errorMessage: snapshot.error?.message ?? null,
+        errorMessage: snapshot.error?.message === undefined ? null : storableText(snapshot.error.message),
         responseBody: snapshot,
         completedTime: now,
         quota: cost,

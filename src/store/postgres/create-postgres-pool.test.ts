@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { DatabaseUnavailableError } from "../../errors/gateway-error.js";
+import { DatabaseUnavailableError, UnstorableTextError } from "../../errors/gateway-error.js";
 import { DEFAULT_TEST_DATABASE_URL } from "../testing/open-test-databases.js";
 import { createPostgresPool, defaultPostgresTimeouts } from "./create-postgres-pool.js";
 
@@ -36,6 +36,16 @@ async function terminateOurConnections(): Promise<void> {
 }
 
 describe("createPostgresPool", () => {
+  // PostgreSQL's text cannot hold NUL, which the embedded mode stores: a 400 in the surface's envelope, not a 500.
+  it("fails a statement given text with a NUL character as the caller's bad input, and keeps the connection", async () => {
+    const failure = await sql`select ${"a\u0000b"}::text as text`.execute(db).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(UnstorableTextError);
+    expect(failure).toMatchObject({ status: 400, code: "invalid_text" });
+    const json = await sql`select ${'{"a":"\\u0000"}'}::jsonb as json`.execute(db).catch((error: unknown) => error);
+    expect(json).toBeInstanceOf(UnstorableTextError);
+    expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+  });
+
   it("fails the transaction of a connection terminated while checked out (no unhandled error), then serves on a new one", async () => {
     const failure = await db
       .transaction()

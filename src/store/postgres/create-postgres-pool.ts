@@ -1,6 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import pg from "pg";
-import { DatabaseUnavailableError } from "../../errors/gateway-error.js";
+import { DatabaseUnavailableError, UnstorableTextError } from "../../errors/gateway-error.js";
 
 /** How long the gateway waits on PostgreSQL, at each step; every one bounded so a silent network loss ends. */
 export interface PostgresTimeouts {
@@ -113,6 +113,7 @@ class CheckedOutClient implements PostgresPoolClient {
       // 0A000 on a prepared statement: a table it reads changed shape (a migration of a newer instance); the
       // connection's copy can never run again, so the connection goes and the next one prepares it anew.
       if (failure === "connection" || (name !== undefined && isStalePreparedStatement(error))) this.broken = true;
+      if (failure === "sql" && isUnstorableText(error)) throw new UnstorableTextError({ cause: error });
       throw failure === "sql" ? error : new DatabaseUnavailableError({ cause: error });
     });
   }
@@ -151,6 +152,16 @@ class StatementNames {
     this.names.set(text, name);
     return name;
   }
+}
+
+/**
+ * 22021 (a NUL byte in a text parameter) or 22P05 (`\u0000` in JSON stored as jsonb): what the embedded mode stores,
+ * PostgreSQL refuses. Without this it answered 500 (the spec fuzzer, run on PostgreSQL: login, user, quota and
+ * redemption operations).
+ */
+function isUnstorableText(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === "22021" || code === "22P05";
 }
 
 function isStalePreparedStatement(error: unknown): boolean {
