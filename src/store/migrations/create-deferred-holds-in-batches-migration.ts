@@ -44,6 +44,22 @@ export function createDeferredHoldsInBatchesMigration(dialect: DatabaseDialect):
   };
 }
 
+/** The end of `run_ledger_cycle` (this form and 0022's): each hold's balances after the cycle, for deferral. */
+export const ledgerCycleBalancesSql = `  if holding then
+    select array_agg((select tokens.remain_quota from tokens where tokens.id = item.token_id and item.limited = 1)
+                       order by item.position),
+           array_agg((select users.quota from users where users.id = item.user_id) order by item.position),
+           array_agg((select users.quota_unlimited from users where users.id = item.user_id) order by item.position)
+      into token_balances, wallet_balances, wallets_unlimited
+      from unnest(hold_token_ids, hold_user_ids, hold_token_limited)
+           with ordinality as item(token_id, user_id, limited, position);
+  else
+    token_balances := '{}'::bigint[];
+    wallet_balances := '{}'::bigint[];
+    wallets_unlimited := '{}'::integer[];
+  end if;
+`;
+
 export const ledgerCycleWithDeferredHoldsSql = `
 create or replace function run_ledger_cycle(
   settle_reservation_ids text[], settle_token_ids bigint[], settle_user_ids bigint[], settle_actual_costs bigint[],
@@ -94,18 +110,5 @@ begin
       where item.cost is not null;
     perform settle_reservation_batch(deferred_ids, deferred_token_ids, deferred_user_ids, deferred_costs, at_time);
   end if;
-  if holding then
-    select array_agg((select tokens.remain_quota from tokens where tokens.id = item.token_id and item.limited = 1)
-                       order by item.position),
-           array_agg((select users.quota from users where users.id = item.user_id) order by item.position),
-           array_agg((select users.quota_unlimited from users where users.id = item.user_id) order by item.position)
-      into token_balances, wallet_balances, wallets_unlimited
-      from unnest(hold_token_ids, hold_user_ids, hold_token_limited)
-           with ordinality as item(token_id, user_id, limited, position);
-  else
-    token_balances := '{}'::bigint[];
-    wallet_balances := '{}'::bigint[];
-    wallets_unlimited := '{}'::integer[];
-  end if;
-end $$;
+${ledgerCycleBalancesSql}end $$;
 `;

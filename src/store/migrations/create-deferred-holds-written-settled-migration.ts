@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { DatabaseDialect } from "../database-dialect.js";
 import {
   deferredHoldNotTakenCode,
+  ledgerCycleBalancesSql,
   ledgerCycleWithDeferredHoldsSql,
 } from "./create-deferred-holds-in-batches-migration.js";
 import { keyedGenericPlans } from "./create-set-based-ledger-batches-migration.js";
@@ -218,18 +219,5 @@ begin
       from (select cost, position, row_number() over (partition by cost is null order by position) as rank
               from unnest(hold_costs) with ordinality as item(cost, position)) as item;
   end if;
-  if holding then
-    select array_agg((select tokens.remain_quota from tokens where tokens.id = item.token_id and item.limited = 1)
-                       order by item.position),
-           array_agg((select users.quota from users where users.id = item.user_id) order by item.position),
-           array_agg((select users.quota_unlimited from users where users.id = item.user_id) order by item.position)
-      into token_balances, wallet_balances, wallets_unlimited
-      from unnest(hold_token_ids, hold_user_ids, hold_token_limited)
-           with ordinality as item(token_id, user_id, limited, position);
-  else
-    token_balances := '{}'::bigint[];
-    wallet_balances := '{}'::bigint[];
-    wallets_unlimited := '{}'::integer[];
-  end if;
-end $$;
+${ledgerCycleBalancesSql}end $$;
 `;
