@@ -159,7 +159,18 @@ declare
   holding boolean := coalesce(array_length(hold_reservation_ids, 1), 0) > 0;
   deferring boolean := exists (select 1 from unnest(hold_costs) as cost where cost is not null);
   plain_holding boolean := exists (select 1 from unnest(hold_costs) as cost where cost is null);
+  plain_ids text[];
+  plain_token_ids bigint[];
+  plain_user_ids bigint[];
+  plain_amounts bigint[];
+  plain_limited integer[];
   plain_outcomes text[];
+  deferred_ids text[];
+  deferred_token_ids bigint[];
+  deferred_user_ids bigint[];
+  deferred_amounts bigint[];
+  deferred_limited integer[];
+  deferred_costs bigint[];
   deferred_outcomes text[];
 begin
   -- Each batch function locks its own rows in the global order (tokens by id, then users by id); two in a row would
@@ -185,34 +196,25 @@ begin
       hold_token_limited, hold_costs, at_time);
   else
     -- The plain holds first, then the deferred ones, each answer put back in its item's place.
-    plain_outcomes := reserve_reservation_batch(
-      array(select item.id from unnest(hold_reservation_ids, hold_costs) with ordinality as item(id, cost, position)
-              where item.cost is null order by item.position),
-      array(select item.id from unnest(hold_token_ids, hold_costs) with ordinality as item(id, cost, position)
-              where item.cost is null order by item.position),
-      array(select item.id from unnest(hold_user_ids, hold_costs) with ordinality as item(id, cost, position)
-              where item.cost is null order by item.position),
-      array(select item.amount from unnest(hold_amounts, hold_costs) with ordinality as item(amount, cost, position)
-              where item.cost is null order by item.position),
-      array(select item.limited from unnest(hold_token_limited, hold_costs)
-                   with ordinality as item(limited, cost, position)
-              where item.cost is null order by item.position),
-      at_time);
-    deferred_outcomes := hold_and_settle_reservation_batch(
-      array(select item.id from unnest(hold_reservation_ids, hold_costs) with ordinality as item(id, cost, position)
-              where item.cost is not null order by item.position),
-      array(select item.id from unnest(hold_token_ids, hold_costs) with ordinality as item(id, cost, position)
-              where item.cost is not null order by item.position),
-      array(select item.id from unnest(hold_user_ids, hold_costs) with ordinality as item(id, cost, position)
-              where item.cost is not null order by item.position),
-      array(select item.amount from unnest(hold_amounts, hold_costs) with ordinality as item(amount, cost, position)
-              where item.cost is not null order by item.position),
-      array(select item.limited from unnest(hold_token_limited, hold_costs)
-                   with ordinality as item(limited, cost, position)
-              where item.cost is not null order by item.position),
-      array(select item.cost from unnest(hold_costs) with ordinality as item(cost, position)
-              where item.cost is not null order by item.position),
-      at_time);
+    select array_agg(item.id order by item.position) filter (where item.cost is null),
+           array_agg(item.token_id order by item.position) filter (where item.cost is null),
+           array_agg(item.user_id order by item.position) filter (where item.cost is null),
+           array_agg(item.amount order by item.position) filter (where item.cost is null),
+           array_agg(item.limited order by item.position) filter (where item.cost is null),
+           array_agg(item.id order by item.position) filter (where item.cost is not null),
+           array_agg(item.token_id order by item.position) filter (where item.cost is not null),
+           array_agg(item.user_id order by item.position) filter (where item.cost is not null),
+           array_agg(item.amount order by item.position) filter (where item.cost is not null),
+           array_agg(item.limited order by item.position) filter (where item.cost is not null),
+           array_agg(item.cost order by item.position) filter (where item.cost is not null)
+      into plain_ids, plain_token_ids, plain_user_ids, plain_amounts, plain_limited,
+           deferred_ids, deferred_token_ids, deferred_user_ids, deferred_amounts, deferred_limited, deferred_costs
+      from unnest(hold_reservation_ids, hold_token_ids, hold_user_ids, hold_amounts, hold_token_limited, hold_costs)
+           with ordinality as item(id, token_id, user_id, amount, limited, cost, position);
+    plain_outcomes := reserve_reservation_batch(plain_ids, plain_token_ids, plain_user_ids, plain_amounts,
+      plain_limited, at_time);
+    deferred_outcomes := hold_and_settle_reservation_batch(deferred_ids, deferred_token_ids, deferred_user_ids,
+      deferred_amounts, deferred_limited, deferred_costs, at_time);
     select array_agg(case when item.cost is null then plain_outcomes[item.rank] else deferred_outcomes[item.rank] end
                      order by item.position)
       into held
