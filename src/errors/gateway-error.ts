@@ -102,13 +102,18 @@ export class InvalidSearchPatternError extends InvalidRequestError {
 }
 
 /**
- * A text the request gave holds the NUL character (U+0000), which PostgreSQL's text cannot hold or compare: the
- * statement was refused whole, nothing written. Text that comes from an upstream is stripped of it before it is
- * stored (storableText), so this is always the caller's input.
+ * A text the request gave holds the NUL character (U+0000), which PostgreSQL's text cannot hold or compare. A
+ * management request is refused before its handler on both databases (refuse-unstorable-text.ts); elsewhere
+ * PostgreSQL refuses the statement whole, nothing written. Text that comes from an upstream is stripped of it before
+ * it is stored (storableText), so this is always the caller's input.
  */
 export class UnstorableTextError extends InvalidRequestError {
-  constructor(options: { cause?: unknown } = {}) {
-    super("Text must not contain the NUL character (\\u0000).", { code: "invalid_text", cause: options.cause });
+  /** `param`: the field holding it, where known (refuse-unstorable-text.ts); a refused statement cannot tell. */
+  constructor(options: { param?: string; cause?: unknown } = {}) {
+    super(`${options.param ?? "Text"} must not contain the NUL character (\\u0000).`, {
+      ...options,
+      code: "invalid_text",
+    });
   }
 }
 

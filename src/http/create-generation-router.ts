@@ -9,6 +9,7 @@ import type { ApiGeneration } from "./api-generation.js";
 import { noteClientBodyFields } from "./client-body-fields.js";
 import { assertJsonBodyBounds } from "./assert-json-body-bounds.js";
 import { createErrorHandler } from "./create-error-handler.js";
+import { refuseUnstorableText } from "./refuse-unstorable-text.js";
 import { reportBrokenMultipart } from "./report-broken-multipart.js";
 import { loadBundledSpec } from "./load-bundled-spec.js";
 import { memoizeValidatorRouteMatching } from "./memoize-validator-route-matching.js";
@@ -75,6 +76,7 @@ export function createGenerationRouter(options: GenerationRouterOptions): Genera
   if (multipartIndex >= 0)
     validatorMiddlewares[multipartIndex] = reportBrokenMultipart(validatorMiddlewares[multipartIndex]!);
   router.use(validatorMiddlewares);
+  if (options.generation === "management") router.use(refuseUnstorableText);
 
   router.use((request, response, next) => {
     const operationId = (request as { openapi?: OpenApiRequestMetadata }).openapi?.schema?.operationId;
