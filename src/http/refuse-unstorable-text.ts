@@ -6,9 +6,9 @@ import { UnstorableTextError } from "../errors/gateway-error.js";
  * its handler runs. PostgreSQL's text cannot hold or even compare it, so there such a request failed in its first
  * statement (create-postgres-pool.ts maps that to the same error), while SQLite stored it, or matched nothing: the
  * same request answered differently by the two modes. Refused here, it answers 400 `invalid_text` on both, names the
- * field, and nothing is read or written. Only the management surface: the generation surfaces pass what they are given
- * to the upstream, and the gateway stores none of a caller's text from them (an upstream's text is stripped of the
- * character before it is stored, storable-text.ts).
+ * field, and nothing is read or written. Only the management surface: the generation surfaces pass a caller's text
+ * to the upstream, where NUL may be meant (a prompt), and where one of their statements meets it on PostgreSQL the
+ * pool's mapping still answers 400 (an upstream's own text is stripped of it before it is stored, storable-text.ts).
  */
 export const refuseUnstorableText: RequestHandler = (request, _response, next) => {
   const pathParameters = (request as { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams;
