@@ -48,8 +48,9 @@ export const configFileSchema = {
           models: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
           model_mapping: { type: "object", additionalProperties: { type: "string" } },
           groups: { type: "array", items: { type: "string" }, minItems: 1 },
-          priority: { type: "integer" },
-          weight: { type: "integer", minimum: 0 },
+          // The same ranges as the channel operations of the management spec.
+          priority: { type: "integer", minimum: -2147483648, maximum: 2147483647 },
+          weight: { type: "integer", minimum: 0, maximum: 2147483647 },
           enabled: { type: "boolean" },
           timeouts: timeoutsSchema,
           // Its keys depend on the type: each adapter declares and checks them (findChannelSettingsProblem).

@@ -64,6 +64,19 @@ describe("GATEWAY_CONFIG channel timeouts", () => {
   });
 });
 
+describe("GATEWAY_CONFIG channel priority and weight", () => {
+  const channel = (fields: string) =>
+    `channels:\n  - { name: o, type: openai, base_url: https://x.example, key: k, models: [m], ${fields} }\n`;
+
+  // The management spec's ranges: 1e20 is an integer to JSON Schema, and PostgreSQL's bigint refused it (500).
+  it("takes a 32-bit priority and weight and refuses larger ones at start", () => {
+    const loaded = loadWith(channel("priority: -2147483648, weight: 2147483647")).channels[0];
+    expect([loaded?.priority, loaded?.weight]).toEqual([-2_147_483_648, 2_147_483_647]);
+    expect(() => loadWith(channel("priority: 100000000000000000000"))).toThrow(/priority/);
+    expect(() => loadWith(channel("weight: 2147483648"))).toThrow(/weight/);
+  });
+});
+
 describe("GATEWAY_CONFIG channel health", () => {
   // Every millisecond, not every 2^32 seconds: Node.js fires a timer longer than it keeps at once.
   it("refuses a probe interval no timer holds, and counts past a 32-bit integer, at start", () => {
