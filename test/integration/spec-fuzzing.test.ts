@@ -37,6 +37,8 @@ interface Operation {
   schema: JsonObject | undefined;
   pathParameters: string[];
   requiredQuery: Record<string, string>;
+  /** Query parameters whose schema is an integer. */
+  integerQuery: string[];
 }
 
 /** Follows local `$ref`s of a bundled spec. */
@@ -49,6 +51,27 @@ function resolve(spec: JsonObject, value: unknown): JsonObject | undefined {
       .reduce<unknown>((node, segment) => (node as JsonObject)?.[segment], spec) as JsonObject | undefined;
   }
   return current;
+}
+
+function isIntegerSchema(schema: JsonObject | undefined): boolean {
+  const type = schema?.type;
+  return type === "integer" || (Array.isArray(type) && type.includes("integer"));
+}
+
+/**
+ * The body's top-level fields that hold an integer, or an array of integers, each with the value that puts `number`
+ * there.
+ */
+function integerFields(operation: Operation): [string, (number: number) => unknown][] {
+  if (operation.contentType !== "application/json") return [];
+  const spec = loadBundledSpec(operation.generation) as JsonObject;
+  const properties = (operation.schema?.properties as Record<string, JsonObject> | undefined) ?? {};
+  return Object.entries(properties).flatMap(([name, raw]): [string, (number: number) => unknown][] => {
+    const schema = resolve(spec, raw);
+    if (isIntegerSchema(schema)) return [[name, (number) => number]];
+    if (schema?.type === "array" && isIntegerSchema(resolve(spec, schema.items))) return [[name, (number) => [number]]];
+    return [];
+  });
 }
 
 function readOperations(): Operation[] {
@@ -84,6 +107,9 @@ function readOperations(): Operation[] {
               .filter((parameter) => parameter.in === "query" && parameter.required === true)
               .map((parameter) => [String(parameter.name), String(parameter.example ?? "x")]),
           ),
+          integerQuery: parameters
+            .filter((parameter) => parameter.in === "query" && isIntegerSchema(resolve(spec, parameter.schema)))
+            .map((parameter) => String(parameter.name)),
         });
       }
     }
@@ -523,5 +549,42 @@ describe.each(testDatabases)("spec-driven fuzzing on $name", ({ database }) => {
     expect(failures).toEqual([]);
     expect(models.status).toBe(200);
     expect(self.status).toBe(200);
+  }, 300_000);
+
+  // The random kinds above reach a given field with a given number only now and then: 1e20 in `remain_quota`,
+  // `priority` or a log query's `user_id` answered 500 on PostgreSQL (bigint out of range) in one seed of eight runs
+  // and in none of three. So every integer field and integer query parameter of every operation gets the numbers
+  // no column holds, every run.
+  it("answers an integer past any column in every integer field and query parameter below 500", async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    for (const operation of operations) {
+      const authorization = operation.generation === "management" ? `Bearer ${gateway.adminToken}` : `Bearer ${apiKey}`;
+      const requests: RawRequest[] = [];
+      for (const number of [1e20, -1e20, 2 ** 63]) {
+        for (const [name, holding] of integerFields(operation))
+          requests.push(withBody(operation, { ...baseBody(operation), [name]: holding(number) }));
+        for (const name of operation.integerQuery) {
+          const bodyless = operation.contentType === undefined;
+          const request = bodyless
+            ? { method: operation.method, path: buildPath(operation), headers: {} }
+            : withBody(operation, baseBody(operation));
+          requests.push({ ...request, path: buildPath(operation, {}, `${name}=${number}`) });
+        }
+      }
+      for (const request of requests) {
+        const answer = await sendRawRequest(gateway.url, {
+          ...request,
+          headers: { ...request.headers, authorization },
+        });
+        sent += 1;
+        const where = `${operation.operationId} ${request.method} ${request.path.slice(0, 80)}`;
+        if (answer.status >= 500 && !isDocumentedServerAnswer(answer))
+          failures.push(`${where}: ${answer.status} ${answer.body.slice(0, 200)}`);
+      }
+    }
+    console.log(`integers past any column on ${database.dialect}: ${sent} requests, ${failures.length} failed`);
+    expect(sent).toBeGreaterThanOrEqual(100);
+    expect(failures).toEqual([]);
   }, 300_000);
 });
