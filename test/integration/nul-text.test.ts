@@ -63,7 +63,7 @@ describe.each(testDatabases)("NUL characters in management requests on $name", (
     const channel = await gateway.client.management.POST("/api/channel/", {
       body: { name: "nul", type: "openai", base_url: "https://example.com", key: "k", models: ["m", "m\u0000"] },
     });
-    expect([channel.response.status, channel.error]).toEqual([400, refusal("models.1")]);
+    expect([channel.response.status, channel.error]).toEqual([400, refusal("models[1]")]);
     const price = await gateway.client.management.PUT("/api/pricing/{model}", {
       params: { path: { model: "m\u0000x" } },
       body: { output: 1 },
@@ -83,5 +83,20 @@ describe.each(testDatabases)("NUL characters in management requests on $name", (
       },
     });
     expect([channel.response.status, channel.error]).toEqual([400, refusal("model_mapping")]);
+  });
+
+  it("names a long key by its first 64 characters", async () => {
+    const longName = "k".repeat(5000);
+    const channel = await gateway.client.management.POST("/api/channel/", {
+      body: {
+        name: "nul-long-key",
+        type: "openai",
+        base_url: "https://example.com",
+        key: "k",
+        models: ["m"],
+        model_mapping: { [longName]: "n\u0000" },
+      },
+    });
+    expect([channel.response.status, channel.error]).toEqual([400, refusal(`model_mapping.${"k".repeat(64)}…`)]);
   });
 });
