@@ -7,8 +7,8 @@ import { UnstorableTextError } from "../errors/gateway-error.js";
  * statement (create-postgres-pool.ts maps that to the same error), while SQLite stored it, or matched nothing: the
  * same request answered differently by the two modes. Refused here, it answers 400 `invalid_text` on both, names the
  * field, and no statement sees it. Only the management surface: the generation surfaces pass a caller's text
- * to the upstream, where NUL may be meant (a prompt), and where one of their statements meets it on PostgreSQL the
- * pool's mapping still answers 400 (an upstream's own text is stripped of it before it is stored, storable-text.ts).
+ * to the upstream, where NUL may be meant (a prompt); an id they look up with it is simply not found
+ * (canNameStoredRow), and an upstream's own text is stripped of it before it is stored (storable-text.ts).
  */
 export const refuseUnstorableText: RequestHandler = (request, _response, next) => {
   const pathParameters = (request as { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams;

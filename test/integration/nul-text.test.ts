@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeOpenaiServer, type FakeUpstream } from "../../mocks/upstreams/openai/start-fake-openai-server.js";
 import { openTestDatabases } from "../../src/store/testing/open-test-databases.js";
+import { createApiKey } from "../support/create-api-key.js";
 import { createSignedInUser, type SignedInUser } from "../support/create-signed-in-user.js";
 import { startTestGateway, type TestGateway } from "../support/start-test-gateway.js";
 
@@ -98,5 +100,54 @@ describe.each(testDatabases)("NUL characters in management requests on $name", (
       },
     });
     expect([channel.response.status, channel.error]).toEqual([400, refusal(`model_mapping.${"k".repeat(64)}…`)]);
+  });
+});
+
+// On the generation surfaces a caller's text goes to the upstream as it is; only an id the gateway looks up is
+// checked: one holding NUL names nothing, so it is not found on both databases. PostgreSQL refused the lookup (400
+// `invalid_text`) where SQLite found nothing.
+describe.each(testDatabases)("NUL characters in ids the relay looks up, on $name", ({ database }) => {
+  let upstream: FakeUpstream;
+  let gateway: TestGateway;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    upstream = await startFakeOpenaiServer({ apiKey: "nul-upstream-key" });
+    gateway = await startTestGateway({
+      database,
+      configFile: {
+        channels: [
+          { name: "o", type: "openai", base_url: upstream.url, key: "nul-upstream-key", models: ["gpt-4o-mini"] },
+        ],
+        pricing: { "gpt-4o-mini": { input: 1, output: 2 } },
+      },
+    });
+    apiKey = (await createApiKey(gateway, { remainQuota: 1_000_000 })).key;
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await upstream.close();
+  });
+
+  it("answers a video task id with NUL as not found", async () => {
+    for (const path of ["/v1/videos/video_1%00x", "/v1/video/generations/video_1%00x"]) {
+      const answer = await fetch(`${gateway.url}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+      expect(answer.status, path).toBe(404);
+      expect(await answer.json()).toMatchObject({ error: { code: "not_found", param: "task_id" } });
+    }
+  });
+
+  it("routes a previous_response_id with NUL as one no channel made, and the upstream answers for it", async () => {
+    const answer = await fetch(`${gateway.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "gpt-4o-mini", input: "hi", previous_response_id: "resp_1\u0000x" }),
+    });
+    // The fake, as OpenAI, does not know the id: its 400 comes back, on both databases.
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({
+      error: { code: "invalid_request", message: expect.stringContaining("Previous response with id") },
+    });
+    expect(upstream.requests.length).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../database-schema.js";
+import { canNameStoredRow } from "../storable-text.js";
 
 /** Where an upstream object made by a Responses call lives: the channel and which of its keys made it. */
 export interface ResponseRoute {
@@ -37,11 +38,12 @@ export async function findResponseRoutes(
   notBefore: number,
 ): Promise<Map<string, ResponseRoute>> {
   const found = new Map<string, ResponseRoute>();
-  if (upstreamIds.length === 0) return found;
+  const wanted = [...new Set(upstreamIds)].filter(canNameStoredRow);
+  if (wanted.length === 0) return found;
   const rows = await db
     .selectFrom("response_routes")
     .select(["upstream_id", "channel_id", "key_index", "created_time"])
-    .where("upstream_id", "in", [...new Set(upstreamIds)])
+    .where("upstream_id", "in", wanted)
     .where("created_time", ">=", notBefore)
     .execute();
   for (const row of rows) {
