@@ -29,13 +29,14 @@ function fieldWithNul(value: unknown, path: string): string | undefined {
   for (const [key, item] of Object.entries(value)) {
     // A key holding it is reported as the object that holds the key, so the answer does not echo the character.
     if (key.includes("\u0000")) return path;
-    const found = fieldWithNul(item, isArray ? `${path}[${key}]` : path === "" ? named(key) : `${path}.${named(key)}`);
+    const found = fieldWithNul(item, isArray ? `${path}[${key}]` : memberPath(path, key));
     if (found !== undefined) return found;
   }
   return undefined;
 }
 
-/** A key as the answer names it: a caller's key can be as long as the body, the message stays short. */
-function named(key: string): string {
-  return key.length <= 64 ? key : `${key.slice(0, 64)}…`;
+/** An object's member as the answer names it: a caller's key can be as long as the body, the message stays short. */
+function memberPath(path: string, key: string): string {
+  const named = key.length <= 64 ? key : `${key.slice(0, 64)}…`;
+  return path === "" ? named : `${path}.${named}`;
 }

@@ -53,6 +53,14 @@ function resolve(spec: JsonObject, value: unknown): JsonObject | undefined {
   return current;
 }
 
+/** Each generation's bundled spec, read once. */
+const specs = Object.fromEntries(
+  (["management", "openai", "native", "anthropic"] as const).map((generation) => [
+    generation,
+    loadBundledSpec(generation) as JsonObject,
+  ]),
+) as Record<ApiGeneration, JsonObject>;
+
 function isIntegerSchema(schema: JsonObject | undefined): boolean {
   const type = schema?.type;
   return type === "integer" || (Array.isArray(type) && type.includes("integer"));
@@ -64,7 +72,7 @@ function isIntegerSchema(schema: JsonObject | undefined): boolean {
  */
 function integerFields(operation: Operation): [string, (number: number) => unknown][] {
   if (operation.contentType !== "application/json") return [];
-  const spec = loadBundledSpec(operation.generation) as JsonObject;
+  const spec = specs[operation.generation];
   const properties = (operation.schema?.properties as Record<string, JsonObject> | undefined) ?? {};
   return Object.entries(properties).flatMap(([name, raw]): [string, (number: number) => unknown][] => {
     const schema = resolve(spec, raw);
@@ -77,7 +85,7 @@ function integerFields(operation: Operation): [string, (number: number) => unkno
 function readOperations(): Operation[] {
   const operations: Operation[] = [];
   for (const generation of ["management", "openai", "native", "anthropic"] as const) {
-    const spec = loadBundledSpec(generation) as JsonObject;
+    const spec = specs[generation];
     for (const [pathTemplate, pathItem] of Object.entries(spec.paths as Record<string, JsonObject>)) {
       for (const [method, rawOperation] of Object.entries(pathItem)) {
         if (!["get", "post", "put", "delete"].includes(method)) continue;
