@@ -4,33 +4,12 @@ import { describe, expect, it } from "vitest";
 import { insertTestToken } from "../testing/insert-test-token.js";
 import { insertTestUser } from "../testing/insert-test-user.js";
 import { openTestDatabases } from "../testing/open-test-databases.js";
+import { testUsageRow } from "../testing/test-usage-row.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
 import { readRollupsAndRowSums } from "../../../test/support/compare-rollups-with-rows.js";
 import { createPostgresQuotaLedger, type PostgresQuotaLedger } from "./create-postgres-quota-ledger.js";
 
-/** A usage row of `quota` for a request of `tokenId`. */
-function rowOf(userId: number, tokenId: number, requestId: string, quota: number): NewUsageLog {
-  return {
-    userId,
-    tokenId,
-    tokenName: "ledger",
-    model: "gpt-4o",
-    channelId: 1,
-    requestId,
-    isStream: false,
-    promptTokens: 1,
-    completionTokens: 1,
-    cachedTokens: 0,
-    cacheWriteTokens: 0,
-    reasoningTokens: 0,
-    quota,
-    latencyMs: 1,
-    status: "success",
-    errorMessage: null,
-    createdTime: 1_700_000_000,
-    group: "default",
-  };
-}
+const rowOf = testUsageRow;
 
 const postgres = (await openTestDatabases()).find((entry) => entry.name === "postgres")!.database;
 

@@ -69,9 +69,11 @@ type HoldAnswer = ReserveOutcome | "duplicate";
  * `run_ledger_cycle` (migrations 0014, 0021 and 0022: the batch's settlements by `settle_reservation_batch`, then its
  * holds by `reserve_reservation_batch`, migration 0013, then its deferred holds, each written already settled, by
  * `hold_and_settle_reservation_batch`; a batch of one item as one plain statement of its own,
- * lone-ledger-statements.ts), one statement and one commit, which takes each row's lock once and
- * applies the items with the same conditional updates a single request made. No lock is held across a round trip to
- * the gateway: each batch is a single autocommitted statement. A request whose hold was deferred (hold-deferral.ts)
+ * lone-ledger-statements.ts, and a batch of deferred holds alone first as one plain statement that writes them
+ * settled when it provably may, deferred-cycle-statement.ts), one statement and one commit, which takes each row's
+ * lock once and applies the items with the same conditional updates a single request made. No lock is held across a
+ * round trip to the gateway: each batch is a single autocommitted statement (a batch of deferred holds that the plain
+ * statement may not write settled, two: that one, which only locked, and the call). A request whose hold was deferred (hold-deferral.ts)
  * sends one item for both: alone, one statement takes and settles the hold; in a batch, one cycle holds and then
  * settles it, and a deferred hold the cycle cannot take rolls the cycle back and goes alone.
  *

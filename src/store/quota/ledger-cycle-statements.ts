@@ -10,6 +10,11 @@ import {
 } from "./ledger-usage-rows.js";
 import { deferredHoldNotTakenCode } from "../migrations/create-deferred-holds-in-batches-migration.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
+import {
+  createDeferredCycleStatement,
+  type DeferredHold,
+  reservationIdConstraint,
+} from "./deferred-cycle-statement.js";
 import type { BalancesSeen } from "./lone-ledger-statements.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 import type { ReserveOutcome } from "./reserve-outcome.js";
@@ -74,8 +79,20 @@ type CycleRow = {
 export function createLedgerCycleStatements(db: Kysely<Database>): LedgerCycleStatements {
   const templates = new Map<string, StatementTemplate<CycleValues, CycleRow>>();
   const noRows: UsageRowsValues = { usageRows: [], rollups: [], modelRollups: [] };
+  const deferredCycle = createDeferredCycleStatement(db);
+  let contendedUntil = 0;
   return {
     async run(settlements, holds, now) {
+      const onlyDeferred = holds.every((hold): hold is DeferredHold => hold.settlement !== undefined);
+      if (settlements.length === 0 && holds.length > 0 && onlyDeferred && performance.now() >= contendedUntil) {
+        // A batch of deferred holds that provably writes each already settled, as one plain statement; any other
+        // goes through the function, and so does every batch for a while after one found its rows locked.
+        const answers = await deferredCycle.run(holds, now).catch((error: unknown) => {
+          throw isRepeatedReservationId(error) ? new DeferredHoldNotTakenError({ cause: error }) : error;
+        });
+        if (typeof answers === "object") return { settled: [], ...answers };
+        if (answers === "contended") contendedUntil = performance.now() + contendedPauseMs;
+      }
       const rows: NewUsageLog[] = [];
       for (const item of settlements) if (item.usageRow) rows.push(item.usageRow);
       let deferred = false;
@@ -97,9 +114,7 @@ export function createLedgerCycleStatements(db: Kysely<Database>): LedgerCycleSt
       const row = await template.execute(values).then(
         (result) => result.rows[0]!,
         (error: unknown) => {
-          throw (error as { code?: unknown }).code === deferredHoldNotTakenCode
-            ? new DeferredHoldNotTakenError({ cause: error })
-            : error;
+          throw isDeferredHoldNotTaken(error) ? new DeferredHoldNotTakenError({ cause: error }) : error;
         },
       );
       const held = row.held ?? [];
@@ -113,6 +128,23 @@ export function createLedgerCycleStatements(db: Kysely<Database>): LedgerCycleSt
       return { settled: row.settled ?? [], held, balances };
     },
   };
+}
+
+/**
+ * How long batches of deferred holds go through the function after one found its rows locked by another transaction:
+ * that is another instance busy on the same key or wallet, which stays so, and each try would cost a round trip.
+ */
+const contendedPauseMs = 1_000;
+
+/** The primary key of the ledger's rows refused a deferred hold's id: it was used before. */
+function isRepeatedReservationId(error: unknown): boolean {
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === "23505" && constraint === reservationIdConstraint;
+}
+
+/** The ledger functions' refusal of a deferred hold: nothing of the batch was applied. */
+function isDeferredHoldNotTaken(error: unknown): boolean {
+  return (error as { code?: unknown }).code === deferredHoldNotTakenCode;
 }
 
 /** Holds alone, settlements without usage rows, or settlements with rows of that shape. */
