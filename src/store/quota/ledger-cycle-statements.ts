@@ -12,6 +12,7 @@ import { deferredHoldNotTakenCode } from "../migrations/create-deferred-holds-in
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
 import {
   createDeferredCycleStatement,
+  type DeferredCycleStatement,
   type DeferredHold,
   reservationIdConstraint,
 } from "./deferred-cycle-statement.js";
@@ -46,6 +47,13 @@ export interface LedgerCycleAnswers {
   balances: BalancesSeen[];
 }
 
+export interface LedgerCycleStatementsOptions {
+  /** The plain statement for batches of deferred holds alone (deferred-cycle-statement.ts); tests replace it. */
+  deferredCycle?: DeferredCycleStatement;
+  /** Milliseconds on a monotonic clock, for the pause after contended rows; `performance.now` by default. */
+  now?: () => number;
+}
+
 /** A deferred hold of the batch was refused or repeated: nothing of the batch was applied (migration 0021). */
 export class DeferredHoldNotTakenError extends Error {
   constructor(options: { cause: unknown }) {
@@ -76,22 +84,26 @@ type CycleRow = {
  * batch's statement afresh cost the gateway 110–190 µs a batch (bench/profile-findings.md, "Batch statements
  * compiled once"), which two instances on one key pay twice as often, their batches half as large.
  */
-export function createLedgerCycleStatements(db: Kysely<Database>): LedgerCycleStatements {
+export function createLedgerCycleStatements(
+  db: Kysely<Database>,
+  options: LedgerCycleStatementsOptions = {},
+): LedgerCycleStatements {
   const templates = new Map<string, StatementTemplate<CycleValues, CycleRow>>();
   const noRows: UsageRowsValues = { usageRows: [], rollups: [], modelRollups: [] };
-  const deferredCycle = createDeferredCycleStatement(db);
-  let contendedUntil = 0;
+  const deferredCycle = options.deferredCycle ?? createDeferredCycleStatement(db);
+  const clock = options.now ?? (() => performance.now());
+  let contendedUntil = Number.NEGATIVE_INFINITY;
   return {
     async run(settlements, holds, now) {
       const onlyDeferred = holds.every((hold): hold is DeferredHold => hold.settlement !== undefined);
-      if (settlements.length === 0 && holds.length > 0 && onlyDeferred && performance.now() >= contendedUntil) {
+      if (settlements.length === 0 && holds.length > 0 && onlyDeferred && clock() >= contendedUntil) {
         // A batch of deferred holds that provably writes each already settled, as one plain statement; any other
         // goes through the function, and so does every batch for a while after one found its rows locked.
         const answers = await deferredCycle.run(holds, now).catch((error: unknown) => {
           throw isRepeatedReservationId(error) ? new DeferredHoldNotTakenError({ cause: error }) : error;
         });
         if (typeof answers === "object") return { settled: [], ...answers };
-        if (answers === "contended") contendedUntil = performance.now() + contendedPauseMs;
+        if (answers === "contended") contendedUntil = clock() + contendedPauseMs;
       }
       const rows: NewUsageLog[] = [];
       for (const item of settlements) if (item.usageRow) rows.push(item.usageRow);
