@@ -26,7 +26,8 @@ import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledge
  * statement"); deferred-cycle-statement.test.ts compares both on random worlds.
  *
  * It never waits for a lock: a row another transaction holds (another instance's batch on the same key) is skipped,
- * and the batch then does not fit and answers `contended`. A statement that waited inside itself re-evaluated each
+ * and the batch then does not fit and answers `contended` (as it does for a row that is gone, a token deleted
+ * meanwhile, which the function then refuses as before). A statement that waited inside itself re-evaluated each
  * of its updates against the row the other transaction left, and two instances on one key spent half again as much
  * of PostgreSQL's CPU a request as through the function, whose locks are statements of their own.
  *
