@@ -4,12 +4,10 @@ import { describe, expect, it } from "vitest";
 import { insertTestToken } from "../testing/insert-test-token.js";
 import { insertTestUser } from "../testing/insert-test-user.js";
 import { openTestDatabases } from "../testing/open-test-databases.js";
-import { testUsageRow } from "../testing/test-usage-row.js";
+import { testUsageRow as rowOf } from "../testing/test-usage-row.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
 import { readRollupsAndRowSums } from "../../../test/support/compare-rollups-with-rows.js";
 import { createPostgresQuotaLedger, type PostgresQuotaLedger } from "./create-postgres-quota-ledger.js";
-
-const rowOf = testUsageRow;
 
 const postgres = (await openTestDatabases()).find((entry) => entry.name === "postgres")!.database;
 

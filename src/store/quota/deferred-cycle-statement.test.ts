@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { createLedgerWorlds, itemNames, randomFrom, usedBeforeName, type World } from "../testing/ledger-worlds.js";
 import { openTestDatabases } from "../testing/open-test-databases.js";
-import { testUsageRow } from "../testing/test-usage-row.js";
+import { testUsageRow as rowOf } from "../testing/test-usage-row.js";
 import { deferredHoldNotTakenCode } from "../migrations/create-deferred-holds-in-batches-migration.js";
 import {
   createDeferredCycleStatement,
@@ -14,8 +14,6 @@ import {
 const postgres = (await openTestDatabases()).find((entry) => entry.name === "postgres")!.database;
 const db = postgres.db;
 const { makeWorld, readWorld, insertUsedId } = createLedgerWorlds(db);
-
-const rowOf = testUsageRow;
 
 interface FunctionAnswer {
   held: string[];

@@ -4,12 +4,13 @@ import { createStatementTemplate, parameterFrom, type StatementTemplate } from "
 import {
   type UsageRowsShape,
   type UsageRowsValues,
+  usageRowsShapeKey,
   usageRowsShapeOf,
   usageRowsValues,
   usageRowWritesOfShape,
 } from "./ledger-usage-rows.js";
 import type { NewUsageLog } from "../usage-logs/insert-usage-logs.js";
-import type { BalancesSeen } from "./lone-ledger-statements.js";
+import { type BalancesSeen, balancesPerHold } from "./lone-ledger-statements.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 
 /**
@@ -76,7 +77,7 @@ export function createDeferredCycleStatement(db: Kysely<Database>): DeferredCycl
       for (const hold of holds) if (hold.settlement.usageRow) rows.push(hold.settlement.usageRow);
       const values: DeferredCycleValues = { holds, now, ...(rows.length === 0 ? noRows : usageRowsValues(rows)) };
       const shape = rows.length === 0 ? undefined : usageRowsShapeOf(values);
-      const key = shape === undefined ? "no rows" : `${shape.usageRows}/${shape.rollups}/${shape.modelRollups}`;
+      const key = shape === undefined ? "no rows" : usageRowsShapeKey(shape);
       let template = templates.get(key);
       if (template === undefined) {
         template = createStatementTemplate(db, deferredCycleStatement(shape));
@@ -85,14 +86,7 @@ export function createDeferredCycleStatement(db: Kysely<Database>): DeferredCycl
       const row = (await template.execute(values)).rows[0]!;
       if (!row.applied) return row.locked ? "not met" : "contended";
       const held = row.held ?? [];
-      return {
-        held,
-        balances: held.map((_, index) => ({
-          token_balance: row.token_balances?.[index] ?? null,
-          wallet_balance: row.wallet_balances?.[index] ?? null,
-          wallet_unlimited: row.wallets_unlimited?.[index] ?? null,
-        })),
-      };
+      return { held, balances: balancesPerHold(row, held.length) };
     },
   };
 }

@@ -4,6 +4,7 @@ import { createStatementTemplate, parameterFrom, type StatementTemplate } from "
 import {
   type UsageRowsShape,
   type UsageRowsValues,
+  usageRowsShapeKey,
   usageRowsShapeOf,
   usageRowsValues,
   usageRowWritesOfShape,
@@ -16,7 +17,7 @@ import {
   type DeferredHold,
   reservationIdConstraint,
 } from "./deferred-cycle-statement.js";
-import type { BalancesSeen } from "./lone-ledger-statements.js";
+import { type BalancesSeen, balancesPerHold } from "./lone-ledger-statements.js";
 import type { PostgresReserveInput, PostgresSettleInput } from "./postgres-ledger-items.js";
 import type { ReserveOutcome } from "./reserve-outcome.js";
 
@@ -117,7 +118,7 @@ export function createLedgerCycleStatements(
       // Holds alone commit without waiting for the flush; a deferred hold is settled, so its batch waits.
       const shape: CycleShape =
         settlements.length === 0 && !deferred ? "holds" : rows.length === 0 ? "settlements" : usageRowsShapeOf(values);
-      const key = typeof shape === "string" ? shape : `${shape.usageRows}/${shape.rollups}/${shape.modelRollups}`;
+      const key = typeof shape === "string" ? shape : usageRowsShapeKey(shape);
       let template = templates.get(key);
       if (template === undefined) {
         template = createStatementTemplate(db, cycleStatement(shape));
@@ -130,14 +131,7 @@ export function createLedgerCycleStatements(
         },
       );
       const held = row.held ?? [];
-      const balances = held.map(
-        (_, index): BalancesSeen => ({
-          token_balance: row.token_balances?.[index] ?? null,
-          wallet_balance: row.wallet_balances?.[index] ?? null,
-          wallet_unlimited: row.wallets_unlimited?.[index] ?? null,
-        }),
-      );
-      return { settled: row.settled ?? [], held, balances };
+      return { settled: row.settled ?? [], held, balances: balancesPerHold(row, held.length) };
     },
   };
 }

@@ -57,6 +57,11 @@ export function usageRowsShapeOf(values: UsageRowsValues): UsageRowsShape {
   };
 }
 
+/** A shape as one string, to find the statement template compiled for it. */
+export function usageRowsShapeKey(shape: UsageRowsShape): string {
+  return `${shape.usageRows}/${shape.rollups}/${shape.modelRollups}`;
+}
+
 /**
  * The same columns and values as insert-usage-logs.ts, and the rows' two rollups upserted by the same statement
  * (more writable CTEs), so the rollups stay exactly the sum of the rows on every instance. The rows come from each

@@ -141,6 +141,22 @@ export interface BalancesSeen {
   wallet_unlimited: number | null;
 }
 
+/** A batch statement's balances, one array per column (null for none), as each of its `count` holds saw them. */
+export function balancesPerHold(
+  row: {
+    token_balances: (string | null)[] | null;
+    wallet_balances: (string | null)[] | null;
+    wallets_unlimited: (number | null)[] | null;
+  },
+  count: number,
+): BalancesSeen[] {
+  return Array.from({ length: count }, (_, index) => ({
+    token_balance: row.token_balances?.[index] ?? null,
+    wallet_balance: row.wallet_balances?.[index] ?? null,
+    wallet_unlimited: row.wallets_unlimited?.[index] ?? null,
+  }));
+}
+
 /**
  * The hold's locks and decision, as `reserve_reservation_batch` makes them for one item: the token's row (when the
  * token is limited), then the wallet's, and which balance, if either, cannot cover the amount.
