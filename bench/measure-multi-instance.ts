@@ -2,11 +2,18 @@ import { chatBody } from "./bench-plan.js";
 import { runLoadPoint } from "./run-load-point.js";
 import { runSpreadLoadPoint, type SpreadLoadPointResult } from "./run-spread-load-point.js";
 import type { ChildServer } from "./start-child-server.js";
-import { directTarget, type GatewayLaunch, setUpstreamLatency, startGateway } from "./start-bench-servers.js";
+import {
+  directTarget,
+  type GatewayLaunch,
+  setUpstreamLatency,
+  startGateway,
+  startHandWrittenFloor,
+} from "./start-bench-servers.js";
 import {
   listDatabaseBackends,
   type PostgresGateways,
   readDatabaseCommits,
+  startPostgresFloors,
   startPostgresGateways,
 } from "./start-postgres-gateways.js";
 
@@ -24,6 +31,16 @@ export interface MultiInstanceRound {
    */
   sqlitePair?: { requestsPerSecond: number; cpuMicrosecondsPerRequest: number };
   postgres: MultiInstanceRow[];
+  /**
+   * The hand-written floor (children/hand-written-floor-process.ts) in the same round, at 0 ms only: on SQLite, and on
+   * the multi-instance mode's ledger alone and as two processes on one database and key (rows `hot key` and
+   * `2 instances, hot key`). What the same skeleton, with no framework, pays in each mode: the floor of the mode's
+   * aims. Absent at 20 ms and from results saved before it was measured.
+   */
+  floors?: {
+    sqlite: { requestsPerSecond: number; meanMs: number; cpuMicrosecondsPerRequest: number };
+    postgres: MultiInstanceRow[];
+  };
 }
 
 export interface MultiInstanceRow {
@@ -52,6 +69,11 @@ export interface MultiInstanceOptions {
   log(message: string): void;
 }
 
+const floorRows = [
+  { name: "hot key", instances: 1, keys: 1 },
+  { name: "2 instances, hot key", instances: 2, keys: 1 },
+];
+
 const rows = [
   { name: "hot key", instances: 1, keys: 1 },
   { name: "64 keys", instances: 1, keys: 64 },
@@ -62,8 +84,9 @@ const rows = [
 /**
  * The multi-instance mode (PostgreSQL + Redis) at the embedded mode's points: each round runs the fake directly, a
  * SQLite gateway's hot key, two SQLite gateways sharing nothing (the machine's ceiling for two instances), then one
- * PostgreSQL + Redis gateway and a pair of them on one database, with one hot key and with 64 keys; rounds alternate
- * so a slow spell of a shared machine falls on both modes. Ratios are what to read.
+ * PostgreSQL + Redis gateway and a pair of them on one database, with one hot key and with 64 keys, and at 0 ms the
+ * hand-written floor on each mode's ledger (one and two processes on PostgreSQL); rounds alternate so a slow spell of
+ * a shared machine falls on both modes. Ratios are what to read.
  */
 export async function measureMultiInstance(options: MultiInstanceOptions): Promise<MultiInstanceRound[]> {
   const { projectRoot, upstream, launch } = options;
@@ -73,11 +96,24 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
     throw error;
   });
   const deployments = new Map<number, PostgresGateways>();
+  const floorDeployments = new Map<number, PostgresGateways>();
+  const measureFloors = options.upstreamLatenciesMs.includes(0);
+  let sqliteFloor: Awaited<ReturnType<typeof startHandWrittenFloor>> | undefined;
   try {
     for (const instances of [1, 2])
       deployments.set(instances, await startPostgresGateways(projectRoot, upstream.url, launch, instances));
-    const spread = async (row: (typeof rows)[number], connections: number, durationSeconds: number) => {
-      const gateways = deployments.get(row.instances)!;
+    if (measureFloors) {
+      sqliteFloor = await startHandWrittenFloor(projectRoot, upstream.url);
+      for (const instances of [1, 2])
+        floorDeployments.set(instances, await startPostgresFloors(projectRoot, upstream.url, instances));
+    }
+    const spread = async (
+      row: { name: string; instances: number; keys: number },
+      connections: number,
+      durationSeconds: number,
+      from = deployments,
+    ) => {
+      const gateways = from.get(row.instances)!;
       const commitsAtStart = await readDatabaseCommits(gateways.databaseUrl);
       const result = await runSpreadLoadPoint({
         name: row.name,
@@ -99,6 +135,10 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
     for (const gateway of [sqlite, sqliteSecond])
       await runLoadPoint({ target: gateway.limited, connections: 64, durationSeconds: 2, body: chatBody });
     for (const row of rows) await spread(row, 64, 2);
+    if (sqliteFloor !== undefined) {
+      await runLoadPoint({ target: sqliteFloor, connections: 64, durationSeconds: 2, body: chatBody });
+      for (const row of floorRows) await spread(row, 64, 2, floorDeployments);
+    }
 
     const measured: MultiInstanceRound[] = [];
     for (const latencyMs of options.upstreamLatenciesMs) {
@@ -129,6 +169,28 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
             const { result, commits } = await spread(row, connections, durationSeconds);
             postgres.push(toRow(row, result, commits));
           }
+          let floors: MultiInstanceRound["floors"];
+          if (sqliteFloor !== undefined && latencyMs === 0) {
+            const embeddedFloor = await runLoadPoint({
+              target: sqliteFloor,
+              connections,
+              durationSeconds,
+              body: chatBody,
+            });
+            const postgresFloors: MultiInstanceRow[] = [];
+            for (const row of floorRows) {
+              const { result, commits } = await spread(row, connections, durationSeconds, floorDeployments);
+              postgresFloors.push(toRow(row, result, commits));
+            }
+            floors = {
+              sqlite: {
+                requestsPerSecond: embeddedFloor.requestsPerSecond,
+                meanMs: embeddedFloor.latency.meanMs,
+                cpuMicrosecondsPerRequest: embeddedFloor.serverCpuMicrosecondsPerRequest,
+              },
+              postgres: postgresFloors,
+            };
+          }
           const entry: MultiInstanceRound = {
             latencyMs,
             connections,
@@ -147,6 +209,7 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
                 ) / pairRate,
             },
             postgres,
+            ...(floors === undefined ? {} : { floors }),
           };
           measured.push(entry);
           options.log(describeRound(entry, round));
@@ -155,12 +218,16 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
     }
     return measured;
   } finally {
-    await Promise.all([sqlite.server.stop(), sqliteSecond.server.stop()]);
-    await Promise.all([...deployments.values()].map((gateways) => gateways.stop()));
+    await Promise.all([sqlite.server.stop(), sqliteSecond.server.stop(), sqliteFloor?.server.stop()]);
+    await Promise.all([...deployments.values(), ...floorDeployments.values()].map((gateways) => gateways.stop()));
   }
 }
 
-function toRow(row: (typeof rows)[number], result: SpreadLoadPointResult, commits: number): MultiInstanceRow {
+function toRow(
+  row: { name: string; instances: number; keys: number },
+  result: SpreadLoadPointResult,
+  commits: number,
+): MultiInstanceRow {
   const answered = result.latency.count + result.failures;
   return {
     ...row,
@@ -182,25 +249,40 @@ export function describeRound(entry: MultiInstanceRound, round: number): string 
     lines.push(
       `  SQLite 2 instances sharing nothing: ${entry.sqlitePair.requestsPerSecond.toFixed(0)} req/s (${(entry.sqlitePair.requestsPerSecond / entry.sqlite.requestsPerSecond).toFixed(2)}× one), ${entry.sqlitePair.cpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request`,
     );
-  for (const row of entry.postgres)
+  for (const row of entry.postgres) lines.push(`  PostgreSQL ${describeRow(row, entry)}`);
+  if (entry.floors) {
+    const floor = entry.floors.sqlite;
     lines.push(
-      `  PostgreSQL ${row.name}: ${row.requestsPerSecond.toFixed(0)} req/s (${(row.requestsPerSecond / entry.sqlite.requestsPerSecond).toFixed(2)}× SQLite), mean ${row.meanMs.toFixed(2)} ms, gateway ${row.gatewayCpuMicrosecondsPerRequest.toFixed(0)} µs + PostgreSQL ${row.postgresCpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request, ${row.commitsPerRequest.toFixed(2)} commits/request${row.failures > 0 ? `, failures ${JSON.stringify(row.failuresByKind)}` : ""}`,
+      `  floor on SQLite: ${floor.requestsPerSecond.toFixed(0)} req/s, mean ${floor.meanMs.toFixed(2)} ms, ${floor.cpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request`,
     );
+    for (const row of entry.floors.postgres) lines.push(`  floor on PostgreSQL ${describeRow(row, entry)}`);
+  }
   return lines.join("\n");
 }
 
-/** One figure of a row per round at one point (a ratio when `figure` divides by another row of the round). */
+function describeRow(row: MultiInstanceRow, entry: MultiInstanceRound): string {
+  return `${row.name}: ${row.requestsPerSecond.toFixed(0)} req/s (${(row.requestsPerSecond / entry.sqlite.requestsPerSecond).toFixed(2)}× SQLite), mean ${row.meanMs.toFixed(2)} ms, gateway ${row.gatewayCpuMicrosecondsPerRequest.toFixed(0)} µs + PostgreSQL ${row.postgresCpuMicrosecondsPerRequest.toFixed(0)} µs CPU/request, ${row.commitsPerRequest.toFixed(2)} commits/request${row.failures > 0 ? `, failures ${JSON.stringify(row.failuresByKind)}` : ""}`;
+}
+
+/**
+ * One figure of a row per round at one point (a ratio when `figure` divides by another row of the round). `rowsOf`
+ * picks the round's rows: the gateways' (default) or the hand-written floor's (a round without floors gives NaN).
+ */
 export function figuresPerRound(
   rounds: MultiInstanceRound[],
   latencyMs: number,
   connections: number,
   name: string,
   figure: (row: MultiInstanceRow, round: MultiInstanceRound) => number,
+  rowsOf: (round: MultiInstanceRound) => MultiInstanceRow[] = (round) => round.postgres,
 ): number[] {
   return rounds
     .filter((entry) => entry.latencyMs === latencyMs && entry.connections === connections)
     .map((entry) => {
-      const row = entry.postgres.find((candidate) => candidate.name === name);
+      const row = rowsOf(entry).find((candidate) => candidate.name === name);
       return row === undefined ? Number.NaN : figure(row, entry);
     });
 }
+
+/** The hand-written floor's PostgreSQL rows of a round (none where the floor was not measured). */
+export const floorRowsOf = (round: MultiInstanceRound): MultiInstanceRow[] => round.floors?.postgres ?? [];

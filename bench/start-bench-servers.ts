@@ -86,14 +86,24 @@ const floorApiKey = "sk-floorbenchfloorbenchfloorbenchfloorbenchfloorbench";
 
 /**
  * The measured floor of the CPU aim: the work a validating, authenticating, billing gateway must do, by hand on
- * node:http and undici with the gateway's own validator and SQLite ledger and nothing else (children/hand-written-floor-process.ts).
+ * node:http and undici with the gateway's own validator and ledger and nothing else (children/hand-written-floor-process.ts).
+ * Its ledger is SQLite's, or with `postgresUrl` PostgreSQL's (the multi-instance mode's floor; floors may share one).
  */
-export async function startHandWrittenFloor(projectRoot: string, upstreamUrl: string): Promise<BenchTarget> {
+export async function startHandWrittenFloor(
+  projectRoot: string,
+  upstreamUrl: string,
+  postgresUrl?: string,
+): Promise<BenchTarget> {
   const server = await startChildServer({
     name: "hand-written floor",
     cwd: projectRoot,
     args: ["--import", "tsx", "bench/children/hand-written-floor-process.ts"],
-    environment: { BENCH_PROXY_TARGET: upstreamUrl, BENCH_UPSTREAM_KEY: upstreamKey, BENCH_FLOOR_KEY: floorApiKey },
+    environment: {
+      BENCH_PROXY_TARGET: upstreamUrl,
+      BENCH_UPSTREAM_KEY: upstreamKey,
+      BENCH_FLOOR_KEY: floorApiKey,
+      ...(postgresUrl === undefined ? {} : { BENCH_FLOOR_DATABASE_URL: postgresUrl }),
+    },
     ready: { ipc: true },
   });
   return { name: handWrittenFloorName, server, url: server.url, headers: { authorization: `Bearer ${floorApiKey}` } };

@@ -2,7 +2,13 @@ import crypto from "node:crypto";
 import pg from "pg";
 import type { ChildServer } from "./start-child-server.js";
 import { provisionGatewayToken } from "./provision-gateway-token.js";
-import { benchModel, type GatewayLaunch, startGatewayProcess, upstreamKey } from "./start-bench-servers.js";
+import {
+  benchModel,
+  type GatewayLaunch,
+  startGatewayProcess,
+  startHandWrittenFloor,
+  upstreamKey,
+} from "./start-bench-servers.js";
 
 /** The PostgreSQL server and Redis the multi-instance points run against (BENCH_POSTGRES_URL, BENCH_REDIS_URL). */
 export const benchPostgresServerUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -78,6 +84,41 @@ export async function startPostgresGateways(
       servers: started.map((gateway) => gateway.server),
       urls: started.map((gateway) => gateway.url),
       keyHeaders,
+      databaseUrl,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * The hand-written floor on the multi-instance mode's ledger: `instances` floor processes
+ * (children/hand-written-floor-process.ts) on one fresh PostgreSQL database, one key, started one after the other
+ * (the first creates the key's user and token). Their figures are what the same skeleton pays on PostgreSQL, beside
+ * the SQLite floor's.
+ */
+export async function startPostgresFloors(
+  projectRoot: string,
+  upstreamUrl: string,
+  instances: number,
+): Promise<PostgresGateways> {
+  const databaseName = `bench_floor_${crypto.randomBytes(6).toString("hex")}`;
+  await administer(`create database ${databaseName}`);
+  const databaseUrl = withDatabase(benchPostgresServerUrl, databaseName);
+  const started: Awaited<ReturnType<typeof startHandWrittenFloor>>[] = [];
+  const stop = async () => {
+    await Promise.all(started.map((floor) => floor.server.stop()));
+    await administer(`drop database if exists ${databaseName} with (force)`);
+  };
+  try {
+    for (let index = 0; index < instances; index += 1)
+      started.push(await startHandWrittenFloor(projectRoot, upstreamUrl, databaseUrl));
+    return {
+      servers: started.map((floor) => floor.server),
+      urls: started.map((floor) => floor.url),
+      keyHeaders: [started[0]!.headers],
       databaseUrl,
       stop,
     };

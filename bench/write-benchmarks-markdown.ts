@@ -2,7 +2,12 @@ import { formatUsageLogsAtScale } from "./measure-usage-logs-at-scale.js";
 import type { BenchResults } from "./bench-results.js";
 import { evaluateAims } from "./evaluate-aims.js";
 import { median } from "./pick-median-round.js";
-import { type MultiInstanceRound, type MultiInstanceRow, figuresPerRound } from "./measure-multi-instance.js";
+import {
+  floorRowsOf,
+  figuresPerRound,
+  type MultiInstanceRound,
+  type MultiInstanceRow,
+} from "./measure-multi-instance.js";
 import type { ProfileEntry } from "./summarise-cpu-profile.js";
 import { formatTaskDrainSection } from "./format-task-drain-section.js";
 import { directName, undiciPassThroughName } from "./target-names.js";
@@ -313,21 +318,35 @@ function multiInstanceSection(rounds: MultiInstanceRound[]): string {
           median(pairs.map(({ entry, pair }) => pair.requestsPerSecond / entry.sqlite.requestsPerSecond)),
         )}× | | ${format(median(pairs.map(({ pair }) => pair.cpuMicrosecondsPerRequest)), 0)} | | |`,
       );
-    for (const name of atPoint[0]!.postgres.map((row) => row.name)) {
+    const postgresLine = (
+      target: string,
+      name: string,
+      rowsOf?: (round: MultiInstanceRound) => MultiInstanceRow[],
+    ): string => {
       const figure = (read: (row: MultiInstanceRow, entry: MultiInstanceRound) => number) =>
-        median(figuresPerRound(rounds, latencyMs, connections, name, read));
+        median(figuresPerRound(atPoint, latencyMs, connections, name, read, rowsOf).filter(Number.isFinite));
+      return `| | ${target} | ${format(
+        figure((row) => row.requestsPerSecond),
+        0,
+      )} | ${format(figure((row, entry) => row.requestsPerSecond / entry.sqlite.requestsPerSecond))}× | ${format(figure((row) => row.meanMs))} | ${format(
+        figure((row) => row.gatewayCpuMicrosecondsPerRequest),
+        0,
+      )} | ${format(
+        figure((row) => row.postgresCpuMicrosecondsPerRequest),
+        0,
+      )} | ${format(figure((row) => row.commitsPerRequest))} |`;
+    };
+    for (const name of atPoint[0]!.postgres.map((row) => row.name))
+      lines.push(postgresLine(`PostgreSQL + Redis, ${name}`, name));
+    const floors = atPoint.flatMap((entry) => (entry.floors ? [{ entry, floor: entry.floors.sqlite }] : []));
+    if (floors.length > 0) {
       lines.push(
-        `| | PostgreSQL + Redis, ${name} | ${format(
-          figure((row) => row.requestsPerSecond),
-          0,
-        )} | ${format(figure((row, entry) => row.requestsPerSecond / entry.sqlite.requestsPerSecond))}× | ${format(figure((row) => row.meanMs))} | ${format(
-          figure((row) => row.gatewayCpuMicrosecondsPerRequest),
-          0,
-        )} | ${format(
-          figure((row) => row.postgresCpuMicrosecondsPerRequest),
-          0,
-        )} | ${format(figure((row) => row.commitsPerRequest))} |`,
+        `| | hand-written floor, SQLite | ${format(median(floors.map(({ floor }) => floor.requestsPerSecond)), 0)} | ${format(
+          median(floors.map(({ entry, floor }) => floor.requestsPerSecond / entry.sqlite.requestsPerSecond)),
+        )}× | ${format(median(floors.map(({ floor }) => floor.meanMs)))} | ${format(median(floors.map(({ floor }) => floor.cpuMicrosecondsPerRequest)), 0)} | | |`,
       );
+      for (const row of floors[0]!.entry.floors!.postgres)
+        lines.push(postgresLine(`hand-written floor, PostgreSQL, ${row.name}`, row.name, floorRowsOf));
     }
   }
   return `## Multi-instance mode: PostgreSQL + Redis
@@ -339,7 +358,10 @@ gets one, so the two-instance rows there carry two requests at a time), with one
 round, and two SQLite gateways that share nothing (each its own database and key, the connections split as for the
 pairs): what two instances serve on this machine when nothing is shared. Gateway CPU is the instances' together;
 PostgreSQL CPU is that of the database's backends (the gateways' pooled connections; the server's shared writer
-processes are not counted); commits are the database's (\`pg_stat_database\`). Medians over rounds.
+processes are not counted); commits are the database's (\`pg_stat_database\`). At 0 ms the hand-written floor
+(bench/children/hand-written-floor-process.ts: the same validation, key lookup, hold, upstream call, settlement with
+its usage row and answer, by hand with no framework) runs on each mode's ledger in the same rounds, one process and
+two on one PostgreSQL key: what the mode costs with nothing of the gateway around it. Medians over rounds.
 
 | Point | Target | req/s | × SQLite | mean ms | gateway CPU µs/req | PostgreSQL CPU µs/req | commits/req |
 | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |
