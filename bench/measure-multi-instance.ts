@@ -33,8 +33,8 @@ export interface MultiInstanceRound {
   postgres: MultiInstanceRow[];
   /**
    * The hand-written floor (children/hand-written-floor-process.ts) in the same round, at 0 ms only: on SQLite, and on
-   * the multi-instance mode's ledger alone and as two processes on one database and key (rows `hot key` and
-   * `2 instances, hot key`). What the same skeleton, with no framework, pays in each mode: the floor of the mode's
+   * the multi-instance mode's ledger alone, as two processes on one database and key, and as two processes with a key
+   * of their own user each (rows `hot key`, `2 instances, hot key`, `2 instances, a key and user each`). What the same skeleton, with no framework, pays in each mode: the floor of the mode's
    * aims. Absent at 20 ms and from results saved before it was measured.
    */
   floors?: {
@@ -70,8 +70,11 @@ export interface MultiInstanceOptions {
 }
 
 const floorRows = [
-  { name: "hot key", instances: 1, keys: 1 },
-  { name: "2 instances, hot key", instances: 2, keys: 1 },
+  { name: "hot key", instances: 1, keys: 1, keyEach: false },
+  { name: "2 instances, hot key", instances: 2, keys: 1, keyEach: false },
+  // Two floors sharing the database but no row (each its own key of its own user): what the pair pays for sharing
+  // one key's rows, beside what it pays for sharing the machine and the database.
+  { name: "2 instances, a key and user each", instances: 2, keys: 2, keyEach: true },
 ];
 
 const rows = [
@@ -85,7 +88,8 @@ const rows = [
  * The multi-instance mode (PostgreSQL + Redis) at the embedded mode's points: each round runs the fake directly, a
  * SQLite gateway's hot key, two SQLite gateways sharing nothing (the machine's ceiling for two instances), then one
  * PostgreSQL + Redis gateway and a pair of them on one database, with one hot key and with 64 keys, and at 0 ms the
- * hand-written floor on each mode's ledger (one and two processes on PostgreSQL); rounds alternate so a slow spell of
+ * hand-written floor on each mode's ledger (one and two processes on PostgreSQL, two on one key and two on a key and
+ * user each); rounds alternate so a slow spell of
  * a shared machine falls on both modes. Ratios are what to read.
  */
 export async function measureMultiInstance(options: MultiInstanceOptions): Promise<MultiInstanceRound[]> {
@@ -96,7 +100,7 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
     throw error;
   });
   const deployments = new Map<number, PostgresGateways>();
-  const floorDeployments = new Map<number, PostgresGateways>();
+  const floorDeployments = new Map<string, PostgresGateways>();
   const measureFloors = options.upstreamLatenciesMs.includes(0);
   let sqliteFloor: Awaited<ReturnType<typeof startHandWrittenFloor>> | undefined;
   try {
@@ -104,16 +108,18 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
       deployments.set(instances, await startPostgresGateways(projectRoot, upstream.url, launch, instances));
     if (measureFloors) {
       sqliteFloor = await startHandWrittenFloor(projectRoot, upstream.url);
-      for (const instances of [1, 2])
-        floorDeployments.set(instances, await startPostgresFloors(projectRoot, upstream.url, instances));
+      for (const row of floorRows)
+        floorDeployments.set(
+          row.name,
+          await startPostgresFloors(projectRoot, upstream.url, row.instances, row.keyEach ? "a key each" : "one key"),
+        );
     }
     const spread = async (
-      row: { name: string; instances: number; keys: number },
+      row: { name: string; instances: number; keys: number; keyEach?: boolean },
       connections: number,
       durationSeconds: number,
-      from = deployments,
+      gateways = deployments.get(row.instances)!,
     ) => {
-      const gateways = from.get(row.instances)!;
       const commitsAtStart = await readDatabaseCommits(gateways.databaseUrl);
       const result = await runSpreadLoadPoint({
         name: row.name,
@@ -121,6 +127,7 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
         gatewayPids: gateways.servers.map((server) => server.process.pid!),
         listDatabaseBackends: () => listDatabaseBackends(gateways.databaseUrl),
         keyHeaders: gateways.keyHeaders.slice(0, row.keys),
+        keyPerInstance: row.keyEach === true,
         connections,
         durationSeconds,
         body: chatBody,
@@ -137,7 +144,7 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
     for (const row of rows) await spread(row, 64, 2);
     if (sqliteFloor !== undefined) {
       await runLoadPoint({ target: sqliteFloor, connections: 64, durationSeconds: 2, body: chatBody });
-      for (const row of floorRows) await spread(row, 64, 2, floorDeployments);
+      for (const row of floorRows) await spread(row, 64, 2, floorDeployments.get(row.name));
     }
 
     const measured: MultiInstanceRound[] = [];
@@ -179,7 +186,12 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
             });
             const postgresFloors: MultiInstanceRow[] = [];
             for (const row of floorRows) {
-              const { result, commits } = await spread(row, connections, durationSeconds, floorDeployments);
+              const { result, commits } = await spread(
+                row,
+                connections,
+                durationSeconds,
+                floorDeployments.get(row.name),
+              );
               postgresFloors.push(toRow(row, result, commits));
             }
             floors = {

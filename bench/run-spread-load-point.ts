@@ -15,8 +15,12 @@ export interface SpreadLoadPointOptions {
    * again at the end, as a pool opens connections for a load after closing its idle ones.
    */
   listDatabaseBackends: () => Promise<number[]>;
-  /** `authorization` headers; request n of a connection uses key (connection + n) mod keys. */
+  /**
+   * `authorization` headers; request n of a connection uses key (connection + n) mod keys, or with `keyPerInstance`
+   * instance i always key i mod keys (instances that share no row).
+   */
   keyHeaders: Record<string, string>[];
+  keyPerInstance?: boolean;
   connections: number;
   durationSeconds: number;
   body: string;
@@ -55,7 +59,7 @@ export async function runSpreadLoadPoint(options: SpreadLoadPointOptions): Promi
   const startedAt = performance.now();
   const perInstance = Math.max(1, Math.round(options.connections / options.urls.length));
   let nextKey = 0;
-  const runs = options.urls.map((url) => {
+  const runs = options.urls.map((url, instanceIndex) => {
     const instance = autocannon({
       url: `${url}/v1/chat/completions`,
       method: "POST",
@@ -66,7 +70,9 @@ export async function runSpreadLoadPoint(options: SpreadLoadPointOptions): Promi
       requests: [
         {
           setupRequest: (request: { headers?: Record<string, string> }) => {
-            const key = options.keyHeaders[nextKey++ % options.keyHeaders.length]!;
+            const key = options.keyPerInstance
+              ? options.keyHeaders[instanceIndex % options.keyHeaders.length]!
+              : options.keyHeaders[nextKey++ % options.keyHeaders.length]!;
             return { ...request, headers: { ...request.headers, "content-type": "application/json", ...key } };
           },
         },

@@ -87,13 +87,15 @@ const floorApiKey = "sk-floorbenchfloorbenchfloorbenchfloorbenchfloorbench";
 /**
  * The measured floor of the CPU aim: the work a validating, authenticating, billing gateway must do, by hand on
  * node:http and undici with the gateway's own validator and ledger and nothing else (children/hand-written-floor-process.ts).
- * Its ledger is SQLite's, or with `postgresUrl` PostgreSQL's (the multi-instance mode's floor; floors may share one).
+ * Its ledger is SQLite's, or with `postgresUrl` PostgreSQL's (the multi-instance mode's floor; floors may share one,
+ * on one key, or each on a key of its own with `keySuffix`: a key's floor provisions it with a user of its own).
  */
 export async function startHandWrittenFloor(
   projectRoot: string,
   upstreamUrl: string,
-  postgresUrl?: string,
+  { postgresUrl, keySuffix = "" }: { postgresUrl?: string; keySuffix?: string } = {},
 ): Promise<BenchTarget> {
+  const apiKey = `${floorApiKey}${keySuffix}`;
   const server = await startChildServer({
     name: "hand-written floor",
     cwd: projectRoot,
@@ -101,12 +103,12 @@ export async function startHandWrittenFloor(
     environment: {
       BENCH_PROXY_TARGET: upstreamUrl,
       BENCH_UPSTREAM_KEY: upstreamKey,
-      BENCH_FLOOR_KEY: floorApiKey,
+      BENCH_FLOOR_KEY: apiKey,
       ...(postgresUrl === undefined ? {} : { BENCH_FLOOR_DATABASE_URL: postgresUrl }),
     },
     ready: { ipc: true },
   });
-  return { name: handWrittenFloorName, server, url: server.url, headers: { authorization: `Bearer ${floorApiKey}` } };
+  return { name: handWrittenFloorName, server, url: server.url, headers: { authorization: `Bearer ${apiKey}` } };
 }
 
 /** The issue's reference stack: bare Express 5 + JSON parsing + an undici pass-through (children/bare-express-proxy-process.ts). */

@@ -95,14 +95,15 @@ export async function startPostgresGateways(
 
 /**
  * The hand-written floor on the multi-instance mode's ledger: `instances` floor processes
- * (children/hand-written-floor-process.ts) on one fresh PostgreSQL database, one key, started one after the other
- * (the first creates the key's user and token). Their figures are what the same skeleton pays on PostgreSQL, beside
+ * (children/hand-written-floor-process.ts) on one fresh PostgreSQL database, started one after the other, on one key
+ * (the first creates its user and token) or on a key of a user of its own each (`keyHeaders[i]` is process i's). Their figures are what the same skeleton pays on PostgreSQL, beside
  * the SQLite floor's.
  */
 export async function startPostgresFloors(
   projectRoot: string,
   upstreamUrl: string,
   instances: number,
+  keys: "one key" | "a key each" = "one key",
 ): Promise<PostgresGateways> {
   const databaseName = `bench_floor_${crypto.randomBytes(6).toString("hex")}`;
   await administer(`create database ${databaseName}`);
@@ -114,11 +115,16 @@ export async function startPostgresFloors(
   };
   try {
     for (let index = 0; index < instances; index += 1)
-      started.push(await startHandWrittenFloor(projectRoot, upstreamUrl, databaseUrl));
+      started.push(
+        await startHandWrittenFloor(projectRoot, upstreamUrl, {
+          postgresUrl: databaseUrl,
+          ...(keys === "a key each" ? { keySuffix: `${index}` } : {}),
+        }),
+      );
     return {
       servers: started.map((floor) => floor.server),
       urls: started.map((floor) => floor.url),
-      keyHeaders: [started[0]!.headers],
+      keyHeaders: keys === "a key each" ? started.map((floor) => floor.headers) : [started[0]!.headers],
       databaseUrl,
       stop,
     };

@@ -35,8 +35,9 @@ export interface FloorStore {
 const tokenCacheMs = 2_000;
 
 /**
- * The floor's store: on PostgreSQL when `postgresUrl` is given (several floors may share it: the first creates the
- * user and the token, the others find them), else on a SQLite file of its own.
+ * The floor's store: on PostgreSQL when `postgresUrl` is given (several floors may share it: the first of a key
+ * creates its token and the token's user, named after the key, and the others of that key find them), else on a
+ * SQLite file of its own.
  */
 export async function openFloorStore(keyHash: string, postgresUrl: string | undefined): Promise<FloorStore> {
   return postgresUrl === undefined ? openSqliteFloorStore(keyHash) : openPostgresFloorStore(keyHash, postgresUrl);
@@ -104,10 +105,11 @@ async function openPostgresFloorStore(keyHash: string, postgresUrl: string): Pro
   const database = await openDatabase(postgresUrl);
   const { db } = database;
   const createdTime = Math.floor(Date.now() / 1000);
-  await sql`insert into users (username, password_hash, created_time) values ('floor', 'x', ${createdTime})
+  const username = `floor-${keyHash.slice(0, 12)}`;
+  await sql`insert into users (username, password_hash, created_time) values (${username}, 'x', ${createdTime})
             on conflict (username) do nothing`.execute(db);
   await sql`insert into tokens (user_id, name, key_hash, key_encrypted, remain_quota, created_time)
-            select id, 'floor', ${keyHash}, 'x', ${1e15}, ${createdTime} from users where username = 'floor'
+            select id, 'floor', ${keyHash}, 'x', ${1e15}, ${createdTime} from users where username = ${username}
               and not exists (select 1 from tokens where key_hash = ${keyHash})`.execute(db);
   const ledger = createPostgresQuotaLedger(db, { now: () => Math.floor(Date.now() / 1000) });
   return {
