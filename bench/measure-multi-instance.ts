@@ -34,8 +34,9 @@ export interface MultiInstanceRound {
   /**
    * The hand-written floor (children/hand-written-floor-process.ts) in the same round, at 0 ms only: on SQLite, and on
    * the multi-instance mode's ledger alone, as two processes on one database and key, and as two processes with a key
-   * of their own user each (rows `hot key`, `2 instances, hot key`, `2 instances, a key and user each`). What the same skeleton, with no framework, pays in each mode: the floor of the mode's
-   * aims. Absent at 20 ms and from results saved before it was measured.
+   * of their own user each (rows `hot key`, `2 instances, hot key`, `2 instances, a key and user each`). What the
+   * same skeleton, with no framework, pays in each mode: the floor of the mode's aims. Absent at 20 ms and from
+   * results saved before it was measured.
    */
   floors?: {
     sqlite: { requestsPerSecond: number; meanMs: number; cpuMicrosecondsPerRequest: number };

@@ -96,8 +96,8 @@ export async function startPostgresGateways(
 /**
  * The hand-written floor on the multi-instance mode's ledger: `instances` floor processes
  * (children/hand-written-floor-process.ts) on one fresh PostgreSQL database, started one after the other, on one key
- * (the first creates its user and token) or on a key of a user of its own each (`keyHeaders[i]` is process i's). Their figures are what the same skeleton pays on PostgreSQL, beside
- * the SQLite floor's.
+ * (the first creates its user and token) or on a key of a user of its own each (`keyHeaders[i]` is process i's).
+ * Their figures are what the same skeleton pays on PostgreSQL, beside the SQLite floor's.
  */
 export async function startPostgresFloors(
   projectRoot: string,
