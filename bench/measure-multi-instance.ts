@@ -70,7 +70,16 @@ export interface MultiInstanceOptions {
   log(message: string): void;
 }
 
-const floorRows = [
+/** A row of a point: which deployment it loads and how its connections pick keys. */
+interface PointRow {
+  name: string;
+  instances: number;
+  keys: number;
+  /** Instance i always sends key i (instances that share no row), instead of every connection walking the keys. */
+  keyEach?: boolean;
+}
+
+const floorRows: PointRow[] = [
   { name: "hot key", instances: 1, keys: 1, keyEach: false },
   { name: "2 instances, hot key", instances: 2, keys: 1, keyEach: false },
   // Two floors sharing the database but no row (each its own key of its own user): what the pair pays for sharing
@@ -78,7 +87,7 @@ const floorRows = [
   { name: "2 instances, a key and user each", instances: 2, keys: 2, keyEach: true },
 ];
 
-const rows = [
+const rows: PointRow[] = [
   { name: "hot key", instances: 1, keys: 1 },
   { name: "64 keys", instances: 1, keys: 64 },
   { name: "2 instances, hot key", instances: 2, keys: 1 },
@@ -89,9 +98,8 @@ const rows = [
  * The multi-instance mode (PostgreSQL + Redis) at the embedded mode's points: each round runs the fake directly, a
  * SQLite gateway's hot key, two SQLite gateways sharing nothing (the machine's ceiling for two instances), then one
  * PostgreSQL + Redis gateway and a pair of them on one database, with one hot key and with 64 keys, and at 0 ms the
- * hand-written floor on each mode's ledger (one and two processes on PostgreSQL, two on one key and two on a key and
- * user each); rounds alternate so a slow spell of
- * a shared machine falls on both modes. Ratios are what to read.
+ * hand-written floor on each mode's ledger (on PostgreSQL one process, two on one key, and two on a key and user
+ * each); rounds alternate so a slow spell of a shared machine falls on both modes. Ratios are what to read.
  */
 export async function measureMultiInstance(options: MultiInstanceOptions): Promise<MultiInstanceRound[]> {
   const { projectRoot, upstream, launch } = options;
@@ -116,7 +124,7 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
         );
     }
     const spread = async (
-      row: { name: string; instances: number; keys: number; keyEach?: boolean },
+      row: PointRow,
       connections: number,
       durationSeconds: number,
       gateways = deployments.get(row.instances)!,
@@ -236,11 +244,7 @@ export async function measureMultiInstance(options: MultiInstanceOptions): Promi
   }
 }
 
-function toRow(
-  row: { name: string; instances: number; keys: number },
-  result: SpreadLoadPointResult,
-  commits: number,
-): MultiInstanceRow {
+function toRow(row: PointRow, result: SpreadLoadPointResult, commits: number): MultiInstanceRow {
   const answered = result.latency.count + result.failures;
   return {
     ...row,

@@ -298,6 +298,9 @@ ${findings.trim()}
 ${results.taskDrain ? `\n${formatTaskDrainSection(results.taskDrain)}\n` : ""}`;
 }
 
+/** A SQLite row's readings in a round: the SQLite pair has no mean (two load generators), the floor has one. */
+type SqliteReading = { requestsPerSecond: number; meanMs?: number; cpuMicrosecondsPerRequest: number };
+
 /** The multi-instance mode beside SQLite: per point and row, the median over rounds of each figure. */
 function multiInstanceSection(rounds: MultiInstanceRound[]): string {
   const points = [...new Set(rounds.map((entry) => `${entry.latencyMs}:${entry.connections}`))];
@@ -311,13 +314,29 @@ function multiInstanceSection(rounds: MultiInstanceRound[]): string {
     lines.push(
       `| ${latencyMs} ms, c=${connections} | SQLite, hot key | ${format(sqliteRate, 0)} | 1.00× | ${format(sqliteMean)} | ${format(sqliteCpu, 0)} | | |`,
     );
-    const pairs = atPoint.flatMap((entry) => (entry.sqlitePair ? [{ entry, pair: entry.sqlitePair }] : []));
-    if (pairs.length > 0)
-      lines.push(
-        `| | SQLite, 2 instances sharing nothing | ${format(median(pairs.map(({ pair }) => pair.requestsPerSecond)), 0)} | ${format(
-          median(pairs.map(({ entry, pair }) => pair.requestsPerSecond / entry.sqlite.requestsPerSecond)),
-        )}× | | ${format(median(pairs.map(({ pair }) => pair.cpuMicrosecondsPerRequest)), 0)} | | |`,
+    // A SQLite row measured beside the PostgreSQL ones (absent from rounds saved before it was measured).
+    const sqliteLine = (target: string, read: (entry: MultiInstanceRound) => SqliteReading | undefined) => {
+      const readings = atPoint.flatMap((entry) => {
+        const reading = read(entry);
+        return reading === undefined ? [] : [{ entry, reading }];
+      });
+      if (readings.length === 0) return;
+      const figure = (of: (reading: SqliteReading, entry: MultiInstanceRound) => number | undefined) => {
+        const values = readings.flatMap(({ entry, reading }) => of(reading, entry) ?? []);
+        return values.length === 0 ? "" : format(median(values), 0);
+      };
+      const ratio = median(
+        readings.map(({ entry, reading }) => reading.requestsPerSecond / entry.sqlite.requestsPerSecond),
       );
+      lines.push(
+        `| | ${target} | ${figure((reading) => reading.requestsPerSecond)} | ${format(ratio)}× | ${
+          readings.every(({ reading }) => reading.meanMs !== undefined)
+            ? format(median(readings.map(({ reading }) => reading.meanMs!)))
+            : ""
+        } | ${figure((reading) => reading.cpuMicrosecondsPerRequest)} | | |`,
+      );
+    };
+    sqliteLine("SQLite, 2 instances sharing nothing", (entry) => entry.sqlitePair);
     const postgresLine = (
       target: string,
       name: string,
@@ -338,16 +357,10 @@ function multiInstanceSection(rounds: MultiInstanceRound[]): string {
     };
     for (const name of atPoint[0]!.postgres.map((row) => row.name))
       lines.push(postgresLine(`PostgreSQL + Redis, ${name}`, name));
-    const floors = atPoint.flatMap((entry) => (entry.floors ? [{ entry, floor: entry.floors.sqlite }] : []));
-    if (floors.length > 0) {
-      lines.push(
-        `| | hand-written floor, SQLite | ${format(median(floors.map(({ floor }) => floor.requestsPerSecond)), 0)} | ${format(
-          median(floors.map(({ entry, floor }) => floor.requestsPerSecond / entry.sqlite.requestsPerSecond)),
-        )}× | ${format(median(floors.map(({ floor }) => floor.meanMs)))} | ${format(median(floors.map(({ floor }) => floor.cpuMicrosecondsPerRequest)), 0)} | | |`,
-      );
-      for (const row of floors[0]!.entry.floors!.postgres)
-        lines.push(postgresLine(`hand-written floor, PostgreSQL, ${row.name}`, row.name, floorRowsOf));
-    }
+    sqliteLine("hand-written floor, SQLite", (entry) => entry.floors?.sqlite);
+    const floorRows = atPoint.find((entry) => entry.floors !== undefined)?.floors?.postgres ?? [];
+    for (const row of floorRows)
+      lines.push(postgresLine(`hand-written floor, PostgreSQL, ${row.name}`, row.name, floorRowsOf));
   }
   return `## Multi-instance mode: PostgreSQL + Redis
 
@@ -360,8 +373,9 @@ pairs): what two instances serve on this machine when nothing is shared. Gateway
 PostgreSQL CPU is that of the database's backends (the gateways' pooled connections; the server's shared writer
 processes are not counted); commits are the database's (\`pg_stat_database\`). At 0 ms the hand-written floor
 (bench/children/hand-written-floor-process.ts: the same validation, key lookup, hold, upstream call, settlement with
-its usage row and answer, by hand with no framework) runs on each mode's ledger in the same rounds, one process and
-two on one PostgreSQL key: what the mode costs with nothing of the gateway around it. Medians over rounds.
+its usage row and answer, by hand with no framework) runs on each mode's ledger in the same rounds: on PostgreSQL one
+process, two on one key, and two on a key and user each (sharing no row). What the mode costs with nothing of the
+gateway around it. Medians over rounds.
 
 | Point | Target | req/s | × SQLite | mean ms | gateway CPU µs/req | PostgreSQL CPU µs/req | commits/req |
 | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |

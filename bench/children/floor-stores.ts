@@ -114,10 +114,10 @@ async function openPostgresFloorStore(keyHash: string, postgresUrl: string): Pro
   const ledger = createPostgresQuotaLedger(db, { now: () => Math.floor(Date.now() / 1000) });
   return {
     findToken: cachedTokens(async (hash) => {
+      // The pool reads bigint columns as numbers (open-database.ts), so the row is a FloorToken as it comes.
       const found = await sql<FloorToken>`select id, user_id, name, status, expired_time from tokens
                                           where key_hash = ${hash}`.execute(db);
-      const row = found.rows[0];
-      return row === undefined ? undefined : { ...row, id: Number(row.id), user_id: Number(row.user_id) };
+      return found.rows[0];
     }),
     async hold(token, requestId, amount) {
       const input = { requestId, tokenId: token.id, userId: token.user_id, amount, tokenLimited: true };
