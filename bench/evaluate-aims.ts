@@ -168,8 +168,8 @@ export function evaluateAims(results: BenchResults): AimVerdict[] {
   const gatewayStreams = results.openStreams.find((entry) => entry.target === gatewayName);
   const undiciStreams = results.openStreams.find((entry) => entry.target === undiciPassThroughName);
   const aboveIdleMegabytes = gatewayStreams ? gatewayStreams.aboveIdleMiB / megabytesInMiB : Number.NaN;
-  // RSS lower with the streams open than idle means a collection freed the warm-up's garbage between the two
-  // readings: the difference then says nothing of what the streams take, so it cannot pass the aim.
+  // RSS lower with the streams open than idle means the process gave back memory the warm-up had left it between
+  // the two readings: the difference then says nothing of what the streams take, so it cannot pass the aim.
   const unreadable = aboveIdleMegabytes < 0;
   verdicts.push({
     aim: `${gatewayStreams?.streams.toLocaleString("en") ?? "1,000"} open streams: ≤ 30 MB above idle`,
