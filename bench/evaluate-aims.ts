@@ -234,43 +234,37 @@ export function evaluateMultiInstanceAims(
     return `gateway ${median(gateway).toFixed(0)} µs + PostgreSQL ${median(database).toFixed(0)} µs per request`;
   };
   const verdicts: AimVerdict[] = [];
+  const versusSqlite = (name: string) =>
+    figuresPerRound(rounds, 0, 64, name, (row, round) => row.requestsPerSecond / round.sqlite.requestsPerSecond);
   for (const name of ["hot key", "64 keys"]) {
-    const versusSqlite = figuresPerRound(
-      rounds,
-      0,
-      64,
-      name,
-      (row, round) => row.requestsPerSecond / round.sqlite.requestsPerSecond,
-    );
+    const ratios = versusSqlite(name);
     verdicts.push({
       aim: `PostgreSQL + Redis, ${name}, 0 ms upstream, c=64: ≥ 0.70 of SQLite's (hot key) requests/s`,
       cpu: cpuOf(name, 0, 64),
-      measured: listed(versusSqlite),
-      passed: median(versusSqlite) >= 0.7,
+      measured: listed(ratios),
+      passed: median(ratios) >= 0.7,
     });
   }
   // Portkey does not run in these rounds; the aim chains two medians of same-round ratios: PostgreSQL + Redis against
   // the SQLite gateway here, and the SQLite gateway against Portkey in the main points (the floor likewise).
   if (sqliteVersusPortkey !== undefined) {
-    const sqliteOf = (name: string, rowsOf?: (round: MultiInstanceRound) => MultiInstanceRow[]) =>
-      figuresPerRound(
-        rounds,
-        0,
-        64,
-        name,
-        (row, round) =>
-          row.requestsPerSecond / (rowsOf === undefined ? round.sqlite : round.floors!.sqlite).requestsPerSecond,
-        rowsOf,
-      ).filter(Number.isFinite);
-    const gatewayChain = median(sqliteOf("hot key")) * median(sqliteVersusPortkey.gateway);
-    const floorVersusSqlite = sqliteOf("hot key", floorRowsOf);
+    const gatewayVersusSqlite = versusSqlite("hot key").filter(Number.isFinite);
+    const gatewayChain = median(gatewayVersusSqlite) * median(sqliteVersusPortkey.gateway);
+    const floorVersusSqlite = figuresPerRound(
+      rounds,
+      0,
+      64,
+      "hot key",
+      (row, round) => row.requestsPerSecond / round.floors!.sqlite.requestsPerSecond,
+      floorRowsOf,
+    ).filter(Number.isFinite);
     const floorChain =
       floorVersusSqlite.length === 0 ? undefined : median(floorVersusSqlite) * median(sqliteVersusPortkey.floor);
     verdicts.push({
       aim: "PostgreSQL + Redis, hot key, 0 ms upstream, c=64: ≥ 4× Portkey's requests/s",
       cpu: cpuOf("hot key", 0, 64),
       measured:
-        `${times(gatewayChain)} (${times(median(sqliteOf("hot key")))} the SQLite gateway × its ${times(median(sqliteVersusPortkey.gateway))} Portkey's)` +
+        `${times(gatewayChain)} (${times(median(gatewayVersusSqlite))} the SQLite gateway × its ${times(median(sqliteVersusPortkey.gateway))} Portkey's)` +
         (floorChain === undefined
           ? ""
           : `; the hand-written floor on PostgreSQL ${times(floorChain)} (${times(median(floorVersusSqlite))} the floor on SQLite × its ${times(median(sqliteVersusPortkey.floor))})`),
@@ -302,26 +296,29 @@ export function evaluateMultiInstanceAims(
         : `${listed(addedVersusSqlite)}; the hand-written floor on PostgreSQL against on SQLite: ${listed(floorAddedVersusSqlite)}`,
     passed: median(addedVersusSqlite) <= 1.5,
   });
-  const pairVersusOne = figuresPerRound(rounds, 0, 64, "2 instances, hot key", (row, round) => {
-    const one = round.postgres.find((candidate) => candidate.name === "hot key");
-    return one === undefined ? Number.NaN : row.requestsPerSecond / one.requestsPerSecond;
-  });
-  // The same for two hand-written floors on one PostgreSQL database against one: on one key, and on a key and user
-  // each (sharing the machine and the database but no row).
-  const floorPairVersusOne = (name: string) =>
+  // A pair's row against the one-instance hot key of the same kind (the gateways', or the floors') in its round.
+  const versusOneInstance = (
+    name: string,
+    rowsOf: (round: MultiInstanceRound) => MultiInstanceRow[] = (round) => round.postgres,
+  ) =>
     figuresPerRound(
       rounds,
       0,
       64,
       name,
       (row, round) => {
-        const one = floorRowsOf(round).find((candidate) => candidate.name === "hot key");
+        const one = rowsOf(round).find((candidate) => candidate.name === "hot key");
         return one === undefined ? Number.NaN : row.requestsPerSecond / one.requestsPerSecond;
       },
-      floorRowsOf,
-    ).filter(Number.isFinite);
-  const floorPairOnOneKey = floorPairVersusOne("2 instances, hot key");
-  const floorPairSharingNoRow = floorPairVersusOne("2 instances, a key and user each");
+      rowsOf,
+    );
+  const pairVersusOne = versusOneInstance("2 instances, hot key");
+  // The same for two hand-written floors on one PostgreSQL database against one: on one key, and on a key and user
+  // each (sharing the machine and the database but no row).
+  const floorPairOnOneKey = versusOneInstance("2 instances, hot key", floorRowsOf).filter(Number.isFinite);
+  const floorPairSharingNoRow = versusOneInstance("2 instances, a key and user each", floorRowsOf).filter(
+    Number.isFinite,
+  );
   // The ceiling two instances have on this machine, measured in the same rounds: two SQLite gateways sharing nothing.
   const unsharedPairVersusOne = rounds
     .filter((round) => round.latencyMs === 0 && round.connections === 64 && round.sqlitePair !== undefined)
